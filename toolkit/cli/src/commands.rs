@@ -1,0 +1,256 @@
+//! The commands, each a flat sequence of pipeline stages.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use muster_model::{Game, LoadOptions, Loaded};
+use serde_json::{Value, json};
+
+use crate::args::{Cli, Command, Format, Global};
+use crate::output::write_atomic;
+use crate::report::{counts, print_diagnostics};
+
+/// Exit codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    /// Everything is clean.
+    Clean = 0,
+    /// The command ran and found problems in the data.
+    Findings = 1,
+    /// The input could not be used.
+    Unusable = 2,
+}
+
+/// Runs a command.
+pub fn run(cli: &Cli) -> Result<Exit> {
+    let g = &cli.global;
+    match &cli.command {
+        Command::Build { games, format } => build(g, &games.games, *format),
+        Command::Inspect { game } => inspect(g, game),
+        Command::Schema { write } => schema(write.as_deref()),
+        Command::Validate { games, scenario, format } => {
+            validate(g, &games.games, scenario.as_deref(), *format)
+        }
+        Command::Errata { .. } => not_yet("errata", "the errata checker"),
+        Command::Check { .. } => not_yet("check", "checking saved games"),
+    }
+}
+
+fn not_yet(cmd: &str, what: &str) -> Result<Exit> {
+    eprintln!("muster {cmd}: {what} is not available in this version of muster yet");
+    Ok(Exit::Unusable)
+}
+
+/// Stage 1 for every command: load the games, print what went wrong.
+fn load(g: &Global, games: &[String], format: Format) -> Loaded {
+    let loaded = muster_model::load(&g.sources, games, &LoadOptions::default());
+    if format == Format::Text || loaded.has_errors() {
+        print_diagnostics(&loaded.sources, &loaded.diagnostics);
+    }
+    loaded
+}
+
+fn build(g: &Global, games: &[String], format: Format) -> Result<Exit> {
+    let started = Instant::now();
+    let loaded = load(g, games, format);
+    let mut summaries = Vec::new();
+    for game in &loaded.games {
+        let t = Instant::now();
+        let dist = g.out.join("dist").join(&game.id);
+        let model = serde_json::to_vec_pretty(&game_json(game))?;
+        write_atomic(&dist.join("game.json"), &model)?;
+        let summary = summary(game, t.elapsed().as_secs_f64());
+        if format == Format::Text && !g.quiet {
+            eprintln!("{}", summary_line(&summary));
+        }
+        summaries.push(summary);
+    }
+    let (errors, warnings) = counts(&loaded.diagnostics);
+    if format == Format::Json {
+        let out = json!({
+            "games": summaries,
+            "errors": errors,
+            "warnings": warnings,
+            "diagnostics": loaded.diagnostics.iter().map(|d| loaded.sources.to_json(d)).collect::<Vec<_>>(),
+            "seconds": started.elapsed().as_secs_f64(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else if !g.quiet {
+        eprintln!(
+            "built {} game(s) in {:.2} s; {errors} error(s), {warnings} warning(s)",
+            loaded.games.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if loaded.has_errors() { Exit::Unusable } else { Exit::Clean })
+}
+
+fn summary(game: &Game, seconds: f64) -> Value {
+    let placements: usize = game.parsed.iter().map(|p| p.placements.len()).sum();
+    json!({
+        "game": game.id,
+        "units": game.units.len(),
+        "markers": game.markers.len(),
+        "formations": game.formations.len(),
+        "maps": game.maps.len(),
+        "scenarios": game.scenarios.len(),
+        "placements": placements,
+        "seconds": seconds,
+    })
+}
+
+fn summary_line(s: &Value) -> String {
+    format!(
+        "{}: {} units, {} markers, {} formations, {} maps, {} scenarios, {} placements ({:.2} s)",
+        s["game"].as_str().unwrap_or_default(),
+        s["units"],
+        s["markers"],
+        s["formations"],
+        s["maps"],
+        s["scenarios"],
+        s["placements"],
+        s["seconds"].as_f64().unwrap_or_default()
+    )
+}
+
+/// The loaded game as JSON, for `inspect` and `dist/<game>/game.json`.
+fn game_json(game: &Game) -> Value {
+    let maps: Vec<Value> = game
+        .maps
+        .iter()
+        .map(|m| {
+            json!({
+                "id": m.id.v,
+                "name": m.name,
+                "columns": m.columns,
+                "rows": m.rows,
+                "hex_size_in": m.hex_size_in,
+                "size": m.size,
+                "numbering": m.numbering,
+                "features": m.features,
+                "terrain": m.terrain,
+            })
+        })
+        .collect();
+    let scenarios: Vec<Value> =
+        game.scenarios
+            .iter()
+            .map(|s| {
+                let placements: Vec<Value> =
+                    game.placements(&s.id.v)
+                        .iter()
+                        .map(|p| {
+                            let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+                            let line =
+                                p.location_text.as_ref().map(|t| t.span.line).or_else(
+                                    || p.units.printed.first().map(|u| u.span.line),
+                                );
+                            v["line"] = json!(line);
+                            v
+                        })
+                        .collect();
+                json!({
+                    "id": s.id.v,
+                    "title": s.title,
+                    "section": s.section,
+                    "first_turn": s.first_turn,
+                    "last_turn": s.last_turn,
+                    "first_player": s.first_player,
+                    "first_to_deploy": s.first_to_deploy,
+                    "setup_from": s.setup_from,
+                    "incomplete": s.incomplete,
+                    "placements": placements,
+                })
+            })
+            .collect();
+    json!({
+        "id": game.id,
+        "title": game.meta.title,
+        "rulebook": game.meta.rulebook,
+        "sides": game.meta.sides,
+        "nationalities": game.meta.nationalities,
+        "formations": game.formations,
+        "units": game.units,
+        "markers": game.markers,
+        "maps": maps,
+        "rules": game.rules,
+        "scenarios": scenarios,
+    })
+}
+
+fn inspect(g: &Global, game: &str) -> Result<Exit> {
+    let loaded = load(g, std::slice::from_ref(&game.to_string()), Format::Json);
+    let Some(found) = loaded.games.first() else { return Ok(Exit::Unusable) };
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, &game_json(found))?;
+    writeln!(out)?;
+    Ok(Exit::Clean)
+}
+
+fn schema(write: Option<&Path>) -> Result<Exit> {
+    let schemas = muster_model::schemas();
+    match write {
+        Some(dir) => {
+            for (name, schema) in &schemas {
+                let mut text = serde_json::to_string_pretty(schema)?;
+                text.push('\n');
+                write_atomic(&dir.join(name), text.as_bytes())
+                    .with_context(|| format!("failed to write schema {name}"))?;
+            }
+        }
+        None => {
+            let all: serde_json::Map<String, Value> = schemas
+                .into_iter()
+                .map(|(n, s)| {
+                    (n.to_string(), serde_json::to_value(s).unwrap_or(Value::Null))
+                })
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&all)?);
+        }
+    }
+    Ok(Exit::Clean)
+}
+
+fn validate(
+    g: &Global,
+    games: &[String],
+    scenario: Option<&str>,
+    format: Format,
+) -> Result<Exit> {
+    let loaded = load(g, games, format);
+    let mut findings = Vec::new();
+    for game in &loaded.games {
+        findings.extend(crate::validate::placement_findings(
+            game,
+            &loaded.sources,
+            scenario,
+        ));
+    }
+    if format == Format::Json {
+        println!("{}", serde_json::to_string_pretty(&findings)?);
+    } else {
+        for f in &findings {
+            println!(
+                "{}:{}: {} [{}] {}: {}",
+                f["file"].as_str().unwrap_or_default(),
+                f["line"],
+                f["game"].as_str().unwrap_or_default(),
+                f["scenario"].as_str().unwrap_or_default(),
+                f["location"].as_str().unwrap_or_default(),
+                f["message"].as_str().unwrap_or_default()
+            );
+        }
+        if !g.quiet {
+            eprintln!("{} finding(s)", findings.len());
+        }
+    }
+    Ok(if loaded.has_errors() {
+        Exit::Unusable
+    } else if findings.is_empty() {
+        Exit::Clean
+    } else {
+        Exit::Findings
+    })
+}

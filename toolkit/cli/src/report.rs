@@ -1,0 +1,20 @@
+//! Printing diagnostics and findings for a person or a program.
+
+use std::io::{self, Write};
+
+use muster_model::{Diagnostic, Severity, Sources};
+
+/// Prints diagnostics to standard error, errors and warnings alike.
+pub fn print_diagnostics(sources: &Sources, diags: &[Diagnostic]) {
+    let mut err = io::stderr().lock();
+    for d in diags {
+        let _ = write!(err, "{}", sources.render(d));
+    }
+}
+
+/// Counts of errors and warnings.
+pub fn counts(diags: &[Diagnostic]) -> (usize, usize) {
+    let e = diags.iter().filter(|d| d.severity == Severity::Error).count();
+    let w = diags.iter().filter(|d| d.severity == Severity::Warning).count();
+    (e, w)
+}

@@ -1,0 +1,336 @@
+//! Printed hex numbering: how a rulebook names a cell (`A29.17`, `2403`, `20.26`).
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::Cell;
+
+/// Which way printed column numbers grow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ColumnDirection {
+    /// The leftmost column has the first number.
+    LeftToRight,
+    /// The rightmost column has the first number.
+    RightToLeft,
+}
+
+/// Which way printed row numbers grow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RowDirection {
+    /// The top row has the first number.
+    TopToBottom,
+    /// The bottom row has the first number.
+    BottomToTop,
+}
+
+/// Which number is printed first.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Order {
+    /// Column number, then row number (`29.17`: column 29, row 17).
+    #[default]
+    ColumnRow,
+    /// Row number, then column number.
+    RowColumn,
+}
+
+/// How one axis is numbered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AxisNumbering<D> {
+    /// The number of the first line (the first-hex offset). Default: 1.
+    #[serde(default = "one")]
+    pub first: u32,
+    /// Minimum printed width; shorter numbers get leading zeros. Default: 2.
+    #[serde(default = "two")]
+    pub digits: u8,
+    /// Which way the numbers grow.
+    pub direction: D,
+}
+
+fn one() -> u32 {
+    1
+}
+fn two() -> u8 {
+    2
+}
+
+/// A numbering scheme, declared in map data rather than coded per game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Numbering {
+    /// Text printed before the numbers, such as the map letter `A`. Default: none.
+    #[serde(default)]
+    pub prefix: String,
+    /// How columns are numbered.
+    pub column: AxisNumbering<ColumnDirection>,
+    /// How rows are numbered.
+    pub row: AxisNumbering<RowDirection>,
+    /// Text between the two numbers (`.` in `29.17`); empty for `2403`. Default: none.
+    #[serde(default)]
+    pub separator: String,
+    /// Which number comes first. Default: column-row.
+    #[serde(default)]
+    pub order: Order,
+}
+
+/// The two printed numbers of a hex on one sheet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SheetNumber {
+    /// Printed column number.
+    pub column: u32,
+    /// Printed row number.
+    pub row: u32,
+}
+
+/// Why a label does not name a hex.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LabelError {
+    /// The label does not have the printed form; `expected` shows one that does.
+    Malformed {
+        /// The label as given.
+        label: String,
+        /// What was expected, in words with an example.
+        expected: String,
+    },
+    /// The label has the right form but its numbers lie off the sheet.
+    OffMap {
+        /// The label as given.
+        label: String,
+        /// The sheet it was read against.
+        sheet: String,
+        /// Which number is out of range, and the range.
+        reason: String,
+    },
+}
+
+impl fmt::Display for LabelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LabelError::Malformed { label, expected } => {
+                write!(f, "hex label `{label}` does not parse (expected {expected})")
+            }
+            LabelError::OffMap { label, sheet, reason } => {
+                write!(f, "hex `{label}` lies off map {sheet} ({reason})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LabelError {}
+
+impl Numbering {
+    /// The Standard Combat Series form: map letter, column left to right without padding,
+    /// a dot, row bottom to top with two digits (`A29.17`).
+    pub fn scs(prefix: &str) -> Numbering {
+        Numbering {
+            prefix: prefix.to_string(),
+            column: AxisNumbering {
+                first: 1,
+                digits: 1,
+                direction: ColumnDirection::LeftToRight,
+            },
+            row: AxisNumbering {
+                first: 1,
+                digits: 2,
+                direction: RowDirection::BottomToTop,
+            },
+            separator: ".".into(),
+            order: Order::ColumnRow,
+        }
+    }
+
+    /// Prints the label of sheet numbers.
+    pub fn format(&self, n: SheetNumber) -> String {
+        let c = format!("{:0w$}", n.column, w = usize::from(self.column.digits));
+        let r = format!("{:0w$}", n.row, w = usize::from(self.row.digits));
+        let (a, b) = match self.order {
+            Order::ColumnRow => (c, r),
+            Order::RowColumn => (r, c),
+        };
+        format!("{}{}{}{}", self.prefix, a, self.separator, b)
+    }
+
+    /// Does this label start with this scheme's prefix?
+    pub fn claims(&self, label: &str) -> bool {
+        label.starts_with(&self.prefix)
+    }
+
+    /// An example label and a description of the form, for error messages.
+    pub fn describe(&self) -> String {
+        let example = self.format(SheetNumber { column: 29, row: 17 });
+        if self.separator.is_empty() {
+            let (a, b) = match self.order {
+                Order::ColumnRow => (self.column.digits, self.row.digits),
+                Order::RowColumn => (self.row.digits, self.column.digits),
+            };
+            format!("{} digits, {a} then {b}, as in `{example}`", a + b)
+        } else {
+            format!("a label like `{example}`")
+        }
+    }
+
+    /// Reads the printed numbers from a label, checking only its form.
+    pub fn parse_numbers(&self, label: &str) -> Result<SheetNumber, LabelError> {
+        let malformed = || LabelError::Malformed {
+            label: label.to_string(),
+            expected: self.describe(),
+        };
+        let rest = label.strip_prefix(self.prefix.as_str()).ok_or_else(malformed)?;
+        let (a, b) = if self.separator.is_empty() {
+            let (wa, wb) = match self.order {
+                Order::ColumnRow => (self.column.digits, self.row.digits),
+                Order::RowColumn => (self.row.digits, self.column.digits),
+            };
+            if rest.len() != usize::from(wa) + usize::from(wb) || !rest.is_ascii() {
+                return Err(malformed());
+            }
+            rest.split_at(usize::from(wa))
+        } else {
+            rest.split_once(self.separator.as_str()).ok_or_else(malformed)?
+        };
+        let num = |s: &str| -> Option<u32> {
+            if s.is_empty() || s.len() > 6 || !s.bytes().all(|b| b.is_ascii_digit()) {
+                None
+            } else {
+                s.parse().ok()
+            }
+        };
+        let (a, b) = (num(a).ok_or_else(malformed)?, num(b).ok_or_else(malformed)?);
+        Ok(match self.order {
+            Order::ColumnRow => SheetNumber { column: a, row: b },
+            Order::RowColumn => SheetNumber { column: b, row: a },
+        })
+    }
+
+    /// The printed numbers of a sheet-local cell on a sheet of `cols` by `rows`.
+    pub fn numbers_of(&self, local: Cell, cols: u32, rows: u32) -> SheetNumber {
+        let col = local.col as u32;
+        let row = local.row as u32;
+        let column = match self.column.direction {
+            ColumnDirection::LeftToRight => self.column.first + col,
+            ColumnDirection::RightToLeft => self.column.first + (cols - 1 - col),
+        };
+        let row = match self.row.direction {
+            RowDirection::TopToBottom => self.row.first + row,
+            RowDirection::BottomToTop => self.row.first + (rows - 1 - row),
+        };
+        SheetNumber { column, row }
+    }
+
+    /// The sheet-local cell named by printed numbers, or why none is.
+    pub fn cell_of(
+        &self,
+        n: SheetNumber,
+        cols: u32,
+        rows: u32,
+        label: &str,
+        sheet: &str,
+    ) -> Result<Cell, LabelError> {
+        let off = |reason: String| LabelError::OffMap {
+            label: label.to_string(),
+            sheet: sheet.to_string(),
+            reason,
+        };
+        let (c0, c1) = (self.column.first, self.column.first + cols - 1);
+        if n.column < c0 || n.column > c1 {
+            return Err(off(format!("column {} is outside {c0} to {c1}", n.column)));
+        }
+        let (r0, r1) = (self.row.first, self.row.first + rows - 1);
+        if n.row < r0 || n.row > r1 {
+            return Err(off(format!("row {} is outside {r0} to {r1}", n.row)));
+        }
+        let col = match self.column.direction {
+            ColumnDirection::LeftToRight => n.column - c0,
+            ColumnDirection::RightToLeft => c1 - n.column,
+        };
+        let row = match self.row.direction {
+            RowDirection::TopToBottom => n.row - r0,
+            RowDirection::BottomToTop => r1 - n.row,
+        };
+        Ok(Cell::new(col as i32, row as i32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn four_digit() -> Numbering {
+        Numbering {
+            prefix: String::new(),
+            column: AxisNumbering {
+                first: 1,
+                digits: 2,
+                direction: ColumnDirection::LeftToRight,
+            },
+            row: AxisNumbering {
+                first: 1,
+                digits: 2,
+                direction: RowDirection::TopToBottom,
+            },
+            separator: String::new(),
+            order: Order::ColumnRow,
+        }
+    }
+
+    #[test]
+    fn scs_label_counts_rows_from_the_bottom() {
+        let n = Numbering::scs("A");
+        let cell =
+            n.cell_of(n.parse_numbers("A29.17").unwrap(), 62, 35, "A29.17", "a").unwrap();
+        assert_eq!(cell, Cell::new(28, 35 - 17));
+        assert_eq!(n.format(n.numbers_of(cell, 62, 35)), "A29.17");
+        assert_eq!(n.format(SheetNumber { column: 9, row: 8 }), "A9.08");
+    }
+
+    #[test]
+    fn four_digit_labels_need_all_four_digits() {
+        let n = four_digit();
+        assert_eq!(n.parse_numbers("2403").unwrap(), SheetNumber { column: 24, row: 3 });
+        let err = n.parse_numbers("134").unwrap_err();
+        assert!(err.to_string().contains("4 digits"), "{err}");
+        assert!(n.parse_numbers("24a3").is_err());
+    }
+
+    #[test]
+    fn off_map_says_which_number_and_range() {
+        let n = four_digit();
+        let num = n.parse_numbers("3005").unwrap();
+        let err = n.cell_of(num, 29, 35, "3005", "main").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "hex `3005` lies off map main (column 30 is outside 1 to 29)"
+        );
+    }
+
+    #[test]
+    fn descending_axes_and_offsets() {
+        let n = Numbering {
+            prefix: "X".into(),
+            column: AxisNumbering {
+                first: 10,
+                digits: 2,
+                direction: ColumnDirection::RightToLeft,
+            },
+            row: AxisNumbering {
+                first: 0,
+                digits: 3,
+                direction: RowDirection::BottomToTop,
+            },
+            separator: "-".into(),
+            order: Order::RowColumn,
+        };
+        let label = n.format(n.numbers_of(Cell::new(0, 0), 5, 4));
+        assert_eq!(label, "X003-14");
+        let back =
+            n.cell_of(n.parse_numbers(&label).unwrap(), 5, 4, &label, "x").unwrap();
+        assert_eq!(back, Cell::new(0, 0));
+    }
+}

@@ -1,0 +1,220 @@
+//! One diagnostic type for every problem muster reports about user data.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::span::{FileId, Span};
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Information that needs no action.
+    Info,
+    /// Something is probably wrong but the data is usable.
+    Warning,
+    /// The data cannot be used.
+    Error,
+}
+
+/// A problem in user data, with where it is and what might fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// How bad it is.
+    pub severity: Severity,
+    /// Where it is.
+    pub span: Span,
+    /// What is wrong, lowercase, no trailing period.
+    pub message: String,
+    /// What was expected, if that can be said.
+    pub expected: Option<String>,
+    /// Suggestions, such as "did you mean `3/18 Gar`?".
+    pub hints: Vec<String>,
+}
+
+impl Diagnostic {
+    /// An error at a span.
+    pub fn error(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            span,
+            message: message.into(),
+            expected: None,
+            hints: vec![],
+        }
+    }
+
+    /// A warning at a span.
+    pub fn warning(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(span, message) }
+    }
+
+    /// Adds what was expected.
+    pub fn with_expected(mut self, expected: impl Into<String>) -> Self {
+        self.expected = Some(expected.into());
+        self
+    }
+
+    /// Adds a hint.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hints.push(hint.into());
+        self
+    }
+
+    /// Adds a "did you mean" hint when a suggestion exists.
+    pub fn with_suggestion(self, suggestion: Option<String>) -> Self {
+        match suggestion {
+            Some(s) => self.with_hint(format!("did you mean `{s}`?")),
+            None => self,
+        }
+    }
+}
+
+/// Results that carry every diagnostic found, not only the first.
+pub type SourceResult<T> = Result<T, Vec<Diagnostic>>;
+
+/// A loaded source file.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Path as given (relative to the working directory or absolute).
+    pub path: PathBuf,
+    /// The text.
+    pub text: String,
+}
+
+/// The table of loaded files that spans point into.
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    files: Vec<SourceFile>,
+}
+
+impl Sources {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, path: PathBuf, text: String) -> FileId {
+        self.files.push(SourceFile { path, text });
+        FileId((self.files.len() - 1) as u32)
+    }
+
+    /// A file by id.
+    pub fn get(&self, id: FileId) -> Option<&SourceFile> {
+        self.files.get(id.0 as usize)
+    }
+
+    /// The path of a file, or `<muster>` for detached spans.
+    pub fn path(&self, id: FileId) -> &Path {
+        self.get(id).map_or(Path::new("<muster>"), |f| f.path.as_path())
+    }
+
+    /// Renders a diagnostic for a terminal or a log: `path:line:col: severity: message`,
+    /// then the source line with a caret, then what was expected and the hints.
+    pub fn render(&self, d: &Diagnostic) -> String {
+        let sev = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        };
+        let mut out = String::new();
+        if d.span.is_detached() {
+            let _ = writeln!(out, "{sev}: {}", d.message);
+        } else {
+            let path = self.path(d.span.file).display();
+            let _ = writeln!(
+                out,
+                "{path}:{}:{}: {sev}: {}",
+                d.span.line, d.span.column, d.message
+            );
+            if let Some(line) = self
+                .get(d.span.file)
+                .and_then(|f| f.text.lines().nth(d.span.line.saturating_sub(1) as usize))
+            {
+                let n = d.span.line.to_string();
+                let pad = " ".repeat(n.len());
+                let col = d.span.column.saturating_sub(1) as usize;
+                let width = line
+                    .get(d.span.offset_in_line(line, col)..)
+                    .map(|rest| {
+                        let len = d.span.len as usize;
+                        rest.char_indices().take_while(|(i, _)| *i < len).count().max(1)
+                    })
+                    .unwrap_or(1);
+                let _ = writeln!(out, "{pad} |");
+                let _ = writeln!(out, "{n} | {line}");
+                let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col), "^".repeat(width));
+            }
+        }
+        if let Some(e) = &d.expected {
+            let _ = writeln!(out, "  = expected: {e}");
+        }
+        for h in &d.hints {
+            let _ = writeln!(out, "  = help: {h}");
+        }
+        out
+    }
+
+    /// A diagnostic as JSON: file, line, column, severity, message, expected, hints.
+    pub fn to_json(&self, d: &Diagnostic) -> serde_json::Value {
+        serde_json::json!({
+            "file": if d.span.is_detached() { None } else { Some(self.path(d.span.file).display().to_string()) },
+            "line": d.span.line,
+            "column": d.span.column,
+            "severity": d.severity,
+            "message": d.message,
+            "expected": d.expected,
+            "hints": d.hints,
+        })
+    }
+}
+
+impl Span {
+    /// Byte index in `line` of character column `col` (0-based).
+    fn offset_in_line(&self, line: &str, col: usize) -> usize {
+        line.char_indices().nth(col).map_or(line.len(), |(i, _)| i)
+    }
+}
+
+/// The closest candidate to `word` by normalised Levenshtein similarity, if close enough.
+pub fn suggest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let lower = word.to_lowercase();
+    candidates
+        .into_iter()
+        .map(|c| (strsim::normalized_levenshtein(&lower, &c.to_lowercase()), c))
+        .filter(|(score, _)| *score >= 0.5)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(a.1)))
+        .map(|(_, c)| c.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_points_at_the_column() {
+        let mut s = Sources::new();
+        let f = s.add("g.yaml".into(), "a: 1\nsides: [x, yy]\n".into());
+        let d = Diagnostic::error(
+            Span { file: f, line: 2, column: 12, offset: 16, len: 2 },
+            "unknown side `yy`",
+        )
+        .with_hint("did you mean `y`?");
+        let text = s.render(&d);
+        assert!(text.starts_with("g.yaml:2:12: error: unknown side `yy`\n"), "{text}");
+        assert!(text.contains("  |            ^^\n"), "{text}");
+        assert!(text.contains("help: did you mean `y`?"));
+    }
+
+    #[test]
+    fn suggestions_need_some_similarity() {
+        assert_eq!(suggest("strenght", ["strength", "steps"]), Some("strength".into()));
+        assert_eq!(suggest("zzz", ["strength", "steps"]), None);
+    }
+}

@@ -1,0 +1,206 @@
+//! The validated game model that every later stage reads.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use muster_hex::Board;
+use muster_rules::Category;
+use serde::Serialize;
+
+use crate::Spanned;
+use crate::notation::{LocationExpr, Marks, NameParts, UnitItem, Vocabulary};
+use crate::source::{
+    CountersFile, GameFile, GroupKind, MapFile, Marking, Mobility, OobFile, RulesFile,
+    ScenarioFile,
+};
+
+/// A game that loaded without errors. Only the loader can build one.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Game {
+    /// The game id (`gazala-scs`).
+    pub id: String,
+    /// The folder it was loaded from.
+    pub dir: PathBuf,
+    /// `game.yaml`.
+    pub meta: GameFile,
+    /// `oob.yaml`.
+    pub oob: OobFile,
+    /// `counters.yaml`.
+    pub counters: CountersFile,
+    /// `rules.yaml`.
+    pub rules: RulesFile,
+    /// `maps/*.yaml`, in board order.
+    pub maps: Vec<MapFile>,
+    /// `scenarios/*.yaml`, sorted by id.
+    pub scenarios: Vec<ScenarioFile>,
+    /// The maps joined into one board.
+    pub board: Board,
+    /// Every formation, parents before subordinates, in printed order.
+    pub formations: Vec<Formation>,
+    /// Every unit counter, in manifest order.
+    pub units: Vec<Unit>,
+    /// Every marker counter.
+    pub markers: Vec<Unit>,
+    /// Each scenario's printed placements, parsed.
+    pub parsed: Vec<ParsedScenario>,
+    /// The marks the game prints in unit lists.
+    pub marks: Marks,
+    /// The type and size words of the game.
+    pub vocabulary: Vocabulary,
+}
+
+/// A formation of the order of battle.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct Formation {
+    /// Id.
+    pub id: String,
+    /// The heading as printed.
+    pub printed: Spanned<String>,
+    /// Other printed names.
+    pub also_printed: Vec<Spanned<String>>,
+    /// Rule section.
+    pub section: Option<String>,
+    /// Side id.
+    pub side: String,
+    /// Nationality id.
+    pub nationality: Option<String>,
+    /// Size id.
+    pub size: Option<String>,
+    /// Printed name of its HQ counter.
+    pub hq: Option<Spanned<String>>,
+    /// A printed grouping of independent units rather than a formation.
+    pub independent: bool,
+    /// The parent formation's id.
+    pub parent: Option<String>,
+    /// A transcription remark.
+    pub note: Option<String>,
+}
+
+/// A counter of the manifest with everything resolved.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct Unit {
+    /// Id, unique in the game.
+    pub id: String,
+    /// The printed name.
+    pub printed: Spanned<String>,
+    /// The printed name split into designation, type and size.
+    pub name: NameParts,
+    /// Unit type id, when known.
+    pub unit_type: Option<String>,
+    /// Size id, when known.
+    pub size: Option<String>,
+    /// What kind of piece it is.
+    pub category: Category,
+    /// Side id (empty for markers of both sides).
+    pub side: String,
+    /// Nationality id.
+    pub nationality: Option<String>,
+    /// Formation id.
+    pub formation: Option<String>,
+    /// Rule section of the manifest entry.
+    pub section: Option<String>,
+    /// Steps, when printed.
+    pub steps: Option<u8>,
+    /// How many identical counters.
+    pub count: u32,
+    /// Front values by value id (missing: unknown).
+    pub front: BTreeMap<String, String>,
+    /// Back values by value id (missing: unknown).
+    pub back: BTreeMap<String, String>,
+    /// Printed on one side only.
+    pub single_sided: bool,
+    /// Special markings.
+    pub markings: Vec<Marking>,
+    /// Movement colour.
+    pub mobility: Option<Mobility>,
+    /// Text on a marker's back.
+    pub back_text: Option<String>,
+    /// A transcription remark.
+    pub note: Option<String>,
+}
+
+/// A scenario's placements, parsed from the printed notation.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct ParsedScenario {
+    /// Scenario id.
+    pub id: String,
+    /// Every at-start, reinforcement and group placement in printed order.
+    pub placements: Vec<ParsedPlacement>,
+}
+
+/// Where a placement comes from in the scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PlacementKind {
+    /// At-start setup.
+    Setup,
+    /// A reinforcement.
+    Reinforcement,
+    /// An off-map group.
+    Group(GroupKind),
+}
+
+/// One printed placement line, parsed.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct ParsedPlacement {
+    /// What kind of placement.
+    pub kind: PlacementKind,
+    /// Side id.
+    pub side: String,
+    /// Rule section.
+    pub section: String,
+    /// The printed heading it falls under.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heading: Option<String>,
+    /// The turn as printed (reinforcements).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn: Option<String>,
+    /// The entry area as printed (reinforcements).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area: Option<String>,
+    /// The group name (groups).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The location as printed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location_text: Option<Spanned<String>>,
+    /// The location, parsed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<LocationExpr>,
+    /// The units.
+    pub units: ParsedUnits,
+}
+
+/// A printed unit list and its parse.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct ParsedUnits {
+    /// Each printed string (one for a printed list, one per entry for a list).
+    pub printed: Vec<Spanned<String>>,
+    /// The parsed items; `items[k]` came from `printed[origin[k]]`.
+    pub items: Vec<UnitItem>,
+    /// Which printed string each item came from.
+    pub origin: Vec<usize>,
+}
+
+impl Game {
+    /// A unit by id.
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+
+    /// A formation by id.
+    pub fn formation(&self, id: &str) -> Option<&Formation> {
+        self.formations.iter().find(|f| f.id == id)
+    }
+
+    /// Placements of a scenario.
+    pub fn placements(&self, scenario: &str) -> &[ParsedPlacement] {
+        self.parsed.iter().find(|p| p.id == scenario).map_or(&[], |p| &p.placements)
+    }
+}

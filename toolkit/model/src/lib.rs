@@ -1,0 +1,43 @@
+//! The game data model of muster: YAML sources, spans, diagnostics and loading.
+//!
+//! muster-model owns the first stage of the pipeline, [`load`]: it reads a game folder
+//! (`sources/<game>/`), deserializes every YAML file into the source types of
+//! [`source`] with a span on each value that later checks may complain about, checks
+//! every cross-file reference, parses the printed setup notation ([`notation`]) and
+//! returns a validated [`Game`]. Problems come back as [`Diagnostic`]s that name file,
+//! line and column; all of them are reported, not only the first. A game that fails to
+//! load yields no `Game`, so no later stage can produce partial output from it.
+//!
+//! The model crate reads files but never writes any; only the CLI touches output paths.
+
+#![deny(missing_docs)]
+
+mod diag;
+mod game;
+mod load;
+pub mod notation;
+pub mod source;
+mod span;
+mod symbols;
+mod validate;
+mod yaml;
+
+pub use diag::{Diagnostic, Severity, SourceFile, SourceResult, Sources, suggest};
+pub use game::{
+    Formation, Game, ParsedPlacement, ParsedScenario, ParsedUnits, PlacementKind, Unit,
+};
+pub use load::{LoadOptions, Loaded, discover_games, load, load_game};
+pub use span::{FileId, Span, Spanned};
+pub use yaml::parse_yaml;
+
+/// The file kinds of a game folder and the JSON Schema of each, by schema file name.
+pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
+    vec![
+        ("game.schema.json", schemars::schema_for!(source::GameFile)),
+        ("oob.schema.json", schemars::schema_for!(source::OobFile)),
+        ("counters.schema.json", schemars::schema_for!(source::CountersFile)),
+        ("map.schema.json", schemars::schema_for!(source::MapFile)),
+        ("scenario.schema.json", schemars::schema_for!(source::ScenarioFile)),
+        ("rules.schema.json", schemars::schema_for!(source::RulesFile)),
+    ]
+}

@@ -1,0 +1,258 @@
+//! Reading a game folder: discovery, file limits, parsing every document.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+
+use crate::diag::{Diagnostic, Sources};
+use crate::game::Game;
+use crate::source::{CountersFile, GameFile, MapFile, OobFile, RulesFile, ScenarioFile};
+use crate::span::Span;
+use crate::validate;
+
+/// Options for [`load`].
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    /// Largest YAML file accepted, in bytes. Default: 8 MiB.
+    pub max_file_bytes: u64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions { max_file_bytes: 8 * 1024 * 1024 }
+    }
+}
+
+/// What loading produced: the games that loaded, and every diagnostic.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The files read, for rendering diagnostics.
+    pub sources: Sources,
+    /// Games that loaded without errors.
+    pub games: Vec<Game>,
+    /// Errors and warnings, in file order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Loaded {
+    /// Were there errors?
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity == crate::Severity::Error)
+    }
+}
+
+/// The game folders under `root` (those holding a `game.yaml`), sorted by name.
+pub fn discover_games(root: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries = fs::read_dir(root)
+        .map_err(|e| format!("failed to read sources folder {} ({e})", root.display()))?;
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("game.yaml").is_file())
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+/// Loads the games under `root`; `only` limits loading to those ids (all when empty).
+/// A game id in `only` that has no folder is reported as an error with a suggestion.
+pub fn load(root: &Path, only: &[String], options: &LoadOptions) -> Loaded {
+    let mut loaded = Loaded::default();
+    let dirs = match discover_games(root) {
+        Ok(d) => d,
+        Err(e) => {
+            loaded.diagnostics.push(Diagnostic::error(Span::detached(), e));
+            return loaded;
+        }
+    };
+    let names: Vec<String> = dirs
+        .iter()
+        .filter_map(|d| d.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    for want in only {
+        if !names.contains(want) {
+            loaded.diagnostics.push(
+                Diagnostic::error(
+                    Span::detached(),
+                    format!("no game `{want}` under {}", root.display()),
+                )
+                .with_expected(format!("one of {}", names.join(", ")))
+                .with_suggestion(crate::suggest(want, names.iter().map(String::as_str))),
+            );
+        }
+    }
+    for (dir, name) in dirs.iter().zip(&names) {
+        if !only.is_empty() && !only.contains(name) {
+            continue;
+        }
+        match load_game(dir, &mut loaded.sources, options) {
+            Ok((game, warnings)) => {
+                loaded.diagnostics.extend(warnings);
+                loaded.games.push(game);
+            }
+            Err(errors) => loaded.diagnostics.extend(errors),
+        }
+    }
+    loaded
+}
+
+/// The parsed documents of one game folder.
+pub(crate) struct Documents {
+    pub game: GameFile,
+    pub oob: OobFile,
+    pub counters: CountersFile,
+    pub rules: RulesFile,
+    pub maps: Vec<(PathBuf, MapFile)>,
+    pub scenarios: Vec<(PathBuf, ScenarioFile)>,
+}
+
+/// Loads one game folder. Returns the game and its warnings, or every error found.
+pub fn load_game(
+    dir: &Path,
+    sources: &mut Sources,
+    options: &LoadOptions,
+) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let mut reader = Reader { sources, options, errors: &mut errors };
+    let game = reader.required::<GameFile>(&dir.join("game.yaml"));
+    let oob = reader.optional::<OobFile>(&dir.join("oob.yaml"));
+    let counters = reader.optional::<CountersFile>(&dir.join("counters.yaml"));
+    let rules = reader.optional::<RulesFile>(&dir.join("rules.yaml"));
+    let maps = reader.folder::<MapFile>(&dir.join("maps"));
+    let scenarios = reader.folder::<ScenarioFile>(&dir.join("scenarios"));
+    let mut warnings = unknown_files(dir);
+    let (Some(game), Some(oob), Some(counters), Some(rules)) =
+        (game, oob, counters, rules)
+    else {
+        return Err(errors);
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let docs = Documents { game, oob, counters, rules, maps, scenarios };
+    match validate::build(dir, docs, sources) {
+        Ok((game, w)) => {
+            warnings.extend(w);
+            Ok((game, warnings))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+struct Reader<'a> {
+    sources: &'a mut Sources,
+    options: &'a LoadOptions,
+    errors: &'a mut Vec<Diagnostic>,
+}
+
+impl Reader<'_> {
+    fn read<T: DeserializeOwned>(&mut self, path: &Path) -> Option<T> {
+        let fail = |msg: String| Diagnostic::error(Span::detached(), msg);
+        let meta = match fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) => {
+                self.errors
+                    .push(fail(format!("failed to read {} ({e})", path.display())));
+                return None;
+            }
+        };
+        if meta.len() > self.options.max_file_bytes {
+            self.errors.push(fail(format!(
+                "failed to read {} (it has {} bytes, more than the limit of {})",
+                path.display(),
+                meta.len(),
+                self.options.max_file_bytes
+            )));
+            return None;
+        }
+        let bytes = match fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                self.errors
+                    .push(fail(format!("failed to read {} ({e})", path.display())));
+                return None;
+            }
+        };
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let off = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let line = text[..off.min(text.len())].matches('\n').count() as u32 + 1;
+                let file = self.sources.add(path.to_path_buf(), text);
+                self.errors.push(Diagnostic::error(
+                    Span { file, line, column: 1, offset: off as u32, len: 1 },
+                    "failed to read the file (it is not valid UTF-8)",
+                ));
+                return None;
+            }
+        };
+        let file = self.sources.add(path.to_path_buf(), text);
+        let text = &self.sources.get(file).map(|f| f.text.clone()).unwrap_or_default();
+        match crate::yaml::parse_yaml::<T>(file, text) {
+            Ok(v) => Some(v),
+            Err(d) => {
+                self.errors.push(d);
+                None
+            }
+        }
+    }
+
+    fn required<T: DeserializeOwned>(&mut self, path: &Path) -> Option<T> {
+        if !path.is_file() {
+            self.errors.push(Diagnostic::error(
+                Span::detached(),
+                format!("failed to load the game (missing {})", path.display()),
+            ));
+            return None;
+        }
+        self.read(path)
+    }
+
+    fn optional<T: DeserializeOwned + Default>(&mut self, path: &Path) -> Option<T> {
+        if path.is_file() { self.read(path) } else { Some(T::default()) }
+    }
+
+    fn folder<T: DeserializeOwned>(&mut self, dir: &Path) -> Vec<(PathBuf, T)> {
+        let Ok(entries) = fs::read_dir(dir) else { return vec![] };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+            .collect();
+        paths.sort();
+        paths.into_iter().filter_map(|p| self.read(&p).map(|v| (p, v))).collect()
+    }
+}
+
+fn unknown_files(dir: &Path) -> Vec<Diagnostic> {
+    const KNOWN: [&str; 5] =
+        ["game.yaml", "oob.yaml", "counters.yaml", "rules.yaml", "errata.yaml"];
+    let Ok(entries) = fs::read_dir(dir) else { return vec![] };
+    let mut out = Vec::new();
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".yaml") || n.ends_with(".yml"))
+        .collect();
+    names.sort();
+    for n in names {
+        if !KNOWN.contains(&n.as_str()) {
+            out.push(
+                Diagnostic::warning(
+                    Span::detached(),
+                    format!("{} is not a file muster reads", dir.join(&n).display()),
+                )
+                .with_expected(format!(
+                    "{}, maps/*.yaml or scenarios/*.yaml",
+                    KNOWN.join(", ")
+                ))
+                .with_suggestion(crate::suggest(&n, KNOWN)),
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,420 @@
+//! Printed locations: `w/i 3 of A55.15`, `Within 2 hexes of hex 2403`,
+//! `Radius 1 hex from 25.23`, `A53.12 and/or with any of the above`, `Hex 0609`.
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+/// A hex label inside a printed location, with its byte range there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HexRef {
+    /// The label as printed.
+    pub label: String,
+    /// Byte range in the printed location.
+    pub range: Range<usize>,
+}
+
+/// Whether a zone placement is inside or outside the zone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ZoneRelation {
+    /// Inside the zone.
+    Inside,
+    /// Outside the zone.
+    Outside,
+}
+
+/// A parsed printed location.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "form", rename_all = "kebab-case")]
+pub enum LocationExpr {
+    /// Exactly this hex.
+    Hex {
+        /// The hex.
+        hex: HexRef,
+    },
+    /// Within `distance` hexes (inclusive) of any of the hexes.
+    Within {
+        /// Distance in hexes.
+        distance: u32,
+        /// The anchor hexes.
+        of: Vec<HexRef>,
+    },
+    /// Within `distance` of any map feature of a kind between two hexes
+    /// (`w/i 5 of any British MFH between A29.06 to A46.14 (inclusive)`).
+    WithinFeature {
+        /// Distance in hexes.
+        distance: u32,
+        /// The feature as printed (`British MFH`).
+        feature: String,
+        /// The two hexes bounding the stretch.
+        between: Vec<HexRef>,
+    },
+    /// Inside or outside a named zone, possibly limited by distance and a stretch.
+    Zone {
+        /// Inside or outside.
+        relation: ZoneRelation,
+        /// The zone as printed (`Bir Hacheim Minefield`).
+        zone: String,
+        /// Distance from the zone, if printed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        distance: Option<u32>,
+        /// Hexes that locate or bound the zone.
+        hexes: Vec<HexRef>,
+        /// A printed direction (`westward`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        direction: Option<String>,
+    },
+    /// Stacked with units described in words (`any Afrika Korps unit`).
+    StackedWith {
+        /// The description as printed.
+        target: String,
+    },
+    /// With units set up by earlier lines (`any of the above`, `Sabratha or Trento Divs`).
+    WithAbove {
+        /// The description as printed.
+        target: String,
+    },
+    /// Either of several locations (`A53.12 and/or with any of the above`).
+    Either {
+        /// The alternatives.
+        options: Vec<LocationExpr>,
+    },
+    /// Text that fits no printed form.
+    Unparsed {
+        /// The text.
+        text: String,
+    },
+}
+
+impl LocationExpr {
+    /// Every hex label the location names.
+    pub fn hexes(&self) -> Vec<&HexRef> {
+        match self {
+            LocationExpr::Hex { hex } => vec![hex],
+            LocationExpr::Within { of, .. } => of.iter().collect(),
+            LocationExpr::WithinFeature { between, .. } => between.iter().collect(),
+            LocationExpr::Zone { hexes, .. } => hexes.iter().collect(),
+            LocationExpr::Either { options } => {
+                options.iter().flat_map(|o| o.hexes()).collect()
+            }
+            _ => vec![],
+        }
+    }
+}
+
+const NUMBER_WORDS: [&str; 11] = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+];
+
+/// Parses a printed location. `is_label` says whether a word looks like a hex label of
+/// this game (it need not lie on the map; that is checked later).
+pub fn parse_location(text: &str, is_label: &dyn Fn(&str) -> bool) -> LocationExpr {
+    let mut c = Cursor { s: text, i: 0, is_label };
+    c.expr().unwrap_or_else(|| LocationExpr::Unparsed { text: text.trim().to_string() })
+}
+
+struct Cursor<'a> {
+    s: &'a str,
+    i: usize,
+    is_label: &'a dyn Fn(&str) -> bool,
+}
+
+impl Cursor<'_> {
+    fn skip_ws(&mut self) {
+        let rest = &self.s[self.i..];
+        self.i += rest.len() - rest.trim_start().len();
+    }
+
+    fn done(&mut self) -> bool {
+        self.skip_ws();
+        self.i >= self.s.len()
+    }
+
+    /// Consumes `word` (case-insensitive) followed by a word boundary.
+    fn eat(&mut self, word: &str) -> bool {
+        self.skip_ws();
+        let rest = &self.s[self.i..];
+        if rest.len() >= word.len()
+            && rest.is_char_boundary(word.len())
+            && rest[..word.len()].eq_ignore_ascii_case(word)
+        {
+            let after = rest[word.len()..].chars().next();
+            if after.is_none_or(|c| !c.is_alphanumeric() && c != '/') {
+                self.i += word.len();
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The next whitespace-delimited word, without consuming it.
+    fn peek_word(&mut self) -> (usize, &str) {
+        self.skip_ws();
+        let rest = &self.s[self.i..];
+        let end = rest
+            .find(|c: char| {
+                c.is_whitespace() || c == ',' || c == ':' || c == '(' || c == ')'
+            })
+            .unwrap_or(rest.len());
+        (self.i, &rest[..end])
+    }
+
+    fn number(&mut self) -> Option<u32> {
+        let (start, w) = self.peek_word();
+        let n = w.parse().ok().or_else(|| {
+            NUMBER_WORDS.iter().position(|n| n.eq_ignore_ascii_case(w)).map(|p| p as u32)
+        })?;
+        self.i = start + w.len();
+        Some(n)
+    }
+
+    fn label(&mut self) -> Option<HexRef> {
+        let (start, w) = self.peek_word();
+        let w = w.to_string();
+        if !w.is_empty() && (self.is_label)(&w) {
+            let hex = HexRef { range: start..start + w.len(), label: w };
+            self.i = hex.range.end;
+            Some(hex)
+        } else {
+            None
+        }
+    }
+
+    /// `1213, 1611, 2112 or 2509`.
+    fn label_list(&mut self) -> Vec<HexRef> {
+        let mut out = Vec::new();
+        while let Some(h) = self.label() {
+            out.push(h);
+            self.skip_ws();
+            if self.s[self.i..].starts_with(',') {
+                self.i += 1;
+            }
+            let _ = self.eat("or") || self.eat("and") || self.eat("to");
+        }
+        out
+    }
+
+    fn rest_text(&mut self) -> String {
+        self.skip_ws();
+        let t = self.s[self.i..].trim().to_string();
+        self.i = self.s.len();
+        t
+    }
+
+    fn expr(&mut self) -> Option<LocationExpr> {
+        let _ = self.eat("hex");
+        if self.eat("w/i") || self.eat("within") {
+            return self.within();
+        }
+        if self.eat("radius") {
+            let distance = self.number()?;
+            let _ = self.eat("hexes") || self.eat("hex");
+            if !self.eat("from") {
+                return None;
+            }
+            let of = self.label_list();
+            return (!of.is_empty() && self.done())
+                .then_some(LocationExpr::Within { distance, of });
+        }
+        if self.eat("inside") {
+            return self.zone(ZoneRelation::Inside, None);
+        }
+        if self.eat("stacked") {
+            if !self.eat("with") {
+                return None;
+            }
+            return Some(LocationExpr::StackedWith { target: self.rest_text() });
+        }
+        let hex = self.label()?;
+        if self.done() {
+            return Some(LocationExpr::Hex { hex });
+        }
+        if self.eat("and/or") && self.eat("with") {
+            let target = self.rest_text();
+            return Some(LocationExpr::Either {
+                options: vec![
+                    LocationExpr::Hex { hex },
+                    LocationExpr::WithAbove { target },
+                ],
+            });
+        }
+        None
+    }
+
+    fn within(&mut self) -> Option<LocationExpr> {
+        let distance = self.number()?;
+        let _ = self.eat("hexes") || self.eat("hex");
+        if self.eat("outside") {
+            return self.zone(ZoneRelation::Outside, Some(distance));
+        }
+        if !self.eat("of") {
+            return None;
+        }
+        let _ = self.eat("hexes") || self.eat("hex");
+        if self.eat("any") {
+            if self.eat("of") {
+                let _ = self.eat("the") && self.eat("following");
+                let _ = self.eat("hexes") || self.eat("hex");
+                self.skip_ws();
+                if self.s[self.i..].starts_with(':') {
+                    self.i += 1;
+                }
+                let of = self.label_list();
+                return (!of.is_empty() && self.done())
+                    .then_some(LocationExpr::Within { distance, of });
+            }
+            // `any British MFH between A29.06 to A46.14 (inclusive)`
+            let start = self.i;
+            let between_at = self.s[start..].to_lowercase().find(" between ")?;
+            let feature = self.s[start..start + between_at].trim().to_string();
+            self.i = start + between_at + " between ".len();
+            let between = self.label_list();
+            let _ = self.eat("(inclusive)");
+            return (between.len() == 2 && self.done())
+                .then_some(LocationExpr::WithinFeature { distance, feature, between });
+        }
+        let of = self.label_list();
+        (!of.is_empty() && self.done()).then_some(LocationExpr::Within { distance, of })
+    }
+
+    /// `the minefield surrounding A17.04`, `Bir Hacheim Minefield from A20.02 westward
+    /// to A16.04`.
+    fn zone(
+        &mut self,
+        relation: ZoneRelation,
+        distance: Option<u32>,
+    ) -> Option<LocationExpr> {
+        let _ = self.eat("the");
+        let mut words = Vec::new();
+        let mut hexes = Vec::new();
+        let mut direction = None;
+        while !self.done() {
+            if let Some(h) = self.label() {
+                hexes.push(h);
+                continue;
+            }
+            let (start, w) = self.peek_word();
+            let w = w.to_string();
+            self.i = start + w.len().max(1);
+            let lw = w.to_lowercase();
+            if lw.ends_with("ward") {
+                direction = Some(w);
+            } else if !hexes.is_empty()
+                || matches!(lw.as_str(), "from" | "to" | "surrounding")
+            {
+                // connective words after the zone name
+            } else {
+                words.push(w);
+            }
+        }
+        if words.is_empty() {
+            return None;
+        }
+        Some(LocationExpr::Zone {
+            relation,
+            zone: words.join(" "),
+            distance,
+            hexes,
+            direction,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scs(w: &str) -> bool {
+        let w = w.strip_prefix('A').or_else(|| w.strip_prefix('B')).unwrap_or("");
+        w.split_once('.').is_some_and(|(a, b)| {
+            !a.is_empty()
+                && !b.is_empty()
+                && (a.to_string() + b).chars().all(|c| c.is_ascii_digit())
+        })
+    }
+
+    fn four(w: &str) -> bool {
+        !w.is_empty() && w.chars().all(|c| c.is_ascii_digit())
+    }
+
+    fn labels(e: &LocationExpr) -> Vec<&str> {
+        e.hexes().iter().map(|h| h.label.as_str()).collect()
+    }
+
+    #[test]
+    fn scs_forms() {
+        let e = parse_location("w/i 3 of A55.15", &scs);
+        assert!(matches!(e, LocationExpr::Within { distance: 3, .. }));
+        assert_eq!(labels(&e), ["A55.15"]);
+        let e = parse_location("A40.06", &scs);
+        assert!(matches!(e, LocationExpr::Hex { .. }));
+        let e = parse_location("A53.12 and/or with any of the above", &scs);
+        let LocationExpr::Either { options } = &e else { panic!("{e:?}") };
+        assert_eq!(
+            options[1],
+            LocationExpr::WithAbove { target: "any of the above".into() }
+        );
+        let e = parse_location(
+            "w/i 5 of any British MFH between A29.06 to A46.14 (inclusive)",
+            &scs,
+        );
+        assert!(
+            matches!(&e, LocationExpr::WithinFeature { feature, .. } if feature == "British MFH"),
+            "{e:?}"
+        );
+        let e = parse_location(
+            "w/i 2 outside Bir Hacheim Minefield from A20.02 westward to A16.04",
+            &scs,
+        );
+        let LocationExpr::Zone { relation, zone, distance, direction, .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(
+            (*relation, zone.as_str(), *distance),
+            (ZoneRelation::Outside, "Bir Hacheim Minefield", Some(2))
+        );
+        assert_eq!(direction.as_deref(), Some("westward"));
+        let e = parse_location("Inside the minefield surrounding A17.04", &scs);
+        assert!(
+            matches!(&e, LocationExpr::Zone { relation: ZoneRelation::Inside, zone, .. } if zone == "minefield"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn gazala_1942_forms() {
+        assert!(matches!(parse_location("Hex 2403", &four), LocationExpr::Hex { .. }));
+        let e = parse_location("Within 2 hexes of hex 2403", &four);
+        assert!(matches!(e, LocationExpr::Within { distance: 2, .. }));
+        let e = parse_location("Within two hexes of hex 0815", &four);
+        assert!(matches!(e, LocationExpr::Within { distance: 2, .. }));
+        let e = parse_location(
+            "within 2 hexes of any of the following hexes: 1213, 1611, 2112 or 2509",
+            &four,
+        );
+        assert_eq!(labels(&e), ["1213", "1611", "2112", "2509"]);
+        let e = parse_location("Stacked with any Afrika Korps unit", &four);
+        assert_eq!(
+            e,
+            LocationExpr::StackedWith { target: "any Afrika Korps unit".into() }
+        );
+    }
+
+    #[test]
+    fn dance_of_war_forms_and_ranges() {
+        let t = "Radius 1 hex from 25.23";
+        let e = parse_location(t, &|w: &str| w.contains('.') && w.len() == 5);
+        let LocationExpr::Within { distance: 1, of } = &e else { panic!("{e:?}") };
+        assert_eq!(&t[of[0].range.clone()], "25.23");
+    }
+
+    #[test]
+    fn unknown_text_is_kept() {
+        let e = parse_location("somewhere nice", &four);
+        assert_eq!(e, LocationExpr::Unparsed { text: "somewhere nice".into() });
+        for t in ["w/i", "w/i x of", "radius 3 hex", "hex", "", "inside", "stacked"] {
+            let _ = parse_location(t, &four);
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! `game.yaml`: what a game is made of.
+
+use muster_hex::Grid;
+use muster_rules::Category;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::Ref;
+use crate::Spanned;
+
+/// `game.yaml`: title, sides, nationalities, unit vocabulary, notation and board.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    /// The game id; must equal the folder name (`gazala-scs`).
+    pub id: Spanned<String>,
+    /// The title as printed.
+    pub title: String,
+    /// The series, if the game belongs to one. Default: none.
+    #[serde(default)]
+    pub series: Option<String>,
+    /// The rulebook the data is transcribed from.
+    pub rulebook: String,
+    /// Remarks about the transcription. Default: none.
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// The sides.
+    pub sides: Vec<SideDef>,
+    /// Nationalities and their counter colours.
+    pub nationalities: Vec<NationalityDef>,
+    /// Unit sizes (echelons).
+    pub unit_sizes: Vec<SizeDef>,
+    /// Unit types.
+    pub unit_types: Vec<TypeDef>,
+    /// The values printed on counters, in printed order. Default: none.
+    #[serde(default)]
+    pub values: Vec<ValueDef>,
+    /// Terrain types used by the maps. Default: none.
+    #[serde(default)]
+    pub terrain: Vec<TerrainDef>,
+    /// Abbreviation tables the rulebook itself prints. Default: none.
+    #[serde(default)]
+    pub abbreviations: Vec<Abbreviation>,
+    /// How setups and unit lists are written. Default: no type codes or marks.
+    #[serde(default)]
+    pub notation: Notation,
+    /// The maps that form the playing surface.
+    pub board: BoardDef,
+    /// The dice the game uses. Default: none stated.
+    #[serde(default)]
+    pub dice: Option<Dice>,
+}
+
+/// A side of the conflict.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SideDef {
+    /// Id (`axis`).
+    pub id: Spanned<String>,
+    /// Name as printed (`Commonwealth`).
+    pub name: String,
+    /// Other words the rulebook uses for the side (`CW`, `Allied`). Default: none.
+    #[serde(default)]
+    pub printed: Vec<String>,
+}
+
+/// A nationality and its counter colour.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NationalityDef {
+    /// Id (`south-africa`).
+    pub id: Spanned<String>,
+    /// Name as printed.
+    pub name: String,
+    /// The side it fights for.
+    pub side: Ref,
+    /// The colour name as printed (`Reddish Brown`). Default: not printed.
+    #[serde(default)]
+    pub colour: Option<String>,
+    /// The colour muster draws, `#rrggbb`. Default: a neutral grey.
+    #[serde(default)]
+    pub rgb: Option<Spanned<String>>,
+    /// Rule section that gives the colour. Default: none.
+    #[serde(default)]
+    pub section: Option<String>,
+    /// Words that mark a unit of this nationality in printed lists (`(Brit)`). Default: none.
+    #[serde(default)]
+    pub printed: Vec<String>,
+}
+
+/// A unit size (echelon).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SizeDef {
+    /// Id (`battalion`).
+    pub id: Spanned<String>,
+    /// Name as printed (`Battalion`).
+    pub name: String,
+    /// The echelon mark drawn on counters (`II`, `X`, `KG`, `HQ`, or empty).
+    pub symbol: String,
+    /// Words that state this size in printed unit names (`Bn`, `Bns`). Default: none.
+    #[serde(default)]
+    pub printed: Vec<String>,
+}
+
+/// A unit type.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypeDef {
+    /// Id (`infantry`).
+    pub id: Spanned<String>,
+    /// Name as printed.
+    pub name: String,
+    /// The NATO symbol drawn for it (`infantry`, `armor`, `hq`, …).
+    pub symbol: Spanned<String>,
+    /// What kind of piece units of this type are.
+    pub category: Category,
+    /// Words that state this type in printed unit names (`Inf`, `Arty`). Default: none.
+    #[serde(default)]
+    pub printed: Vec<String>,
+    /// The type moves motorized (drawn with wheels). Default: false.
+    #[serde(default)]
+    pub motorized: bool,
+}
+
+/// A value printed on counters.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ValueDef {
+    /// Id (`attack`).
+    pub id: Spanned<String>,
+    /// Name as printed (`Attack Strength`).
+    pub name: String,
+    /// Rule section that defines it. Default: none.
+    #[serde(default)]
+    pub section: Option<String>,
+}
+
+/// A terrain type.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainDef {
+    /// Id (`clear`).
+    pub id: Spanned<String>,
+    /// Name as printed.
+    pub name: String,
+    /// Fill colour, `#rrggbb`. Default: chosen by the renderer.
+    #[serde(default)]
+    pub rgb: Option<Spanned<String>>,
+}
+
+/// One row of an abbreviation table the rulebook prints.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Abbreviation {
+    /// The abbreviation (`SU`).
+    pub abbr: String,
+    /// Its meaning as printed (`Supply Units`).
+    pub meaning: String,
+    /// The table's section.
+    pub section: String,
+}
+
+/// How printed unit lists are written in this game.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Notation {
+    /// Type codes printed after a unit (`(I)` for infantry). Default: none.
+    #[serde(default)]
+    pub type_codes: Vec<TypeCode>,
+    /// Marks for units that start on their reduced side (`(R)`, `(r)`). Default: none.
+    #[serde(default)]
+    pub reduced_marks: Vec<String>,
+    /// Marks for independent units (`(Ind)`). Default: none.
+    #[serde(default)]
+    pub independent_marks: Vec<String>,
+}
+
+/// A printed type code.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypeCode {
+    /// The code as printed, without parentheses (`I`, `AA`).
+    pub code: String,
+    /// The unit types it stands for.
+    pub types: Vec<Ref>,
+    /// Rule section that defines it.
+    pub section: String,
+}
+
+/// The maps that form the playing surface, joined into one board.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BoardDef {
+    /// Hex orientation and stagger of the board.
+    pub grid: Grid,
+    /// The map sheets and where each lies.
+    pub sheets: Vec<SheetPlacement>,
+    /// How the placement of the sheets was worked out. Default: none.
+    #[serde(default)]
+    pub reasoning: Option<String>,
+}
+
+/// Where a map sheet lies on the board, in hexes from the board's top-left cell.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SheetPlacement {
+    /// The map id (a file under `maps/`).
+    pub map: Ref,
+    /// Board column of the sheet's first column. Default: 0.
+    #[serde(default)]
+    pub col_offset: i32,
+    /// Board row of the sheet's top row. Default: 0.
+    #[serde(default)]
+    pub row_offset: i32,
+}
+
+/// The dice a game uses.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Dice {
+    /// How many dice.
+    pub count: u8,
+    /// Faces per die.
+    pub sides: u8,
+    /// Rule section that says so.
+    pub section: String,
+}

@@ -1,0 +1,173 @@
+//! `maps/<id>.yaml`: one printed map sheet as hex data.
+
+use muster_hex::Numbering;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Printed, Ref};
+use crate::Spanned;
+
+/// A printed map sheet: its size, grid, numbering, terrain and features.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapFile {
+    /// Id (`a`); the file is `maps/<id>.yaml`.
+    pub id: Spanned<String>,
+    /// Name as printed (`Map A`).
+    pub name: String,
+    /// Rule section that describes the map. Default: none.
+    #[serde(default)]
+    pub section: Option<String>,
+    /// Printed physical size. Default: not printed (rendered from the hex size).
+    #[serde(default)]
+    pub size: Option<PhysicalSize>,
+    /// Distance between opposite flat sides of a hex, in inches.
+    pub hex_size_in: f64,
+    /// Number of hex columns.
+    pub columns: u32,
+    /// Number of hex rows.
+    pub rows: u32,
+    /// How hexes are numbered, as printed.
+    pub numbering: Numbering,
+    /// How the grid was worked out from the rulebook, where it does not print it.
+    #[serde(default)]
+    pub reasoning: Vec<String>,
+    /// Terrain. Default: all unknown.
+    #[serde(default)]
+    pub terrain: TerrainLayer,
+    /// Everything the rules place on the map. Default: none.
+    #[serde(default)]
+    pub features: Vec<Feature>,
+}
+
+/// Printed physical size of a sheet.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PhysicalSize {
+    /// Width in inches.
+    pub width_in: f64,
+    /// Height in inches.
+    pub height_in: f64,
+    /// Rule section that states it.
+    #[serde(default)]
+    pub section: Option<String>,
+}
+
+/// Terrain of every hex: a default and exceptions.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainLayer {
+    /// Terrain of hexes not listed. Default: `unknown`.
+    #[serde(default = "unknown")]
+    pub default: Ref,
+    /// Hexes of other terrain. Default: none.
+    #[serde(default)]
+    pub hexes: Vec<TerrainHexes>,
+}
+
+fn unknown() -> Ref {
+    Spanned::detached("unknown".to_string())
+}
+
+impl Default for TerrainLayer {
+    fn default() -> Self {
+        TerrainLayer { default: unknown(), hexes: vec![] }
+    }
+}
+
+/// Hexes of one terrain.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainHexes {
+    /// The terrain id.
+    pub terrain: Ref,
+    /// Printed hex labels.
+    pub hexes: Vec<Spanned<String>>,
+    /// Rule section that places it. Default: none.
+    #[serde(default)]
+    pub section: Option<String>,
+}
+
+/// What a map feature is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum FeatureKind {
+    /// A minefield hex.
+    Minefield,
+    /// A hexside minefield (mined hex line).
+    MinefieldHexside,
+    /// A fortification line on hexsides.
+    Fortification,
+    /// An entrenchment hex.
+    Entrenchment,
+    /// An anti-tank ditch.
+    AtDitch,
+    /// An escarpment hexside.
+    Escarpment,
+    /// A cliff hexside.
+    Cliff,
+    /// A road through hex centres.
+    Road,
+    /// A track or trail through hex centres.
+    Track,
+    /// A railway through hex centres.
+    Railway,
+    /// A river along hexsides.
+    River,
+    /// A named place.
+    Place,
+    /// A victory point hex.
+    VictoryHex,
+    /// An entry area for reinforcements.
+    EntryArea,
+    /// A supply source.
+    SupplySource,
+    /// A fortified box.
+    Box,
+    /// A map edge used for exit or entry.
+    MapEdge,
+    /// A coastal hex.
+    Coast,
+    /// A sea hex.
+    Sea,
+}
+
+/// Something the rules place on the map.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Feature {
+    /// What it is.
+    pub kind: FeatureKind,
+    /// Its printed name (`Tobruk`, `A`). Default: none.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The side it belongs to (minefield owner, supply source user). Default: none.
+    #[serde(default)]
+    pub side: Option<Ref>,
+    /// Printed hex labels (in path order for roads). Empty when the rulebook does not
+    /// print where it lies. Default: none.
+    #[serde(default)]
+    pub hexes: Vec<Spanned<String>>,
+    /// Hexsides it lies on. Default: none.
+    #[serde(default)]
+    pub hexsides: Vec<HexsideRef>,
+    /// Printed value (victory points `3/1`). Default: none.
+    #[serde(default)]
+    pub value: Option<Printed>,
+    /// Rule section that places it.
+    pub section: String,
+    /// A remark (where the rulebook leaves the location out, say so). Default: none.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// A hexside named by a hex and a compass direction.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HexsideRef {
+    /// Printed hex label.
+    pub hex: Spanned<String>,
+    /// Compass direction from that hex (`n`, `ne`, `se`, `s`, `sw`, `nw` on flat-top
+    /// grids; `ne`, `e`, `se`, `sw`, `w`, `nw` on pointy-top grids).
+    pub side: Spanned<String>,
+}

@@ -1,0 +1,34 @@
+//! The YAML source documents of a game, exactly as a publisher writes them.
+//!
+//! Each file kind has one root type here; JSON Schemas are generated from these types.
+//! Printed strings (unit lists, locations) stay as printed; [`crate::notation`] parses them.
+
+mod counters;
+mod game;
+mod map;
+mod oob;
+mod printed;
+mod scenario;
+
+pub use counters::{
+    CounterDef, CounterEntry, CounterGroup, CountersFile, MarkerDef, Marking, Mobility,
+};
+pub use game::{
+    Abbreviation, BoardDef, Dice, GameFile, NationalityDef, Notation, SheetPlacement,
+    SideDef, SizeDef, TerrainDef, TypeCode, TypeDef, ValueDef,
+};
+pub use map::{
+    Feature, FeatureKind, HexsideRef, MapFile, PhysicalSize, TerrainHexes, TerrainLayer,
+};
+pub use oob::{FormationDef, OobFile};
+pub use printed::Printed;
+pub use scenario::{
+    Group, GroupKind, LocationField, Placement, Reinforcement, ScenarioFile, SetupBlock,
+    StatedCount, StructuredLocation, UnitsField,
+};
+
+/// The rules file: the game's stacking and placement rules in muster's rules language.
+pub type RulesFile = muster_rules::Ruleset<crate::Spanned<String>>;
+
+/// A reference to an id declared elsewhere, with where it was written.
+pub type Ref = crate::Spanned<String>;

@@ -1,0 +1,32 @@
+//! The NATO unit symbols muster can draw, by id.
+
+/// Symbol ids accepted in `unit_types[].symbol`.
+pub const KNOWN: &[&str] = &[
+    "infantry",
+    "armor",
+    "machine-gun",
+    "reconnaissance",
+    "engineer",
+    "assault-engineer",
+    "mechanized-infantry",
+    "armored-car",
+    "commando",
+    "artillery",
+    "paratroop",
+    "coastal-artillery",
+    "antitank",
+    "mountain-artillery",
+    "support-weapons",
+    "antiair",
+    "headquarters",
+    "koruck",
+    "tank-destroyer",
+    "marines",
+    "motorized-infantry",
+    "motorized-engineer",
+    "supply",
+    "leader",
+    "air",
+    "column",
+    "none",
+];

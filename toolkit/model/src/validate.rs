@@ -1,0 +1,811 @@
+//! Cross-file checks and the construction of a [`Game`] from its documents.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use muster_hex::{Board, Direction, Sheet};
+use muster_rules::Category;
+
+use crate::diag::{Diagnostic, Sources, suggest};
+use crate::game::{
+    Formation, Game, ParsedPlacement, ParsedScenario, ParsedUnits, PlacementKind, Unit,
+};
+use crate::load::Documents;
+use crate::notation::{self, LocationExpr, Marks, Vocabulary};
+use crate::source::{
+    CounterEntry, FormationDef, LocationField, MapFile, ScenarioFile, UnitsField,
+};
+use crate::span::{Span, Spanned};
+
+/// A vocabulary of declared ids of one kind, with where each was declared.
+#[derive(Default)]
+struct Ids {
+    kind: &'static str,
+    seen: BTreeMap<String, Span>,
+}
+
+impl Ids {
+    fn new(kind: &'static str) -> Self {
+        Ids { kind, seen: BTreeMap::new() }
+    }
+
+    fn declare(&mut self, id: &Spanned<String>, errors: &mut Vec<Diagnostic>) {
+        if !is_slug(&id.v) {
+            errors.push(
+                Diagnostic::error(id.span, format!("{} id `{}` is not a valid id", self.kind, id.v))
+                    .with_expected("lowercase letters, digits and dashes, starting with a letter or digit")
+                    .with_hint(format!("write `{}`", slug(&id.v))),
+            );
+        }
+        if let Some(first) = self.seen.get(&id.v) {
+            errors.push(
+                Diagnostic::error(
+                    id.span,
+                    format!("duplicate {} id `{}`", self.kind, id.v),
+                )
+                .with_hint(format!("first declared at line {}", first.line)),
+            );
+        } else {
+            self.seen.insert(id.v.clone(), id.span);
+        }
+    }
+
+    fn contains(&self, id: &str) -> bool {
+        self.seen.contains_key(id)
+    }
+
+    fn check(&self, r: &Spanned<String>, errors: &mut Vec<Diagnostic>) {
+        if !self.contains(&r.v) {
+            errors.push(self.unknown(r));
+        }
+    }
+
+    fn unknown(&self, r: &Spanned<String>) -> Diagnostic {
+        let names: Vec<&str> = self.seen.keys().map(String::as_str).collect();
+        let expected = if names.is_empty() {
+            format!("a declared {} (none are declared)", self.kind)
+        } else if names.len() <= 12 {
+            format!("one of {}", names.join(", "))
+        } else {
+            format!("a declared {} id", self.kind)
+        };
+        Diagnostic::error(r.span, format!("unknown {} `{}`", self.kind, r.v))
+            .with_expected(expected)
+            .with_suggestion(suggest(&r.v, names))
+    }
+}
+
+/// Is `s` a valid id: lowercase ASCII letters, digits and single dashes?
+pub(crate) fn is_slug(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+        && !s.contains("--")
+        && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// Turns printed text into an id: `I/19 Inf Bn` → `i-19-inf-bn`.
+pub(crate) fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        let c = match c {
+            'ä' | 'Ä' => 'a',
+            'ö' | 'Ö' => 'o',
+            'ü' | 'Ü' => 'u',
+            _ => c,
+        };
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    if out.is_empty() { "x".into() } else { out }
+}
+
+fn check_rgb(rgb: &Option<Spanned<String>>, errors: &mut Vec<Diagnostic>) {
+    if let Some(c) = rgb {
+        let ok = c.v.len() == 7
+            && c.v.starts_with('#')
+            && c.v[1..].bytes().all(|b| b.is_ascii_hexdigit());
+        if !ok {
+            errors.push(
+                Diagnostic::error(
+                    c.span,
+                    format!("colour `{}` is not a hex colour", c.v),
+                )
+                .with_expected("`#rrggbb`, as in `#8b4513`"),
+            );
+        }
+    }
+}
+
+/// The file stem of a path, for checking that a document's id matches its file name.
+fn stem(path: &Path) -> String {
+    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+pub(crate) fn build(
+    dir: &Path,
+    docs: Documents,
+    sources: &Sources,
+) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let g = &docs.game;
+    let folder = stem(dir);
+    if g.id.v != folder {
+        errors.push(
+            Diagnostic::error(
+                g.id.span,
+                format!("game id `{}` does not match its folder", g.id.v),
+            )
+            .with_expected(format!(
+                "`{folder}`, the name of the folder that holds game.yaml"
+            )),
+        );
+    }
+
+    let mut sides = Ids::new("side");
+    g.sides.iter().for_each(|s| sides.declare(&s.id, &mut errors));
+    let mut nations = Ids::new("nationality");
+    for n in &g.nationalities {
+        nations.declare(&n.id, &mut errors);
+        sides.check(&n.side, &mut errors);
+        check_rgb(&n.rgb, &mut errors);
+    }
+    let mut sizes = Ids::new("unit size");
+    g.unit_sizes.iter().for_each(|s| sizes.declare(&s.id, &mut errors));
+    let mut types = Ids::new("unit type");
+    for t in &g.unit_types {
+        types.declare(&t.id, &mut errors);
+        if !crate::symbols::KNOWN.contains(&t.symbol.v.as_str()) {
+            errors.push(
+                Diagnostic::error(
+                    t.symbol.span,
+                    format!("unknown unit symbol `{}`", t.symbol.v),
+                )
+                .with_expected(format!("one of {}", crate::symbols::KNOWN.join(", ")))
+                .with_suggestion(suggest(
+                    &t.symbol.v,
+                    crate::symbols::KNOWN.iter().copied(),
+                )),
+            );
+        }
+    }
+    let mut values = Ids::new("counter value");
+    g.values.iter().for_each(|v| values.declare(&v.id, &mut errors));
+    let mut terrain = Ids::new("terrain");
+    terrain.seen.insert("unknown".into(), Span::detached());
+    for t in &g.terrain {
+        terrain.declare(&t.id, &mut errors);
+        check_rgb(&t.rgb, &mut errors);
+    }
+    for code in &g.notation.type_codes {
+        code.types.iter().for_each(|t| types.check(t, &mut errors));
+    }
+
+    // Maps and the board.
+    let mut map_ids = Ids::new("map");
+    for (path, m) in &docs.maps {
+        map_ids.declare(&m.id, &mut errors);
+        if m.id.v != stem(path) {
+            errors.push(
+                Diagnostic::error(
+                    m.id.span,
+                    format!("map id `{}` does not match its file name", m.id.v),
+                )
+                .with_expected(format!("`{}`", stem(path))),
+            );
+        }
+        check_map_shape(m, &mut errors);
+    }
+    let mut sheets = Vec::new();
+    let mut board_maps = Vec::new();
+    for p in &g.board.sheets {
+        match docs.maps.iter().find(|(_, m)| m.id.v == p.map.v) {
+            Some((_, m)) => {
+                let mut s = Sheet::new(&m.id.v, m.columns, m.rows, m.numbering.clone());
+                s.col_offset = p.col_offset;
+                s.row_offset = p.row_offset;
+                sheets.push(s);
+                board_maps.push(m.clone());
+            }
+            None => errors.push(map_ids.unknown(&p.map)),
+        }
+    }
+    for (_, m) in &docs.maps {
+        if !g.board.sheets.iter().any(|p| p.map.v == m.id.v) {
+            warnings.push(Diagnostic::warning(
+                m.id.span,
+                format!("map `{}` is not placed on the board in game.yaml", m.id.v),
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let board = match Board::new(g.board.grid, sheets) {
+        Ok(b) => b,
+        Err(e) => {
+            let span = g.board.sheets.first().map_or(g.id.span, |s| s.map.span);
+            return Err(vec![Diagnostic::error(
+                span,
+                format!("failed to join the maps ({e})"),
+            )]);
+        }
+    };
+    for m in &board_maps {
+        check_map_contents(m, &board, &terrain, &sides, &mut errors);
+    }
+
+    // Formations.
+    let mut formation_ids = Ids::new("formation");
+    let mut formations = Vec::new();
+    for f in &docs.oob.formations {
+        flatten(f, None, None, None, &mut formations, &mut formation_ids, &mut errors);
+    }
+    for f in &formations {
+        if f.side.is_empty() {
+            errors.push(
+                Diagnostic::error(
+                    f.printed.span,
+                    format!("formation `{}` has no side", f.id),
+                )
+                .with_hint("give it (or a formation above it) a `side`"),
+            );
+        } else {
+            sides.check(&Spanned::new(f.side.clone(), f.printed.span), &mut errors);
+        }
+    }
+    check_formation_refs(&docs.oob.formations, &sides, &nations, &sizes, &mut errors);
+
+    // Counters.
+    let vocabulary = Vocabulary {
+        types: g
+            .unit_types
+            .iter()
+            .flat_map(|t| t.printed.iter().map(|w| (w.clone(), t.id.v.clone())))
+            .collect(),
+        sizes: g
+            .unit_sizes
+            .iter()
+            .flat_map(|s| s.printed.iter().map(|w| (w.clone(), s.id.v.clone())))
+            .collect(),
+    };
+    let marks = Marks {
+        reduced: g.notation.reduced_marks.clone(),
+        independent: g.notation.independent_marks.clone(),
+        type_codes: g.notation.type_codes.iter().map(|c| c.code.clone()).collect(),
+        nationalities: g.nationalities.iter().flat_map(|n| n.printed.clone()).collect(),
+    };
+    let mut unit_ids = Ids::new("counter");
+    let mut units = Vec::new();
+    for group in &docs.counters.groups {
+        if let Some(f) = &group.formation {
+            formation_ids.check(f, &mut errors);
+        }
+        if let Some(s) = &group.side {
+            sides.check(s, &mut errors);
+        }
+        if let Some(n) = &group.nationality {
+            nations.check(n, &mut errors);
+        }
+        let formation = group
+            .formation
+            .as_ref()
+            .and_then(|f| formations.iter().find(|x| x.id == f.v));
+        for entry in &group.counters {
+            let def = match &entry.v {
+                CounterEntry::Name(_) => None,
+                CounterEntry::Full(d) => Some(d.as_ref()),
+            };
+            let printed = match def {
+                Some(d) => d.printed.clone(),
+                None => Spanned::new(entry.v.printed().to_string(), entry.span),
+            };
+            let item = notation::parse_units(&printed.v, &marks).into_iter().next();
+            let bare = item.as_ref().map_or(printed.v.clone(), |i| i.name.clone());
+            let name = notation::parse_name(&bare, &vocabulary);
+            let id = match def.and_then(|d| d.id.clone()) {
+                Some(id) => id,
+                None => {
+                    let base = match &group.formation {
+                        Some(f) => format!("{}-{}", f.v, slug(&printed.v)),
+                        None => slug(&printed.v),
+                    };
+                    Spanned::new(base, printed.span)
+                }
+            };
+            unit_ids.declare(&id, &mut errors);
+            let explicit_type = def.and_then(|d| d.unit_type.clone());
+            let explicit_size = def.and_then(|d| d.size.clone());
+            if let Some(t) = &explicit_type {
+                types.check(t, &mut errors);
+            }
+            if let Some(s) = &explicit_size {
+                sizes.check(s, &mut errors);
+            }
+            let code_type =
+                item.as_ref().and_then(|i| i.type_codes.first()).and_then(|c| {
+                    g.notation
+                        .type_codes
+                        .iter()
+                        .find(|t| &t.code == c)
+                        .and_then(|t| t.types.first())
+                });
+            let unit_type = explicit_type
+                .map(|t| t.v)
+                .or_else(|| name.unit_type.clone())
+                .or_else(|| code_type.map(|t| t.v.clone()));
+            let size = explicit_size.map(|s| s.v).or_else(|| name.size.clone());
+            let category = unit_type
+                .as_ref()
+                .and_then(|t| g.unit_types.iter().find(|x| x.id.v == *t))
+                .map_or(Category::Combat, |t| t.category);
+            if unit_type.is_none() {
+                warnings.push(
+                    Diagnostic::warning(printed.span, format!("the type of `{}` is not known", printed.v))
+                        .with_hint("its printed name states no unit type; add `type:` if the counter shows one"),
+                );
+            }
+            let nationality = def
+                .and_then(|d| d.nationality.clone())
+                .or_else(|| group.nationality.clone())
+                .map(|n| {
+                    nations.check(&n, &mut errors);
+                    n.v
+                })
+                .or_else(|| formation.and_then(|f| f.nationality.clone()));
+            let side = group
+                .side
+                .as_ref()
+                .map(|s| s.v.clone())
+                .or_else(|| formation.map(|f| f.side.clone()))
+                .or_else(|| {
+                    nationality.as_ref().and_then(|n| {
+                        g.nationalities
+                            .iter()
+                            .find(|x| x.id.v == *n)
+                            .map(|x| x.side.v.clone())
+                    })
+                })
+                .unwrap_or_default();
+            if side.is_empty() {
+                errors.push(
+                    Diagnostic::error(
+                        printed.span,
+                        format!("counter `{}` has no side", printed.v),
+                    )
+                    .with_hint("give its group a `formation`, `side` or `nationality`"),
+                );
+            }
+            if let Some(d) = def {
+                for key in d.front.keys().chain(d.back.keys()) {
+                    if !values.contains(key) {
+                        errors.push(
+                            values.unknown(&Spanned::new(key.clone(), d.printed.span)),
+                        );
+                    }
+                }
+            }
+            units.push(Unit {
+                id: id.v,
+                printed: printed.clone(),
+                name,
+                unit_type,
+                size,
+                category,
+                side,
+                nationality,
+                formation: group.formation.as_ref().map(|f| f.v.clone()),
+                section: group.section.clone(),
+                steps: def.and_then(|d| d.steps),
+                count: def.and_then(|d| d.count).unwrap_or(1),
+                front: def
+                    .map(|d| {
+                        d.front.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect()
+                    })
+                    .unwrap_or_default(),
+                back: def
+                    .map(|d| {
+                        d.back.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect()
+                    })
+                    .unwrap_or_default(),
+                single_sided: def.is_some_and(|d| d.single_sided),
+                markings: def.map(|d| d.markings.clone()).unwrap_or_default(),
+                mobility: def.and_then(|d| d.mobility),
+                back_text: None,
+                note: def.and_then(|d| d.note.clone()),
+            });
+        }
+    }
+    let mut markers = Vec::new();
+    for m in &docs.counters.markers {
+        let id = m.id.clone().unwrap_or_else(|| {
+            Spanned::new(format!("marker-{}", slug(&m.printed.v)), m.printed.span)
+        });
+        unit_ids.declare(&id, &mut errors);
+        if let Some(s) = &m.side {
+            sides.check(s, &mut errors);
+        }
+        markers.push(Unit {
+            id: id.v,
+            printed: m.printed.clone(),
+            name: notation::parse_name(&m.printed.v, &Vocabulary::default()),
+            unit_type: None,
+            size: None,
+            category: Category::Marker,
+            side: m.side.as_ref().map(|s| s.v.clone()).unwrap_or_default(),
+            nationality: None,
+            formation: None,
+            section: Some(m.section.clone()),
+            steps: None,
+            count: m.count.unwrap_or(1),
+            front: BTreeMap::new(),
+            back: BTreeMap::new(),
+            single_sided: m.back.is_none(),
+            markings: vec![],
+            mobility: None,
+            back_text: m.back.clone(),
+            note: None,
+        });
+    }
+
+    // Rules.
+    for (kind, r) in docs.rules.references() {
+        match kind {
+            "type" => types.check(r, &mut errors),
+            "size" => sizes.check(r, &mut errors),
+            "terrain" => terrain.check(r, &mut errors),
+            _ => {
+                if !units.iter().any(|u| u.printed.v == r.v) {
+                    errors.push(
+                        Diagnostic::error(
+                            r.span,
+                            format!("no counter is printed as `{}`", r.v),
+                        )
+                        .with_suggestion(suggest(
+                            &r.v,
+                            units.iter().map(|u| u.printed.v.as_str()),
+                        )),
+                    );
+                }
+            }
+        }
+    }
+
+    // Scenarios.
+    let mut scenario_ids = Ids::new("scenario");
+    for (path, s) in &docs.scenarios {
+        scenario_ids.declare(&s.id, &mut errors);
+        if s.id.v != stem(path) {
+            errors.push(
+                Diagnostic::error(
+                    s.id.span,
+                    format!("scenario id `{}` does not match its file name", s.id.v),
+                )
+                .with_expected(format!("`{}`", stem(path))),
+            );
+        }
+    }
+    let mut parsed = Vec::new();
+    for (_, s) in &docs.scenarios {
+        if let Some(from) = &s.setup_from {
+            scenario_ids.check(from, &mut errors);
+        }
+        parsed.push(parse_scenario(s, &board, &marks, &sides, &mut errors));
+    }
+
+    if !errors.is_empty() {
+        errors.sort_by_key(|d| (d.span.file, d.span.line, d.span.column));
+        return Err(errors);
+    }
+    let _ = sources;
+    let Documents { game, oob, counters, rules, maps: _, scenarios } = docs;
+    let mut scenarios: Vec<ScenarioFile> =
+        scenarios.into_iter().map(|(_, s)| s).collect();
+    scenarios.sort_by(|a, b| a.id.v.cmp(&b.id.v));
+    parsed.sort_by(|a: &ParsedScenario, b| a.id.cmp(&b.id));
+    Ok((
+        Game {
+            id: game.id.v.clone(),
+            dir: dir.to_path_buf(),
+            meta: game,
+            oob,
+            counters,
+            rules,
+            maps: board_maps,
+            scenarios,
+            board,
+            formations,
+            units,
+            markers,
+            parsed,
+            marks,
+            vocabulary,
+        },
+        warnings,
+    ))
+}
+
+fn check_map_shape(m: &MapFile, errors: &mut Vec<Diagnostic>) {
+    let span = m.id.span;
+    if !(m.hex_size_in.is_finite() && m.hex_size_in >= 0.1 && m.hex_size_in <= 10.0) {
+        errors.push(
+            Diagnostic::error(
+                span,
+                format!(
+                    "map `{}` has an absurd hex size of {} inches",
+                    m.id.v, m.hex_size_in
+                ),
+            )
+            .with_expected("`hex_size_in` between 0.1 and 10"),
+        );
+    }
+    if m.columns == 0
+        || m.rows == 0
+        || u64::from(m.columns) * u64::from(m.rows) > muster_hex::MAX_CELLS
+    {
+        errors.push(
+            Diagnostic::error(
+                span,
+                format!("map `{}` has {} by {} hexes", m.id.v, m.columns, m.rows),
+            )
+            .with_expected(format!(
+                "at least one hex and at most {} in all",
+                muster_hex::MAX_CELLS
+            )),
+        );
+    }
+    if let Some(s) = &m.size {
+        let ok = |v: f64| v.is_finite() && v > 0.0 && v <= 200.0;
+        if !ok(s.width_in) || !ok(s.height_in) {
+            errors.push(
+                Diagnostic::error(span, format!("map `{}` has an absurd size", m.id.v))
+                    .with_expected("a width and height between 0 and 200 inches"),
+            );
+        }
+    }
+}
+
+fn check_label(
+    board: &Board,
+    label: &Spanned<String>,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<muster_hex::Cell> {
+    match board.parse(&label.v) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            errors.push(Diagnostic::error(label.span, e.to_string()));
+            None
+        }
+    }
+}
+
+fn check_map_contents(
+    m: &MapFile,
+    board: &Board,
+    terrain: &Ids,
+    sides: &Ids,
+    errors: &mut Vec<Diagnostic>,
+) {
+    terrain.check(&m.terrain.default, errors);
+    for t in &m.terrain.hexes {
+        terrain.check(&t.terrain, errors);
+        for h in &t.hexes {
+            check_label(board, h, errors);
+        }
+    }
+    for f in &m.features {
+        if let Some(s) = &f.side {
+            sides.check(s, errors);
+        }
+        for h in &f.hexes {
+            check_label(board, h, errors);
+        }
+        for hs in &f.hexsides {
+            check_label(board, &hs.hex, errors);
+            if Direction::from_name(&hs.side.v, board.grid().orientation).is_none() {
+                let names: Vec<&str> = Direction::ALL
+                    .iter()
+                    .map(|d| d.name(board.grid().orientation))
+                    .collect();
+                errors.push(
+                    Diagnostic::error(
+                        hs.side.span,
+                        format!(
+                            "`{}` is not a hexside direction of this grid",
+                            hs.side.v
+                        ),
+                    )
+                    .with_expected(format!("one of {}", names.join(", "))),
+                );
+            }
+        }
+    }
+}
+
+fn flatten(
+    f: &FormationDef,
+    parent: Option<&str>,
+    side: Option<&str>,
+    nationality: Option<&str>,
+    out: &mut Vec<Formation>,
+    ids: &mut Ids,
+    errors: &mut Vec<Diagnostic>,
+) {
+    ids.declare(&f.id, errors);
+    let side = f.side.as_ref().map(|s| s.v.as_str()).or(side);
+    let nationality = f.nationality.as_ref().map(|s| s.v.as_str()).or(nationality);
+    out.push(Formation {
+        id: f.id.v.clone(),
+        printed: f.printed.clone(),
+        also_printed: f.also_printed.clone(),
+        section: f.section.clone(),
+        side: side.unwrap_or_default().to_string(),
+        nationality: nationality.map(String::from),
+        size: f.size.as_ref().map(|s| s.v.clone()),
+        hq: f.hq.clone(),
+        independent: f.independent,
+        parent: parent.map(String::from),
+        note: f.note.clone(),
+    });
+    for sub in &f.subordinates {
+        flatten(sub, Some(&f.id.v), side, nationality, out, ids, errors);
+    }
+}
+
+fn check_formation_refs(
+    fs: &[FormationDef],
+    sides: &Ids,
+    nations: &Ids,
+    sizes: &Ids,
+    errors: &mut Vec<Diagnostic>,
+) {
+    for f in fs {
+        if let Some(s) = &f.side {
+            sides.check(s, errors);
+        }
+        if let Some(n) = &f.nationality {
+            nations.check(n, errors);
+        }
+        if let Some(s) = &f.size {
+            sizes.check(s, errors);
+        }
+        check_formation_refs(&f.subordinates, sides, nations, sizes, errors);
+    }
+}
+
+fn parse_units_field(field: &UnitsField, marks: &Marks) -> ParsedUnits {
+    let printed: Vec<Spanned<String>> = match field {
+        UnitsField::Printed(s) => vec![s.clone()],
+        UnitsField::List(l) => l.clone(),
+    };
+    let mut items = Vec::new();
+    let mut origin = Vec::new();
+    for (k, p) in printed.iter().enumerate() {
+        for it in notation::parse_units(&p.v, marks) {
+            items.push(it);
+            origin.push(k);
+        }
+    }
+    ParsedUnits { printed, items, origin }
+}
+
+fn parse_scenario(
+    s: &ScenarioFile,
+    board: &Board,
+    marks: &Marks,
+    sides: &Ids,
+    errors: &mut Vec<Diagnostic>,
+) -> ParsedScenario {
+    let is_label = |w: &str| {
+        board.parse(w).is_ok()
+            || matches!(board.parse(w), Err(muster_hex::LabelError::OffMap { .. }))
+            || looks_like_label(board, w)
+    };
+    for side in [&s.first_player, &s.first_to_deploy].into_iter().flatten() {
+        sides.check(side, errors);
+    }
+    let mut placements = Vec::new();
+    for block in &s.setup {
+        sides.check(&block.side, errors);
+        for p in &block.placements {
+            let (location_text, location) = match &p.location {
+                None => (None, None),
+                Some(LocationField::Printed(t)) => {
+                    (Some(t.clone()), Some(notation::parse_location(&t.v, &is_label)))
+                }
+                Some(LocationField::Structured(st)) => {
+                    for h in &st.hexes {
+                        check_label(board, h, errors);
+                    }
+                    let refs = st
+                        .hexes
+                        .iter()
+                        .map(|h| notation::HexRef {
+                            label: h.v.clone(),
+                            range: 0..h.v.len(),
+                        })
+                        .collect::<Vec<_>>();
+                    let expr = if st.within == 0 && refs.len() == 1 {
+                        LocationExpr::Hex { hex: refs[0].clone() }
+                    } else {
+                        LocationExpr::Within { distance: st.within, of: refs }
+                    };
+                    (None, Some(expr))
+                }
+            };
+            let units = p.units.as_ref().map_or(
+                ParsedUnits { printed: vec![], items: vec![], origin: vec![] },
+                |u| parse_units_field(u, marks),
+            );
+            placements.push(ParsedPlacement {
+                kind: PlacementKind::Setup,
+                side: block.side.v.clone(),
+                section: block.section.clone(),
+                heading: block.heading.as_ref().map(|h| h.v.clone()),
+                turn: None,
+                area: None,
+                group: None,
+                location_text,
+                location,
+                units,
+            });
+        }
+    }
+    for r in &s.reinforcements {
+        sides.check(&r.side, errors);
+        placements.push(ParsedPlacement {
+            kind: PlacementKind::Reinforcement,
+            side: r.side.v.clone(),
+            section: r.section.clone(),
+            heading: None,
+            turn: Some(r.turn.v.clone()),
+            area: r.area.as_ref().map(|a| a.v.clone()),
+            group: None,
+            location_text: None,
+            location: None,
+            units: parse_units_field(&r.units, marks),
+        });
+    }
+    for gr in &s.groups {
+        sides.check(&gr.side, errors);
+        placements.push(ParsedPlacement {
+            kind: PlacementKind::Group(gr.kind),
+            side: gr.side.v.clone(),
+            section: gr.section.clone(),
+            heading: None,
+            turn: None,
+            area: None,
+            group: Some(gr.name.clone()),
+            location_text: None,
+            location: None,
+            units: parse_units_field(&gr.units, marks),
+        });
+    }
+    ParsedScenario { id: s.id.v.clone(), placements }
+}
+
+/// A word that has a sheet's printed form but wrong digits (`134` for a four-digit
+/// scheme) still counts as an attempted label, so the location is read as a hex and the
+/// bad label is reported rather than the whole line being left unparsed.
+fn looks_like_label(board: &Board, w: &str) -> bool {
+    board.sheets().iter().any(|s| {
+        let n = &s.numbering;
+        let Some(rest) = w.strip_prefix(n.prefix.as_str()) else { return false };
+        if n.separator.is_empty() {
+            rest.len() >= 3 && rest.len() <= 6 && rest.bytes().all(|b| b.is_ascii_digit())
+        } else {
+            rest.split_once(n.separator.as_str()).is_some_and(|(a, b)| {
+                !a.is_empty()
+                    && !b.is_empty()
+                    && (a.bytes().chain(b.bytes())).all(|c| c.is_ascii_digit())
+            })
+        }
+    })
+}

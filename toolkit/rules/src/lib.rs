@@ -1,0 +1,38 @@
+//! The rules checker: a small language for stacking rules and the code that applies it.
+//!
+//! muster-rules states every seed game's stacking rule as data ([`StackingRule`]) and
+//! checks a position (units on hexes, [`Position`]) against it, returning [`Finding`]s
+//! that name the rule section, the hex and the units. It performs no I/O, never panics
+//! on user data and uses no floating point, so it gives the same answers natively and
+//! when compiled for `wasm32-unknown-unknown`.
+//!
+//! Rule types are generic over the way they refer to game vocabulary (`S`): the loader
+//! reads them with source spans and hands the checker plain strings.
+//!
+//! # Example
+//! ```
+//! use muster_rules::{check_stacking, Category, PlacedUnit, Position, Ruleset};
+//! let ruleset: Ruleset<String> = serde_json::from_str(r#"{
+//!   "stacking": [{ "section": "4.3", "ignore": [{ "category": ["supply"] }],
+//!                  "any_of": [{ "all_of": [{ "count": {}, "max": 3 }] }] }]
+//! }"#).unwrap();
+//! let unit = |id: &str| PlacedUnit {
+//!     id: id.into(), name: id.into(), side: "axis".into(), category: Category::Combat,
+//!     unit_type: "infantry".into(), size: "battalion".into(), steps: 2,
+//!     formation: None, location: "A10.10".into(),
+//! };
+//! let position = Position { units: ["a", "b", "c", "d"].map(unit).to_vec() };
+//! let findings = check_stacking(&ruleset, &position);
+//! assert_eq!(findings.len(), 1);
+//! assert_eq!(findings[0].rule, "4.3");
+//! ```
+
+#![deny(missing_docs)]
+
+mod language;
+mod stacking;
+
+pub use language::{
+    Alternative, Category, Filter, Free, Limit, OpposingUnits, Ruleset, StackingRule,
+};
+pub use stacking::{Finding, PlacedUnit, Position, check_stacking};

@@ -1,0 +1,319 @@
+//! Applying stacking rules to a position.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::language::{Category, Filter, Limit, OpposingUnits, Ruleset, StackingRule};
+
+/// A unit on the table, with the attributes rules look at.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PlacedUnit {
+    /// The counter id.
+    pub id: String,
+    /// The unit's printed name, for messages.
+    pub name: String,
+    /// The side id.
+    pub side: String,
+    /// What kind of piece it is.
+    pub category: Category,
+    /// The unit type id.
+    pub unit_type: String,
+    /// The unit size id.
+    pub size: String,
+    /// Steps on the counter.
+    pub steps: u8,
+    /// The formation it belongs to, if any.
+    pub formation: Option<String>,
+    /// Where it stands: a printed hex label or the name of a holding box.
+    pub location: String,
+}
+
+/// Units on the table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Position {
+    /// Every unit and where it stands.
+    pub units: Vec<PlacedUnit>,
+}
+
+/// A rule broken by a position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Finding {
+    /// The rule section.
+    pub rule: String,
+    /// The printed hex label (or box name) where it is broken.
+    pub location: String,
+    /// The printed names of the units involved.
+    pub units: Vec<String>,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl Filter<String> {
+    fn matches(&self, u: &PlacedUnit, size: &str) -> bool {
+        (self.category.is_empty() || self.category.contains(&u.category))
+            && (self.types.is_empty() || self.types.iter().any(|t| *t == u.unit_type))
+            && (self.size.is_empty() || self.size.iter().any(|s| s == size))
+            && self.steps.is_none_or(|s| s == u.steps)
+            && (self.name.is_empty() || self.name.iter().any(|n| *n == u.name))
+            && self.not.as_ref().is_none_or(|n| !n.matches(u, size))
+    }
+
+    fn describe(&self) -> String {
+        let mut words: Vec<String> = Vec::new();
+        if !self.size.is_empty() {
+            words.push(self.size.join(" or "));
+        }
+        if !self.types.is_empty() {
+            words.push(self.types.join(" or "));
+        }
+        if !self.category.is_empty() {
+            let c: Vec<String> = self
+                .category
+                .iter()
+                .map(|c| match c {
+                    Category::Combat => "combat",
+                    Category::Hq => "HQ",
+                    Category::Supply => "supply",
+                    Category::Leader => "leader",
+                    Category::Marker => "marker",
+                })
+                .map(String::from)
+                .collect();
+            words.push(c.join(" or "));
+        }
+        if let Some(s) = self.steps {
+            words.push(format!("{s}-step"));
+        }
+        let mut out = if words.is_empty() {
+            "units".into()
+        } else {
+            format!("{} units", words.join(" "))
+        };
+        if let Some(n) = &self.not {
+            out = format!("{out} other than {}", n.describe());
+        }
+        out
+    }
+}
+
+/// A unit as a rule sees it: possibly counted at another size.
+struct Counted<'a> {
+    unit: &'a PlacedUnit,
+    size: &'a str,
+}
+
+fn failing_limit<'a>(limit: &Limit<String>, stack: &[Counted<'a>]) -> Option<String> {
+    let hit: Vec<&Counted> =
+        stack.iter().filter(|c| limit.count.matches(c.unit, c.size)).collect();
+    let n = hit.len() as u32;
+    let what = limit.count.describe();
+    if let Some(max) = limit.max
+        && n > max
+    {
+        return Some(format!("{n} {what} where at most {max} may stack"));
+    }
+    if let Some(min) = limit.min
+        && n < min
+    {
+        return Some(format!("{n} {what} where at least {min} are needed"));
+    }
+    if limit.same_formation && n > 1 {
+        let first = &hit[0].unit.formation;
+        if first.is_none() || hit.iter().any(|c| c.unit.formation != *first) {
+            return Some(format!("{n} {what} that are not all of one formation"));
+        }
+    }
+    None
+}
+
+fn check_rule(rule: &StackingRule<String>, units: &[&PlacedUnit]) -> Option<String> {
+    let mut stack: Vec<Counted> = units
+        .iter()
+        .filter(|u| !rule.ignore.iter().any(|f| f.matches(u, &u.size)))
+        .map(|u| Counted { unit: u, size: u.size.as_str() })
+        .collect();
+    for free in &rule.free {
+        let mut seen = 0;
+        let mut kept = Vec::with_capacity(stack.len());
+        for mut c in stack {
+            if free.units.matches(c.unit, c.size) {
+                seen += 1;
+                if seen <= free.count {
+                    continue;
+                }
+                if let Some(size) = &free.excess_counts_as {
+                    c.size = size.as_str();
+                }
+            }
+            kept.push(c);
+        }
+        stack = kept;
+    }
+    let mut first_reason = None;
+    for alt in &rule.any_of {
+        match alt.all_of.iter().find_map(|l| failing_limit(l, &stack)) {
+            None => return None,
+            Some(reason) => {
+                first_reason.get_or_insert(reason);
+            }
+        }
+    }
+    first_reason
+}
+
+/// Checks every hex of a position against the ruleset's stacking rules and the
+/// opposing-units rule. Findings come sorted by location, then rule.
+pub fn check_stacking(ruleset: &Ruleset<String>, position: &Position) -> Vec<Finding> {
+    let mut by_hex: BTreeMap<&str, Vec<&PlacedUnit>> = BTreeMap::new();
+    for u in &position.units {
+        by_hex.entry(u.location.as_str()).or_default().push(u);
+    }
+    let mut findings = Vec::new();
+    for (hex, mut units) in by_hex {
+        units.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut sides: BTreeMap<&str, Vec<&PlacedUnit>> = BTreeMap::new();
+        for u in &units {
+            sides.entry(u.side.as_str()).or_default().push(u);
+        }
+        if ruleset.opposing_units == OpposingUnits::Forbidden {
+            let armed: Vec<&str> = sides
+                .iter()
+                .filter(|(_, us)| us.iter().any(|u| u.category != Category::Marker))
+                .map(|(s, _)| *s)
+                .collect();
+            if armed.len() > 1 {
+                findings.push(Finding {
+                    rule: ruleset.opposing_units_section.clone().unwrap_or_default(),
+                    location: hex.to_string(),
+                    units: units.iter().map(|u| u.name.clone()).collect(),
+                    message: format!(
+                        "units of opposing sides ({}) stand in {hex}; opposing units never stack",
+                        armed.join(" and ")
+                    ),
+                });
+            }
+        }
+        for side_units in sides.values() {
+            for rule in &ruleset.stacking {
+                if let Some(reason) = check_rule(rule, side_units) {
+                    findings.push(Finding {
+                        rule: rule.section.clone(),
+                        location: hex.to_string(),
+                        units: side_units.iter().map(|u| u.name.clone()).collect(),
+                        message: format!(
+                            "{hex} holds {reason} (rule {}){}",
+                            rule.section,
+                            rule.text
+                                .as_ref()
+                                .map(|t| format!(": \"{t}\""))
+                                .unwrap_or_default()
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(
+        id: &str,
+        category: Category,
+        size: &str,
+        formation: Option<&str>,
+    ) -> PlacedUnit {
+        PlacedUnit {
+            id: id.into(),
+            name: id.into(),
+            side: "axis".into(),
+            category,
+            unit_type: "infantry".into(),
+            size: size.into(),
+            steps: 2,
+            formation: formation.map(String::from),
+            location: "2403".into(),
+        }
+    }
+
+    fn ruleset(json: &str) -> Ruleset<String> {
+        serde_json::from_str(json).unwrap()
+    }
+
+    /// Gazala 1942 5.1, as the seed data states it.
+    fn gazala_1942() -> Ruleset<String> {
+        ruleset(
+            r#"{ "stacking": [{ "section": "5.1",
+              "free": [{ "units": { "category": ["hq"] }, "count": 1, "excess_counts_as": "battalion" }],
+              "any_of": [
+                { "all_of": [ { "count": {}, "max": 5 },
+                              { "count": { "size": ["regiment", "brigade"] }, "max": 1 } ] },
+                { "all_of": [ { "count": {}, "max": 3 },
+                              { "count": { "size": ["regiment", "brigade"] }, "max": 2, "same_formation": true } ] }
+              ] }] }"#,
+        )
+    }
+
+    #[test]
+    fn gazala_1942_two_regiments_of_one_formation_and_a_battalion() {
+        let r = gazala_1942();
+        let p = Position {
+            units: vec![
+                unit("a", Category::Combat, "regiment", Some("ariete")),
+                unit("b", Category::Combat, "regiment", Some("ariete")),
+                unit("c", Category::Combat, "battalion", None),
+                unit("hq", Category::Hq, "hq", Some("ariete")),
+            ],
+        };
+        assert!(check_stacking(&r, &p).is_empty());
+    }
+
+    #[test]
+    fn gazala_1942_two_regiments_of_different_formations_are_illegal() {
+        let r = gazala_1942();
+        let p = Position {
+            units: vec![
+                unit("a", Category::Combat, "regiment", Some("ariete")),
+                unit("b", Category::Combat, "regiment", Some("trieste")),
+            ],
+        };
+        let f = check_stacking(&r, &p);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].rule, "5.1");
+        assert!(f[0].message.contains("at most 1 may stack"), "{}", f[0].message);
+    }
+
+    #[test]
+    fn gazala_1942_second_hq_counts_as_a_battalion() {
+        let r = gazala_1942();
+        let mut units: Vec<PlacedUnit> = (0..4)
+            .map(|i| unit(&format!("b{i}"), Category::Combat, "battalion", None))
+            .collect();
+        units.push(unit("hq1", Category::Hq, "hq", None));
+        assert!(check_stacking(&r, &Position { units: units.clone() }).is_empty());
+        units.push(unit("hq2", Category::Hq, "hq", None));
+        // four battalions, one free HQ, one HQ counted as a battalion: 5 units, legal.
+        assert!(check_stacking(&r, &Position { units: units.clone() }).is_empty());
+        units.push(unit("hq3", Category::Hq, "hq", None));
+        assert_eq!(check_stacking(&r, &Position { units }).len(), 1);
+    }
+
+    #[test]
+    fn opposing_units_never_stack() {
+        let r = ruleset(
+            r#"{ "opposing_units": "forbidden", "opposing_units_section": "6.3" }"#,
+        );
+        let mut b = unit("b", Category::Combat, "battalion", None);
+        b.side = "allied".into();
+        let p =
+            Position { units: vec![unit("a", Category::Combat, "battalion", None), b] };
+        let f = check_stacking(&r, &p);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].rule, "6.3");
+    }
+}
