@@ -281,6 +281,7 @@ pub(crate) fn build(
         independent: g.notation.independent_marks.clone(),
         type_codes: g.notation.type_codes.iter().map(|c| c.code.clone()).collect(),
         nationalities: g.nationalities.iter().flat_map(|n| n.printed.clone()).collect(),
+        remarks: g.notation.remarks.clone(),
     };
     let mut unit_ids = Ids::new("counter");
     let mut units = Vec::new();

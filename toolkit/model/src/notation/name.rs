@@ -32,7 +32,7 @@ pub struct NameParts {
 
 /// Splits a printed name into designation, type and size using the game's vocabulary:
 /// an optional size word at the end, and before it the longest printed type phrase.
-/// The designation keeps at least one word.
+/// The designation keeps at least one word unless a size word was found (`AA Bn`).
 pub fn parse_name(name: &str, vocab: &Vocabulary) -> NameParts {
     let words: Vec<&str> = name.split_whitespace().collect();
     let mut end = words.len();
@@ -49,10 +49,12 @@ pub fn parse_name(name: &str, vocab: &Vocabulary) -> NameParts {
     let mut unit_type = None;
     let mut type_words = None;
     let mut best = 0;
+    // A name may be all type and size (`AA Bn`), but never all type (`HQ`).
+    let room = if size.is_some() { end } else { end.saturating_sub(1) };
     for (w, id) in &vocab.types {
         let phrase: Vec<&str> = w.split_whitespace().collect();
         let n = phrase.len();
-        if n == 0 || n >= end || n <= best {
+        if n == 0 || n > room || n <= best {
             continue;
         }
         let tail = &words[end - n..end];
@@ -121,5 +123,7 @@ mod tests {
         assert_eq!(parse_name("Rommel", &vocab()).designation, "Rommel");
         assert_eq!(parse_name("HQ", &vocab()).designation, "HQ");
         assert_eq!(parse_name("I/19", &vocab()).designation, "I/19");
+        let p = parse_name("AT Bn", &vocab());
+        assert_eq!((p.designation.as_str(), p.unit_type.as_deref()), ("", Some("antitank")));
     }
 }

@@ -16,6 +16,8 @@ pub struct Marks {
     pub type_codes: Vec<String>,
     /// Nationality marks (`Brit`).
     pub nationalities: Vec<String>,
+    /// Other remarks (`Dummy`).
+    pub remarks: Vec<String>,
 }
 
 /// One unit (or formation with its listed units) in a printed list.
@@ -281,7 +283,7 @@ impl Parser<'_> {
             item.type_codes.push(t.to_string());
         } else if m.nationalities.iter().any(|r| r == t) {
             item.nationality = Some(t.to_string());
-        } else if *had_group || is_note(t) {
+        } else if *had_group || is_note(t) || m.remarks.iter().any(|r| r == t) {
             item.notes.push(t.to_string());
         } else {
             let mut sub = Parser { s: self.s, i: inner_start, marks: self.marks };
@@ -361,6 +363,7 @@ mod tests {
                 "A".into(),
             ],
             nationalities: vec!["Brit".into()],
+            remarks: vec!["Dummy".into()],
         }
     }
 

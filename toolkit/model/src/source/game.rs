@@ -174,6 +174,10 @@ pub struct Notation {
     /// Marks for independent units (`(Ind)`). Default: none.
     #[serde(default)]
     pub independent_marks: Vec<String>,
+    /// Other parenthesised remarks printed after a unit (`(Dummy)`), kept as notes
+    /// rather than read as a list of subordinate units. Default: none.
+    #[serde(default)]
+    pub remarks: Vec<String>,
 }
 
 /// A printed type code.

@@ -156,6 +156,9 @@ pub struct Feature {
     pub value: Option<Printed>,
     /// Rule section that places it.
     pub section: String,
+    /// The rules state this as map errata: the printed map is wrong here. Default: false.
+    #[serde(default)]
+    pub erratum: bool,
     /// A remark (where the rulebook leaves the location out, say so). Default: none.
     #[serde(default)]
     pub note: Option<String>,
