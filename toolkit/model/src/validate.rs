@@ -452,7 +452,7 @@ pub(crate) fn build(
             markings: vec![],
             mobility: None,
             back_text: m.back.clone(),
-            note: None,
+            note: m.note.clone(),
         });
     }
 

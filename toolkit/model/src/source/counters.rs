@@ -196,4 +196,7 @@ pub struct MarkerDef {
     /// Text on its back, if it is two-sided. Default: single-sided.
     #[serde(default)]
     pub back: Option<String>,
+    /// A remark. Default: none.
+    #[serde(default)]
+    pub note: Option<String>,
 }

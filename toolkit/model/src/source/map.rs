@@ -148,6 +148,10 @@ pub struct Feature {
     /// print where it lies. Default: none.
     #[serde(default)]
     pub hexes: Vec<Spanned<String>>,
+    /// Where the rulebook says it lies, as printed (`within 3 hexes of hex 2905`), when it
+    /// gives a place rather than a list of hexes. Parsed like a setup location. Default: none.
+    #[serde(default)]
+    pub location: Option<Spanned<String>>,
     /// Hexsides it lies on. Default: none.
     #[serde(default)]
     pub hexsides: Vec<HexsideRef>,
