@@ -61,7 +61,9 @@ fn build(g: &Global, games: &[String], format: Format) -> Result<Exit> {
         let dist = g.out.join("dist").join(&game.id);
         let model = serde_json::to_vec_pretty(&game_json(game))?;
         write_atomic(&dist.join("game.json"), &model)?;
-        let summary = summary(game, t.elapsed().as_secs_f64());
+        let untyped = game.units.iter().filter(|u| u.unit_type.is_none()).count();
+        let mut summary = summary(game, t.elapsed().as_secs_f64());
+        summary["units_of_unknown_type"] = json!(untyped);
         if format == Format::Text && !g.quiet {
             eprintln!("{}", summary_line(&summary));
         }
@@ -103,9 +105,10 @@ fn summary(game: &Game, seconds: f64) -> Value {
 
 fn summary_line(s: &Value) -> String {
     format!(
-        "{}: {} units, {} markers, {} formations, {} maps, {} scenarios, {} placements ({:.2} s)",
+        "{}: {} units ({} of unknown type), {} markers, {} formations, {} maps, {} scenarios, {} placements ({:.2} s)",
         s["game"].as_str().unwrap_or_default(),
         s["units"],
+        s["units_of_unknown_type"],
         s["markers"],
         s["formations"],
         s["maps"],

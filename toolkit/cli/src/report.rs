@@ -4,10 +4,10 @@ use std::io::{self, Write};
 
 use muster_model::{Diagnostic, Severity, Sources};
 
-/// Prints diagnostics to standard error, errors and warnings alike.
+/// Prints errors and warnings to standard error (information is counted, not printed).
 pub fn print_diagnostics(sources: &Sources, diags: &[Diagnostic]) {
     let mut err = io::stderr().lock();
-    for d in diags {
+    for d in diags.iter().filter(|d| d.severity != Severity::Info) {
         let _ = write!(err, "{}", sources.render(d));
     }
 }

@@ -44,8 +44,15 @@ pub fn placement_findings(
                 );
             }
             for h in expr.hexes() {
-                if let Err(e) = game.board.parse(&h.label) {
-                    push(&h.label, e.to_string());
+                let result = match &game.board {
+                    Some(b) => b.parse(&h.label).map(|_| ()).map_err(|e| e.to_string()),
+                    None => Err(format!(
+                        "hex `{}` cannot be placed: the game has no map grid",
+                        h.label
+                    )),
+                };
+                if let Err(e) = result {
+                    push(&h.label, e);
                 }
             }
         }

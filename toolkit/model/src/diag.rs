@@ -46,6 +46,11 @@ impl Diagnostic {
         }
     }
 
+    /// Information at a span.
+    pub fn info(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Info, ..Diagnostic::error(span, message) }
+    }
+
     /// A warning at a span.
     pub fn warning(span: Span, message: impl Into<String>) -> Self {
         Diagnostic { severity: Severity::Warning, ..Diagnostic::error(span, message) }

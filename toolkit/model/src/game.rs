@@ -34,8 +34,8 @@ pub struct Game {
     pub maps: Vec<MapFile>,
     /// `scenarios/*.yaml`, sorted by id.
     pub scenarios: Vec<ScenarioFile>,
-    /// The maps joined into one board.
-    pub board: Board,
+    /// The maps joined into one board, when the game has a printed grid.
+    pub board: Option<Board>,
     /// Every formation, parents before subordinates, in printed order.
     pub formations: Vec<Formation>,
     /// Every unit counter, in manifest order.

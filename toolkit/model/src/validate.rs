@@ -205,7 +205,8 @@ pub(crate) fn build(
     }
     let mut sheets = Vec::new();
     let mut board_maps = Vec::new();
-    for p in &g.board.sheets {
+    let placements = g.board.as_ref().map_or(&[][..], |b| b.sheets.as_slice());
+    for p in placements {
         match docs.maps.iter().find(|(_, m)| m.id.v == p.map.v) {
             Some((_, m)) => {
                 let mut s = Sheet::new(&m.id.v, m.columns, m.rows, m.numbering.clone());
@@ -218,7 +219,7 @@ pub(crate) fn build(
         }
     }
     for (_, m) in &docs.maps {
-        if !g.board.sheets.iter().any(|p| p.map.v == m.id.v) {
+        if !placements.iter().any(|p| p.map.v == m.id.v) {
             warnings.push(Diagnostic::warning(
                 m.id.span,
                 format!("map `{}` is not placed on the board in game.yaml", m.id.v),
@@ -228,18 +229,23 @@ pub(crate) fn build(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let board = match Board::new(g.board.grid, sheets) {
-        Ok(b) => b,
-        Err(e) => {
-            let span = g.board.sheets.first().map_or(g.id.span, |s| s.map.span);
-            return Err(vec![Diagnostic::error(
-                span,
-                format!("failed to join the maps ({e})"),
-            )]);
-        }
+    let board = match &g.board {
+        None => None,
+        Some(def) => match Board::new(def.grid, sheets) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                let span = def.sheets.first().map_or(g.id.span, |s| s.map.span);
+                return Err(vec![Diagnostic::error(
+                    span,
+                    format!("failed to join the maps ({e})"),
+                )]);
+            }
+        },
     };
-    for m in &board_maps {
-        check_map_contents(m, &board, &terrain, &sides, &mut errors);
+    if let Some(board) = &board {
+        for m in &board_maps {
+            check_map_contents(m, board, &terrain, &sides, &mut errors);
+        }
     }
 
     // Formations.
@@ -349,7 +355,7 @@ pub(crate) fn build(
                 .map_or(Category::Combat, |t| t.category);
             if unit_type.is_none() {
                 warnings.push(
-                    Diagnostic::warning(printed.span, format!("the type of `{}` is not known", printed.v))
+                    Diagnostic::info(printed.span, format!("the type of `{}` is not known", printed.v))
                         .with_hint("its printed name states no unit type; add `type:` if the counter shows one"),
                 );
             }
@@ -498,7 +504,7 @@ pub(crate) fn build(
         if let Some(from) = &s.setup_from {
             scenario_ids.check(from, &mut errors);
         }
-        parsed.push(parse_scenario(s, &board, &marks, &sides, &mut errors));
+        parsed.push(parse_scenario(s, board.as_ref(), &marks, &sides, &mut errors));
     }
 
     if !errors.is_empty() {
@@ -699,15 +705,17 @@ fn parse_units_field(field: &UnitsField, marks: &Marks) -> ParsedUnits {
 
 fn parse_scenario(
     s: &ScenarioFile,
-    board: &Board,
+    board: Option<&Board>,
     marks: &Marks,
     sides: &Ids,
     errors: &mut Vec<Diagnostic>,
 ) -> ParsedScenario {
     let is_label = |w: &str| {
-        board.parse(w).is_ok()
-            || matches!(board.parse(w), Err(muster_hex::LabelError::OffMap { .. }))
-            || looks_like_label(board, w)
+        board.is_some_and(|b| {
+            b.parse(w).is_ok()
+                || matches!(b.parse(w), Err(muster_hex::LabelError::OffMap { .. }))
+                || looks_like_label(b, w)
+        })
     };
     for side in [&s.first_player, &s.first_to_deploy].into_iter().flatten() {
         sides.check(side, errors);
@@ -723,7 +731,18 @@ fn parse_scenario(
                 }
                 Some(LocationField::Structured(st)) => {
                     for h in &st.hexes {
-                        check_label(board, h, errors);
+                        match board {
+                            Some(b) => {
+                                check_label(b, h, errors);
+                            }
+                            None => errors.push(Diagnostic::error(
+                                h.span,
+                                format!(
+                                    "hex `{}` cannot be placed: the game has no map grid",
+                                    h.v
+                                ),
+                            )),
+                        }
                     }
                     let refs = st
                         .hexes

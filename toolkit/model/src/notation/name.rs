@@ -124,6 +124,9 @@ mod tests {
         assert_eq!(parse_name("HQ", &vocab()).designation, "HQ");
         assert_eq!(parse_name("I/19", &vocab()).designation, "I/19");
         let p = parse_name("AT Bn", &vocab());
-        assert_eq!((p.designation.as_str(), p.unit_type.as_deref()), ("", Some("antitank")));
+        assert_eq!(
+            (p.designation.as_str(), p.unit_type.as_deref()),
+            ("", Some("antitank"))
+        );
     }
 }

@@ -44,8 +44,10 @@ pub struct GameFile {
     /// How setups and unit lists are written. Default: no type codes or marks.
     #[serde(default)]
     pub notation: Notation,
-    /// The maps that form the playing surface.
-    pub board: BoardDef,
+    /// The maps that form the playing surface. Default: none (the rulebook prints no
+    /// hex grid, so there is nothing to place hexes on).
+    #[serde(default)]
+    pub board: Option<BoardDef>,
     /// The dice the game uses. Default: none stated.
     #[serde(default)]
     pub dice: Option<Dice>,
