@@ -1,1 +1,7 @@
-//! End-to-end tests.
+//! End-to-end tests: the `muster` binary on the seed games and on the bad-input corpus.
+
+mod bad_input;
+mod cli;
+mod schemas;
+mod seeds;
+mod util;

@@ -209,7 +209,7 @@ pub(crate) fn build(
     for p in placements {
         match docs.maps.iter().find(|(_, m)| m.id.v == p.map.v) {
             Some((_, m)) => {
-                let mut s = Sheet::new(&m.id.v, m.columns, m.rows, m.numbering.clone());
+                let mut s = Sheet::new(&m.id.v, m.columns.v, m.rows.v, m.numbering.clone());
                 s.col_offset = p.col_offset;
                 s.row_offset = p.row_offset;
                 sheets.push(s);
@@ -263,8 +263,6 @@ pub(crate) fn build(
                 )
                 .with_hint("give it (or a formation above it) a `side`"),
             );
-        } else {
-            sides.check(&Spanned::new(f.side.clone(), f.printed.span), &mut errors);
         }
     }
     check_formation_refs(&docs.oob.formations, &sides, &nations, &sizes, &mut errors);
@@ -381,7 +379,8 @@ pub(crate) fn build(
                     })
                 })
                 .unwrap_or_default();
-            if side.is_empty() {
+            let unknown_formation = group.formation.as_ref().is_some_and(|f| !formation_ids.contains(&f.v));
+            if side.is_empty() && !unknown_formation {
                 errors.push(
                     Diagnostic::error(
                         printed.span,
@@ -540,39 +539,26 @@ pub(crate) fn build(
 }
 
 fn check_map_shape(m: &MapFile, errors: &mut Vec<Diagnostic>) {
-    let span = m.id.span;
-    if !(m.hex_size_in.is_finite() && m.hex_size_in >= 0.1 && m.hex_size_in <= 10.0) {
+    let size = m.hex_size_in.v;
+    if !(size.is_finite() && (0.1..=10.0).contains(&size)) {
         errors.push(
-            Diagnostic::error(
-                span,
-                format!(
-                    "map `{}` has an absurd hex size of {} inches",
-                    m.id.v, m.hex_size_in
-                ),
-            )
-            .with_expected("`hex_size_in` between 0.1 and 10"),
+            Diagnostic::error(m.hex_size_in.span, format!("map `{}` has an absurd hex size of {size} inches", m.id.v))
+                .with_expected("`hex_size_in` between 0.1 and 10"),
         );
     }
-    if m.columns == 0
-        || m.rows == 0
-        || u64::from(m.columns) * u64::from(m.rows) > muster_hex::MAX_CELLS
-    {
-        errors.push(
-            Diagnostic::error(
-                span,
-                format!("map `{}` has {} by {} hexes", m.id.v, m.columns, m.rows),
-            )
-            .with_expected(format!(
-                "at least one hex and at most {} in all",
-                muster_hex::MAX_CELLS
-            )),
-        );
+    for (what, n) in [("columns", &m.columns), ("rows", &m.rows)] {
+        if n.v == 0 || n.v > 2000 {
+            errors.push(
+                Diagnostic::error(n.span, format!("map `{}` has {} {what}", m.id.v, n.v))
+                    .with_expected(format!("between 1 and 2000 {what}")),
+            );
+        }
     }
     if let Some(s) = &m.size {
         let ok = |v: f64| v.is_finite() && v > 0.0 && v <= 200.0;
         if !ok(s.width_in) || !ok(s.height_in) {
             errors.push(
-                Diagnostic::error(span, format!("map `{}` has an absurd size", m.id.v))
+                Diagnostic::error(m.id.span, format!("map `{}` has an absurd size", m.id.v))
                     .with_expected("a width and height between 0 and 200 inches"),
             );
         }

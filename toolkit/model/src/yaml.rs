@@ -40,6 +40,19 @@ fn to_diagnostic(file: FileId, e: &serde_saphyr::Error) -> Diagnostic {
     });
     let full = e.without_snippet().to_string();
     let message = strip_location(&full);
+    let message = if message.starts_with("budget breached") {
+        "the document is too large once its aliases are expanded (more nodes than muster's limit)"
+            .to_string()
+    } else {
+        message
+    };
+    let message = match message.strip_prefix("duplicate mapping key: ") {
+        Some(rest) => {
+            let key = rest.split(',').next().unwrap_or(rest).trim();
+            format!("duplicate key `{key}`")
+        }
+        None => message,
+    };
     let mut d = Diagnostic::error(span, message.clone());
     // serde lists the fields it expected: turn that into a suggestion.
     if let Some((unknown, expected)) = unknown_and_expected(&message) {

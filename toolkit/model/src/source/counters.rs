@@ -79,10 +79,14 @@ impl<'de> Deserialize<'de> for CounterEntry {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<CounterEntry, E> {
                 Ok(CounterEntry::Name(v.to_string()))
             }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<CounterEntry, E> {
-                Err(E::custom(format!(
-                    "a bare number `{v}` is not a printed unit name; quote it (\"{v}\") to keep it as printed"
-                )))
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<CounterEntry, E> {
+                Err(E::custom(BARE_NUMBER))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<CounterEntry, E> {
+                Err(E::custom(BARE_NUMBER))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<CounterEntry, E> {
+                Err(E::custom(BARE_NUMBER))
             }
             fn visit_map<A: de::MapAccess<'de>>(
                 self,
@@ -95,6 +99,9 @@ impl<'de> Deserialize<'de> for CounterEntry {
         d.deserialize_any(V)
     }
 }
+
+const BARE_NUMBER: &str =
+    "a bare number is not a printed unit name; quote it to keep it exactly as printed";
 
 /// Special markings printed on a counter.
 #[derive(

@@ -22,11 +22,11 @@ pub struct MapFile {
     #[serde(default)]
     pub size: Option<PhysicalSize>,
     /// Distance between opposite flat sides of a hex, in inches.
-    pub hex_size_in: f64,
+    pub hex_size_in: Spanned<f64>,
     /// Number of hex columns.
-    pub columns: u32,
+    pub columns: Spanned<u32>,
     /// Number of hex rows.
-    pub rows: u32,
+    pub rows: Spanned<u32>,
     /// How hexes are numbered, as printed.
     pub numbering: Numbering,
     /// How the grid was worked out from the rulebook, where it does not print it.

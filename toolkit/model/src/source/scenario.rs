@@ -136,6 +136,9 @@ macro_rules! string_or {
     };
 }
 
+const BARE_NUMBER: &str =
+    "a bare number is not printed text; quote it to keep it exactly as printed (\"0101\")";
+
 enum Shape<T> {
     Text(String),
     Other(T),
@@ -152,10 +155,11 @@ impl<'de> Deserialize<'de> for Shape<StructuredLocation> {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
                 Ok(Shape::Text(v.to_string()))
             }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Err(E::custom(format!(
-                    "a bare number `{v}` is not a printed location; quote it"
-                )))
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Err(E::custom(BARE_NUMBER))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Err(E::custom(BARE_NUMBER))
             }
             fn visit_map<A: de::MapAccess<'de>>(
                 self,
@@ -180,10 +184,11 @@ impl<'de> Deserialize<'de> for Shape<Vec<Spanned<String>>> {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
                 Ok(Shape::Text(v.to_string()))
             }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Err(E::custom(format!(
-                    "a bare number `{v}` is not a printed unit list; quote it"
-                )))
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Err(E::custom(BARE_NUMBER))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Err(E::custom(BARE_NUMBER))
             }
             fn visit_seq<A: de::SeqAccess<'de>>(
                 self,

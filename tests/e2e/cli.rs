@@ -1,0 +1,91 @@
+//! The `muster` commands on the seed games.
+
+use std::fs;
+
+use crate::util::{copy_tree, muster, root};
+
+fn workspace() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("sources"), &tmp.path().join("sources"));
+    tmp
+}
+
+#[test]
+fn build_writes_every_game_and_is_reproducible() {
+    let tmp = workspace();
+    let out = muster(tmp.path(), &["build", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let games = ["dance-of-war", "gazala-1942", "gazala-line-1942", "gazala-scs"];
+    let first: Vec<Vec<u8>> = games
+        .iter()
+        .map(|g| fs::read(tmp.path().join(format!("dist/{g}/game.json"))).unwrap())
+        .collect();
+    let out = muster(tmp.path(), &["build", "--quiet"]);
+    assert!(out.status.success());
+    for (g, bytes) in games.iter().zip(first) {
+        assert_eq!(fs::read(tmp.path().join(format!("dist/{g}/game.json"))).unwrap(), bytes, "{g}");
+    }
+}
+
+#[test]
+fn build_reports_json_with_one_summary_per_game() {
+    let tmp = workspace();
+    let out = muster(tmp.path(), &["build", "--format", "json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4);
+    let scs = games.iter().find(|g| g["game"] == "gazala-scs").unwrap();
+    assert_eq!(scs["units"], 338);
+    assert_eq!(scs["scenarios"], 5);
+    assert_eq!(v["errors"], 0);
+}
+
+#[test]
+fn inspect_shows_parsed_placements_with_their_printed_text() {
+    let out = muster(&root(), &["inspect", "--game", "gazala-scs"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let campaign = v["scenarios"].as_array().unwrap().iter().find(|s| s["id"] == "full-campaign").unwrap();
+    let first = &campaign["placements"][0];
+    assert_eq!(first["location_text"], "w/i 3 of A55.15");
+    assert_eq!(first["location"]["form"], "within");
+    assert_eq!(first["location"]["distance"], 3);
+    assert_eq!(first["units"]["items"][0]["name"], "3 SA Inf Bde");
+    assert_eq!(first["units"]["items"][0]["children"][0]["label"], "Inf Bns");
+    assert!(first["line"].as_u64().unwrap() > 1);
+}
+
+#[test]
+fn validate_reports_printed_labels_that_are_off_the_map_as_findings() {
+    let tmp = workspace();
+    let path = tmp.path().join("sources/gazala-1942/scenarios/preliminary-phase.yaml");
+    let text = fs::read_to_string(&path).unwrap().replace("Hex 2403", "Hex 3403");
+    fs::write(&path, text).unwrap();
+    let out = muster(tmp.path(), &["validate", "--game", "gazala-1942", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = &v.as_array().unwrap()[0];
+    assert_eq!(f["location"], "3403");
+    assert_eq!(f["rule"], "13.12");
+    assert!(f["message"].as_str().unwrap().contains("column 34 is outside 1 to 29"));
+    assert!(f["file"].as_str().unwrap().ends_with("preliminary-phase.yaml"));
+    assert!(f["line"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn commands_not_yet_available_say_so_with_exit_2() {
+    let out = muster(&root(), &["errata"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not available"));
+}
+
+#[test]
+fn schema_prints_every_kind() {
+    let out = muster(&root(), &["schema"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for kind in ["game", "oob", "counters", "map", "scenario", "rules"] {
+        assert!(v.get(format!("{kind}.schema.json")).is_some(), "{kind}");
+    }
+}

@@ -1,0 +1,221 @@
+//! The four seed games load, and hold what their rulebooks print, counted by hand.
+
+use std::collections::BTreeMap;
+
+use muster_model::notation::{LocationExpr, parse_location};
+use muster_model::{Game, PlacementKind, Severity};
+
+use crate::util::seeds;
+
+fn game<'a>(games: &'a [Game], id: &str) -> &'a Game {
+    games.iter().find(|g| g.id == id).unwrap_or_else(|| panic!("game {id} loads"))
+}
+
+fn units_by_section(g: &Game) -> BTreeMap<String, usize> {
+    let mut m = BTreeMap::new();
+    for u in &g.units {
+        *m.entry(u.section.clone().unwrap_or_default()).or_default() += 1;
+    }
+    m
+}
+
+fn placements(g: &Game, scenario: &str, kind: fn(&PlacementKind) -> bool) -> usize {
+    g.placements(scenario).iter().filter(|p| kind(&p.kind)).count()
+}
+
+fn setup(k: &PlacementKind) -> bool {
+    *k == PlacementKind::Setup
+}
+fn reinforcement(k: &PlacementKind) -> bool {
+    *k == PlacementKind::Reinforcement
+}
+fn group(k: &PlacementKind) -> bool {
+    matches!(k, PlacementKind::Group(_))
+}
+
+#[test]
+fn all_four_seed_games_load_without_errors() {
+    let loaded = seeds();
+    let errors: Vec<String> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| loaded.sources.render(d))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let ids: Vec<&str> = loaded.games.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(ids, ["dance-of-war", "gazala-1942", "gazala-line-1942", "gazala-scs"]);
+}
+
+#[test]
+fn gazala_scs_manifest_and_scenarios_match_the_rulebook() {
+    let loaded = seeds();
+    let g = game(&loaded.games, "gazala-scs");
+    let by = units_by_section(g);
+    // Counted in 16.0, section by section (entries separated by semicolons).
+    let expected = [
+        ("16.1.1", 13), ("16.1.2", 5), ("16.1.3", 11), ("16.1.3.1", 3), ("16.1.3.2", 3),
+        ("16.1.3.3", 3), ("16.1.4", 10), ("16.1.4.1", 3), ("16.1.4.2", 3), ("16.1.4.3", 4),
+        ("16.1.5", 7), ("16.1.5.1", 4), ("16.1.5.2", 4), ("16.1.5.3", 4), ("16.1.6", 4),
+        ("16.1.6.1", 6), ("16.1.6.2", 5), ("16.1.6.3", 4), ("16.1.7", 5), ("16.1.7.1", 4),
+        ("16.1.7.2", 5), ("16.1.7.3", 4), ("16.1.7.4", 11), ("16.1.8", 1), ("16.1.8.1", 7),
+        ("16.1.8.2", 4), ("16.1.9", 3), ("16.1.9.1", 3), ("16.1.9.2", 3), ("16.1.9.3", 4),
+        ("16.1.10", 1), ("16.1.10.1", 5), ("16.1.10.2", 4), ("16.1.10.3", 4),
+        ("16.2.1", 24), ("16.2.2", 9), ("16.2.3", 9), ("16.2.3.1", 15), ("16.2.3.2", 11),
+        ("16.2.4", 4), ("16.2.4.1", 14), ("16.2.4.2", 10), ("16.2.4.3", 7), ("16.2.5", 3),
+        ("16.2.5.1", 18), ("16.2.5.2", 17), ("16.2.6", 1), ("16.2.6.1", 13),
+        ("16.2.6.2", 12), ("16.2.6.3", 7),
+    ];
+    for (section, n) in expected {
+        assert_eq!(by.get(section).copied(), Some(n), "units of {section}");
+    }
+    assert_eq!(g.units.len(), 338);
+    // 16.1 headings: 10 top-level groups and 24 brigades; 16.2: 6 top-level groups and 10 below.
+    assert_eq!(g.formations.len(), 50);
+    // 0.8.5 lists nine markers.
+    assert_eq!(g.markers.len(), 9);
+    assert_eq!(g.scenarios.len(), 5, "15.3 to 15.7");
+    // Table rows: 15.3.3 + 15.3.4; 15.4.3 + 15.4.4; 15.5.2.1 + 15.5.3.1; 15.6.3.1 + 15.6.4.1;
+    // 15.7.3 + 15.7.4.
+    assert_eq!(placements(g, "fall-of-bir-hacheim", setup), 1 + 2);
+    assert_eq!(placements(g, "cauldron-and-knightsbridge", setup), 4 + 9);
+    assert_eq!(placements(g, "full-campaign", setup), 10 + 8);
+    assert_eq!(placements(g, "main-event", setup), 8 + 10);
+    assert_eq!(placements(g, "british-collapse", setup), 10 + 8);
+    // 15.5.2.4 has 3 rows, 15.5.3.4 has 2; 15.6.3.4 has 2, 15.6.4.5 has 2.
+    assert_eq!(placements(g, "full-campaign", reinforcement), 3 + 2);
+    assert_eq!(placements(g, "main-event", reinforcement), 2 + 2);
+    // Emergency groups, special reserve and dead pools: 15.5.2.2, 15.5.2.3, 15.5.3.2, 15.5.3.3;
+    // 15.6.3.2, 15.6.3.3, 15.6.4.2, 15.6.4.3, 15.6.4.4.
+    assert_eq!(placements(g, "full-campaign", group), 4);
+    assert_eq!(placements(g, "main-event", group), 5);
+    // 0.7: five Commonwealth and three Axis nationalities with colours.
+    assert_eq!(g.meta.nationalities.iter().filter(|n| n.colour.is_some()).count(), 8);
+}
+
+#[test]
+fn gazala_1942_units_and_scenarios_match_the_rulebook() {
+    let loaded = seeds();
+    let g = game(&loaded.games, "gazala-1942");
+    let by = units_by_section(g);
+    // 13.12: XXI Corps 9, X Corps 6, XX Corps 11, Afrika Korps 20, stacked with it 7.
+    // 13.16: 1 SA 4, 50th 4, 2 SA 4, 5 Indian 5 (9/5 twice and 11 from 13.34),
+    // 1 Armoured 10, 7 Armoured 9, independents 11. 13.18: 6 reinforcements. 10.4: Heckler.
+    assert_eq!(by.get("13.12").copied(), Some(9 + 6 + 11 + 20 + 7));
+    assert_eq!(by.get("13.16").copied(), Some(4 + 4 + 4 + 5 + 10 + 9 + 11));
+    assert_eq!(by.get("13.18").copied(), Some(6));
+    assert_eq!(by.get("10.4").copied(), Some(1));
+    assert_eq!(g.units.len(), 107);
+    assert_eq!(g.scenarios.len(), 3, "13.1 to 13.3");
+    // 13.12: 4 + 4 + 2 + 6 lines; 13.16: 4 + 4 + 6 + 1 + 4 + 6 + 10 lines.
+    assert_eq!(placements(g, "preliminary-phase", setup), 16 + 35);
+    // 13.32: 4 + 4 + 2 + 5 lines; 13.34: 4 + 4 + 4 + 1 + 1 + 1 + 3 lines.
+    assert_eq!(placements(g, "british-strike-first", setup), 15 + 18);
+    // 13.22: "Identical to the previous scenario."
+    assert_eq!(g.scenarios.iter().find(|s| s.id.v == "operation-aida").unwrap().setup_from.as_ref().unwrap().v, "preliminary-phase");
+    // 13.14 + 13.18; 13.24 + 13.26; 13.33 + 13.35.
+    assert_eq!(placements(g, "preliminary-phase", reinforcement), 1 + 4);
+    assert_eq!(placements(g, "operation-aida", reinforcement), 3 + 5);
+    assert_eq!(placements(g, "british-strike-first", reinforcement), 4 + 3);
+    // The printed strengths ride with the units: 13.16 prints 6/2 as [4-1-7] and [2-1-7].
+    let printed: Vec<String> = g
+        .placements("preliminary-phase")
+        .iter()
+        .flat_map(|p| p.units.items.iter())
+        .filter(|i| i.name == "6/2")
+        .filter_map(|i| i.strength.clone())
+        .collect();
+    assert_eq!(printed, ["4-1-7", "2-1-7"]);
+}
+
+#[test]
+fn gazala_line_1942_records_the_setup_it_does_not_print() {
+    let loaded = seeds();
+    let g = game(&loaded.games, "gazala-line-1942");
+    // Named in 3.1 (66/Trieste, 11/Trieste, 1/33 AT), 5.0 (SV288/90), 8.3 (General Rommel),
+    // 4.0 (one air/artillery marker per side) and the counter key's four samples.
+    assert_eq!(g.units.len(), 3 + 1 + 1 + 2 + 4);
+    assert!(g.board.is_none(), "the text prints no hex grid");
+    let s = &g.scenarios[0];
+    assert!(s.incomplete.as_deref().unwrap_or_default().contains("shown on the map"));
+    assert!(g.placements(&s.id.v).is_empty());
+}
+
+#[test]
+fn dance_of_war_units_and_setup_match_the_rulebook() {
+    let loaded = seeds();
+    let g = game(&loaded.games, "dance-of-war");
+    // 3.5.2 names 12 Allied, 6 German and 5 Italian independent units.
+    let independent = |f: &str| g.units.iter().filter(|u| u.formation.as_deref() == Some(f) && u.section.as_deref() == Some("3.5.2")).count();
+    assert_eq!(independent("allied-independent"), 12);
+    assert_eq!(independent("german-independent"), 6);
+    assert_eq!(independent("italian-independent"), 5);
+    // 15.1 has 11 rows and 15.2 has 11 rows; 15.3 has 9 rows.
+    assert_eq!(placements(g, "campaign", setup), 11 + 11);
+    assert_eq!(placements(g, "campaign", reinforcement), 9);
+    // 14.3.1 states nineteen victory locations; the table stops after six, and 16.1 names eight more.
+    let vp = g.maps[0].features.iter().filter(|f| f.kind == muster_model::source::FeatureKind::VictoryHex).count();
+    assert_eq!(vp, 6 + 8);
+    let reduced: usize = g.placements("campaign").iter().flat_map(|p| &p.units.items).filter(|i| i.reduced).count();
+    // Units marked (r) in 15.1 (10 HUSS, 9 LAN, four of 22 Armd Bde) and 15.2 (MARCKS, 1/8 Pz,
+    // 1/5 Pz, 8/9/10M, COM/12 BERS, 2/65, 1 M, 32E), and 15.3 (1 + 2/86, 1/4 ESSEX, 1 + 2/85, COMP GD).
+    assert_eq!(reduced, 6 + 8 + 4);
+}
+
+/// Printed hex labels that do not name a hex of their map, with the reason.
+const KNOWN_BAD_LABELS: &[(&str, &str, &str)] = &[
+    ("gazala-1942", "134", "11.11 prints 'hex 134': three digits, where four-digit labels need 0134"),
+];
+
+#[test]
+fn every_printed_hex_label_parses_and_lies_on_its_map_or_is_listed() {
+    let loaded = seeds();
+    let mut bad = Vec::new();
+    for g in &loaded.games {
+        let Some(board) = &g.board else { continue };
+        let mut labels: Vec<String> = Vec::new();
+        for p in g.parsed.iter().flat_map(|s| &s.placements) {
+            if let Some(expr) = &p.location {
+                if let LocationExpr::Unparsed { text } = expr {
+                    bad.push((g.id.clone(), text.clone()));
+                }
+                labels.extend(expr.hexes().iter().map(|h| h.label.clone()));
+            }
+        }
+        let is_label = |w: &str| w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()) && w.chars().any(|c| c.is_ascii_digit());
+        for m in &g.maps {
+            for f in &m.features {
+                labels.extend(f.hexes.iter().map(|h| h.v.clone()));
+                if let Some(loc) = &f.location {
+                    labels.extend(parse_location(&loc.v, &is_label).hexes().iter().map(|h| h.label.clone()));
+                }
+            }
+        }
+        assert!(!labels.is_empty(), "{} names hexes", g.id);
+        for l in labels {
+            if board.parse(&l).is_err() {
+                bad.push((g.id.clone(), l));
+            }
+        }
+    }
+    let mut expected: Vec<(String, String)> =
+        KNOWN_BAD_LABELS.iter().map(|(g, l, _)| (g.to_string(), l.to_string())).collect();
+    bad.sort();
+    bad.dedup();
+    expected.sort();
+    assert_eq!(bad, expected);
+}
+
+#[test]
+fn scs_worked_example_w_i_4_counts_four_or_fewer_hexes() {
+    // 0.4.5.A: "w/i 4 means a unit could setup in any hex that is four or less hexes from the hex given".
+    let loaded = seeds();
+    let g = game(&loaded.games, "gazala-scs");
+    let board = g.board.as_ref().unwrap();
+    let centre = board.parse("A29.17").unwrap();
+    let region = board.within(centre, 4);
+    assert_eq!(region.len(), 61);
+    assert!(region.iter().all(|c| board.distance(centre, *c) <= 4));
+    // The maps join: B30.35 lies next to A30.01 (15.4.2's area runs from Axx.15 to Bxx.20).
+    assert_eq!(board.distance(board.parse("A30.01").unwrap(), board.parse("B30.35").unwrap()), 1);
+}
