@@ -18,7 +18,8 @@ fn the_base_game_of_the_corpus_is_valid() {
 #[test]
 fn every_bad_input_case_reports_its_error_where_it_is() {
     let cases = root().join("tests/bad-input/cases");
-    let mut names: Vec<_> = fs::read_dir(&cases).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut names: Vec<_> =
+        fs::read_dir(&cases).unwrap().map(|e| e.unwrap().path()).collect();
     names.sort();
     assert!(names.len() >= 20, "the corpus covers every error class");
     let mut failures = Vec::new();
@@ -42,13 +43,17 @@ fn every_bad_input_case_reports_its_error_where_it_is() {
         let out = muster(tmp.path(), &["build"]);
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         if out.status.code() != Some(2) {
-            failures.push(format!("{name}: exit {:?}, expected 2\n{stderr}", out.status.code()));
+            failures.push(format!(
+                "{name}: exit {:?}, expected 2\n{stderr}",
+                out.status.code()
+            ));
         }
         if stderr.contains("panicked") {
             failures.push(format!("{name}: panicked\n{stderr}"));
         }
         if tmp.path().join("dist/mini").exists() {
-            failures.push(format!("{name}: a game that failed to load left output in dist/"));
+            failures
+                .push(format!("{name}: a game that failed to load left output in dist/"));
         }
         let mut lines = expected.lines();
         let head = lines.next().unwrap_or_default();
@@ -78,8 +83,14 @@ fn two_errors_in_one_file_are_both_reported() {
     .unwrap();
     let out = muster(tmp.path(), &["build"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("counters.yaml:2:16: error: unknown formation `1-dvi`"), "{stderr}");
-    assert!(stderr.contains("counters.yaml:3:18: error: unknown nationality `bluland`"), "{stderr}");
+    assert!(
+        stderr.contains("counters.yaml:2:16: error: unknown formation `1-dvi`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("counters.yaml:3:18: error: unknown nationality `bluland`"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -90,7 +101,12 @@ fn files_that_are_not_utf8_or_too_large_are_refused() {
     fs::write(game.join("oob.yaml"), b"formations:\n  - id: \xff\xfe\n").unwrap();
     let out = muster(tmp.path(), &["build"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("oob.yaml:2:1: error: failed to read the file (it is not valid UTF-8)"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "oob.yaml:2:1: error: failed to read the file (it is not valid UTF-8)"
+        ),
+        "{stderr}"
+    );
 
     let big = "# padding\n".repeat(1024 * 1024);
     fs::write(game.join("oob.yaml"), big).unwrap();
@@ -107,5 +123,8 @@ fn a_missing_game_yaml_is_not_a_game_and_a_mistyped_game_is_suggested() {
     let out = muster(tmp.path(), &["build", "--game", "mnii"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr.contains("no game `mnii`") && stderr.contains("did you mean `mini`?"), "{stderr}");
+    assert!(
+        stderr.contains("no game `mnii`") && stderr.contains("did you mean `mini`?"),
+        "{stderr}"
+    );
 }

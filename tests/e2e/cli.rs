@@ -23,7 +23,11 @@ fn build_writes_every_game_and_is_reproducible() {
     let out = muster(tmp.path(), &["build", "--quiet"]);
     assert!(out.status.success());
     for (g, bytes) in games.iter().zip(first) {
-        assert_eq!(fs::read(tmp.path().join(format!("dist/{g}/game.json"))).unwrap(), bytes, "{g}");
+        assert_eq!(
+            fs::read(tmp.path().join(format!("dist/{g}/game.json"))).unwrap(),
+            bytes,
+            "{g}"
+        );
     }
 }
 
@@ -46,7 +50,12 @@ fn inspect_shows_parsed_placements_with_their_printed_text() {
     let out = muster(&root(), &["inspect", "--game", "gazala-scs"]);
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let campaign = v["scenarios"].as_array().unwrap().iter().find(|s| s["id"] == "full-campaign").unwrap();
+    let campaign = v["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "full-campaign")
+        .unwrap();
     let first = &campaign["placements"][0];
     assert_eq!(first["location_text"], "w/i 3 of A55.15");
     assert_eq!(first["location"]["form"], "within");
@@ -62,7 +71,8 @@ fn validate_reports_printed_labels_that_are_off_the_map_as_findings() {
     let path = tmp.path().join("sources/gazala-1942/scenarios/preliminary-phase.yaml");
     let text = fs::read_to_string(&path).unwrap().replace("Hex 2403", "Hex 3403");
     fs::write(&path, text).unwrap();
-    let out = muster(tmp.path(), &["validate", "--game", "gazala-1942", "--format", "json"]);
+    let out =
+        muster(tmp.path(), &["validate", "--game", "gazala-1942", "--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let f = &v.as_array().unwrap()[0];

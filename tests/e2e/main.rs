@@ -1,5 +1,7 @@
 //! End-to-end tests: the `muster` binary on the seed games and on the bad-input corpus.
 
+#![allow(clippy::unwrap_used)]
+
 mod bad_input;
 mod cli;
 mod schemas;

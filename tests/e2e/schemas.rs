@@ -35,8 +35,12 @@ fn committed_schemas_are_current() {
     for (name, schema) in muster_model::schemas() {
         let mut want = serde_json::to_string_pretty(&schema).unwrap();
         want.push('\n');
-        let have = fs::read_to_string(root().join("schemas").join(name)).unwrap_or_default();
-        assert!(have == want, "schemas/{name} is stale: run `cargo run -- schema --write schemas`");
+        let have =
+            fs::read_to_string(root().join("schemas").join(name)).unwrap_or_default();
+        assert!(
+            have == want,
+            "schemas/{name} is stale: run `cargo run -- schema --write schemas`"
+        );
     }
 }
 
@@ -48,16 +52,35 @@ fn every_source_file_names_its_schema_and_validates_against_it() {
     for f in files {
         let text = fs::read_to_string(&f).unwrap();
         let schema_name = schema_of(&f);
-        let modeline = text.lines().find(|l| l.starts_with("# yaml-language-server: $schema="));
-        let modeline = modeline.unwrap_or_else(|| panic!("{} has no schema modeline", f.display()));
-        let target = f.parent().unwrap().join(modeline.trim_start_matches("# yaml-language-server: $schema="));
-        assert_eq!(target.file_name().unwrap().to_string_lossy(), schema_name, "{}", f.display());
-        assert!(target.canonicalize().is_ok(), "{} points at a missing schema", f.display());
-        let schema: serde_json::Value =
-            serde_json::from_str(&fs::read_to_string(root().join("schemas").join(schema_name)).unwrap()).unwrap();
+        let modeline =
+            text.lines().find(|l| l.starts_with("# yaml-language-server: $schema="));
+        let modeline =
+            modeline.unwrap_or_else(|| panic!("{} has no schema modeline", f.display()));
+        let target = f
+            .parent()
+            .unwrap()
+            .join(modeline.trim_start_matches("# yaml-language-server: $schema="));
+        assert_eq!(
+            target.file_name().unwrap().to_string_lossy(),
+            schema_name,
+            "{}",
+            f.display()
+        );
+        assert!(
+            target.canonicalize().is_ok(),
+            "{} points at a missing schema",
+            f.display()
+        );
+        let schema: serde_json::Value = serde_json::from_str(
+            &fs::read_to_string(root().join("schemas").join(schema_name)).unwrap(),
+        )
+        .unwrap();
         let instance: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
         let validator = jsonschema::validator_for(&schema).unwrap();
-        let errors: Vec<String> = validator.iter_errors(&instance).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        let errors: Vec<String> = validator
+            .iter_errors(&instance)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
         assert!(errors.is_empty(), "{}: {}", f.display(), errors.join("; "));
     }
 }

@@ -54,17 +54,56 @@ fn gazala_scs_manifest_and_scenarios_match_the_rulebook() {
     let by = units_by_section(g);
     // Counted in 16.0, section by section (entries separated by semicolons).
     let expected = [
-        ("16.1.1", 13), ("16.1.2", 5), ("16.1.3", 11), ("16.1.3.1", 3), ("16.1.3.2", 3),
-        ("16.1.3.3", 3), ("16.1.4", 10), ("16.1.4.1", 3), ("16.1.4.2", 3), ("16.1.4.3", 4),
-        ("16.1.5", 7), ("16.1.5.1", 4), ("16.1.5.2", 4), ("16.1.5.3", 4), ("16.1.6", 4),
-        ("16.1.6.1", 6), ("16.1.6.2", 5), ("16.1.6.3", 4), ("16.1.7", 5), ("16.1.7.1", 4),
-        ("16.1.7.2", 5), ("16.1.7.3", 4), ("16.1.7.4", 11), ("16.1.8", 1), ("16.1.8.1", 7),
-        ("16.1.8.2", 4), ("16.1.9", 3), ("16.1.9.1", 3), ("16.1.9.2", 3), ("16.1.9.3", 4),
-        ("16.1.10", 1), ("16.1.10.1", 5), ("16.1.10.2", 4), ("16.1.10.3", 4),
-        ("16.2.1", 24), ("16.2.2", 9), ("16.2.3", 9), ("16.2.3.1", 15), ("16.2.3.2", 11),
-        ("16.2.4", 4), ("16.2.4.1", 14), ("16.2.4.2", 10), ("16.2.4.3", 7), ("16.2.5", 3),
-        ("16.2.5.1", 18), ("16.2.5.2", 17), ("16.2.6", 1), ("16.2.6.1", 13),
-        ("16.2.6.2", 12), ("16.2.6.3", 7),
+        ("16.1.1", 13),
+        ("16.1.2", 5),
+        ("16.1.3", 11),
+        ("16.1.3.1", 3),
+        ("16.1.3.2", 3),
+        ("16.1.3.3", 3),
+        ("16.1.4", 10),
+        ("16.1.4.1", 3),
+        ("16.1.4.2", 3),
+        ("16.1.4.3", 4),
+        ("16.1.5", 7),
+        ("16.1.5.1", 4),
+        ("16.1.5.2", 4),
+        ("16.1.5.3", 4),
+        ("16.1.6", 4),
+        ("16.1.6.1", 6),
+        ("16.1.6.2", 5),
+        ("16.1.6.3", 4),
+        ("16.1.7", 5),
+        ("16.1.7.1", 4),
+        ("16.1.7.2", 5),
+        ("16.1.7.3", 4),
+        ("16.1.7.4", 11),
+        ("16.1.8", 1),
+        ("16.1.8.1", 7),
+        ("16.1.8.2", 4),
+        ("16.1.9", 3),
+        ("16.1.9.1", 3),
+        ("16.1.9.2", 3),
+        ("16.1.9.3", 4),
+        ("16.1.10", 1),
+        ("16.1.10.1", 5),
+        ("16.1.10.2", 4),
+        ("16.1.10.3", 4),
+        ("16.2.1", 24),
+        ("16.2.2", 9),
+        ("16.2.3", 9),
+        ("16.2.3.1", 15),
+        ("16.2.3.2", 11),
+        ("16.2.4", 4),
+        ("16.2.4.1", 14),
+        ("16.2.4.2", 10),
+        ("16.2.4.3", 7),
+        ("16.2.5", 3),
+        ("16.2.5.1", 18),
+        ("16.2.5.2", 17),
+        ("16.2.6", 1),
+        ("16.2.6.1", 13),
+        ("16.2.6.2", 12),
+        ("16.2.6.3", 7),
     ];
     for (section, n) in expected {
         assert_eq!(by.get(section).copied(), Some(n), "units of {section}");
@@ -112,7 +151,17 @@ fn gazala_1942_units_and_scenarios_match_the_rulebook() {
     // 13.32: 4 + 4 + 2 + 5 lines; 13.34: 4 + 4 + 4 + 1 + 1 + 1 + 3 lines.
     assert_eq!(placements(g, "british-strike-first", setup), 15 + 18);
     // 13.22: "Identical to the previous scenario."
-    assert_eq!(g.scenarios.iter().find(|s| s.id.v == "operation-aida").unwrap().setup_from.as_ref().unwrap().v, "preliminary-phase");
+    assert_eq!(
+        g.scenarios
+            .iter()
+            .find(|s| s.id.v == "operation-aida")
+            .unwrap()
+            .setup_from
+            .as_ref()
+            .unwrap()
+            .v,
+        "preliminary-phase"
+    );
     // 13.14 + 13.18; 13.24 + 13.26; 13.33 + 13.35.
     assert_eq!(placements(g, "preliminary-phase", reinforcement), 1 + 4);
     assert_eq!(placements(g, "operation-aida", reinforcement), 3 + 5);
@@ -146,7 +195,14 @@ fn dance_of_war_units_and_setup_match_the_rulebook() {
     let loaded = seeds();
     let g = game(&loaded.games, "dance-of-war");
     // 3.5.2 names 12 Allied, 6 German and 5 Italian independent units.
-    let independent = |f: &str| g.units.iter().filter(|u| u.formation.as_deref() == Some(f) && u.section.as_deref() == Some("3.5.2")).count();
+    let independent = |f: &str| {
+        g.units
+            .iter()
+            .filter(|u| {
+                u.formation.as_deref() == Some(f) && u.section.as_deref() == Some("3.5.2")
+            })
+            .count()
+    };
     assert_eq!(independent("allied-independent"), 12);
     assert_eq!(independent("german-independent"), 6);
     assert_eq!(independent("italian-independent"), 5);
@@ -154,18 +210,29 @@ fn dance_of_war_units_and_setup_match_the_rulebook() {
     assert_eq!(placements(g, "campaign", setup), 11 + 11);
     assert_eq!(placements(g, "campaign", reinforcement), 9);
     // 14.3.1 states nineteen victory locations; the table stops after six, and 16.1 names eight more.
-    let vp = g.maps[0].features.iter().filter(|f| f.kind == muster_model::source::FeatureKind::VictoryHex).count();
+    let vp = g.maps[0]
+        .features
+        .iter()
+        .filter(|f| f.kind == muster_model::source::FeatureKind::VictoryHex)
+        .count();
     assert_eq!(vp, 6 + 8);
-    let reduced: usize = g.placements("campaign").iter().flat_map(|p| &p.units.items).filter(|i| i.reduced).count();
+    let reduced: usize = g
+        .placements("campaign")
+        .iter()
+        .flat_map(|p| &p.units.items)
+        .filter(|i| i.reduced)
+        .count();
     // Units marked (r) in 15.1 (10 HUSS, 9 LAN, four of 22 Armd Bde) and 15.2 (MARCKS, 1/8 Pz,
     // 1/5 Pz, 8/9/10M, COM/12 BERS, 2/65, 1 M, 32E), and 15.3 (1 + 2/86, 1/4 ESSEX, 1 + 2/85, COMP GD).
     assert_eq!(reduced, 6 + 8 + 4);
 }
 
 /// Printed hex labels that do not name a hex of their map, with the reason.
-const KNOWN_BAD_LABELS: &[(&str, &str, &str)] = &[
-    ("gazala-1942", "134", "11.11 prints 'hex 134': three digits, where four-digit labels need 0134"),
-];
+const KNOWN_BAD_LABELS: &[(&str, &str, &str)] = &[(
+    "gazala-1942",
+    "134",
+    "11.11 prints 'hex 134': three digits, where four-digit labels need 0134",
+)];
 
 #[test]
 fn every_printed_hex_label_parses_and_lies_on_its_map_or_is_listed() {
@@ -182,12 +249,20 @@ fn every_printed_hex_label_parses_and_lies_on_its_map_or_is_listed() {
                 labels.extend(expr.hexes().iter().map(|h| h.label.clone()));
             }
         }
-        let is_label = |w: &str| w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()) && w.chars().any(|c| c.is_ascii_digit());
+        let is_label = |w: &str| {
+            w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+                && w.chars().any(|c| c.is_ascii_digit())
+        };
         for m in &g.maps {
             for f in &m.features {
                 labels.extend(f.hexes.iter().map(|h| h.v.clone()));
                 if let Some(loc) = &f.location {
-                    labels.extend(parse_location(&loc.v, &is_label).hexes().iter().map(|h| h.label.clone()));
+                    labels.extend(
+                        parse_location(&loc.v, &is_label)
+                            .hexes()
+                            .iter()
+                            .map(|h| h.label.clone()),
+                    );
                 }
             }
         }
@@ -217,5 +292,8 @@ fn scs_worked_example_w_i_4_counts_four_or_fewer_hexes() {
     assert_eq!(region.len(), 61);
     assert!(region.iter().all(|c| board.distance(centre, *c) <= 4));
     // The maps join: B30.35 lies next to A30.01 (15.4.2's area runs from Axx.15 to Bxx.20).
-    assert_eq!(board.distance(board.parse("A30.01").unwrap(), board.parse("B30.35").unwrap()), 1);
+    assert_eq!(
+        board.distance(board.parse("A30.01").unwrap(), board.parse("B30.35").unwrap()),
+        1
+    );
 }

@@ -5,7 +5,10 @@ use std::process::{Command, Output};
 
 /// The repository root.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("repository root")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repository root")
 }
 
 /// Runs the built `muster` binary with `args` in `dir`.
@@ -34,5 +37,9 @@ pub fn copy_tree(from: &Path, to: &Path) {
 
 /// Loads the seed games with the library.
 pub fn seeds() -> muster_model::Loaded {
-    muster_model::load(&root().join("sources"), &[], &muster_model::LoadOptions::default())
+    muster_model::load(
+        &root().join("sources"),
+        &[],
+        &muster_model::LoadOptions::default(),
+    )
 }

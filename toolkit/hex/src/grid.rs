@@ -164,7 +164,7 @@ impl Grid {
         }
     }
 
-    pub(crate) fn from_cube(self, h: Cube) -> Cell {
+    pub(crate) fn cell_of_cube(self, h: Cube) -> Cell {
         match self.orientation {
             Orientation::FlatTop => {
                 let col = h.q;
@@ -192,7 +192,7 @@ impl Grid {
         };
         let (dq, dr) = dirs[usize::from(d.0 % 6)];
         let h = self.to_cube(c);
-        self.from_cube(Cube { q: h.q + dq, r: h.r + dr })
+        self.cell_of_cube(Cube { q: h.q + dq, r: h.r + dr })
     }
 
     /// The six cells around `c`, clockwise.
@@ -257,7 +257,7 @@ mod tests {
             for col in -7..9 {
                 for row in -7..9 {
                     let c = Cell::new(col, row);
-                    assert_eq!(g.from_cube(g.to_cube(c)), c, "{g:?} {c:?}");
+                    assert_eq!(g.cell_of_cube(g.to_cube(c)), c, "{g:?} {c:?}");
                 }
             }
         }

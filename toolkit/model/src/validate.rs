@@ -209,7 +209,8 @@ pub(crate) fn build(
     for p in placements {
         match docs.maps.iter().find(|(_, m)| m.id.v == p.map.v) {
             Some((_, m)) => {
-                let mut s = Sheet::new(&m.id.v, m.columns.v, m.rows.v, m.numbering.clone());
+                let mut s =
+                    Sheet::new(&m.id.v, m.columns.v, m.rows.v, m.numbering.clone());
                 s.col_offset = p.col_offset;
                 s.row_offset = p.row_offset;
                 sheets.push(s);
@@ -379,7 +380,8 @@ pub(crate) fn build(
                     })
                 })
                 .unwrap_or_default();
-            let unknown_formation = group.formation.as_ref().is_some_and(|f| !formation_ids.contains(&f.v));
+            let unknown_formation =
+                group.formation.as_ref().is_some_and(|f| !formation_ids.contains(&f.v));
             if side.is_empty() && !unknown_formation {
                 errors.push(
                     Diagnostic::error(
@@ -542,8 +544,11 @@ fn check_map_shape(m: &MapFile, errors: &mut Vec<Diagnostic>) {
     let size = m.hex_size_in.v;
     if !(size.is_finite() && (0.1..=10.0).contains(&size)) {
         errors.push(
-            Diagnostic::error(m.hex_size_in.span, format!("map `{}` has an absurd hex size of {size} inches", m.id.v))
-                .with_expected("`hex_size_in` between 0.1 and 10"),
+            Diagnostic::error(
+                m.hex_size_in.span,
+                format!("map `{}` has an absurd hex size of {size} inches", m.id.v),
+            )
+            .with_expected("`hex_size_in` between 0.1 and 10"),
         );
     }
     for (what, n) in [("columns", &m.columns), ("rows", &m.rows)] {
@@ -558,8 +563,11 @@ fn check_map_shape(m: &MapFile, errors: &mut Vec<Diagnostic>) {
         let ok = |v: f64| v.is_finite() && v > 0.0 && v <= 200.0;
         if !ok(s.width_in) || !ok(s.height_in) {
             errors.push(
-                Diagnostic::error(m.id.span, format!("map `{}` has an absurd size", m.id.v))
-                    .with_expected("a width and height between 0 and 200 inches"),
+                Diagnostic::error(
+                    m.id.span,
+                    format!("map `{}` has an absurd size", m.id.v),
+                )
+                .with_expected("a width and height between 0 and 200 inches"),
             );
         }
     }

@@ -53,10 +53,10 @@ pub struct Finding {
 impl Filter<String> {
     fn matches(&self, u: &PlacedUnit, size: &str) -> bool {
         (self.category.is_empty() || self.category.contains(&u.category))
-            && (self.types.is_empty() || self.types.iter().any(|t| *t == u.unit_type))
+            && (self.types.is_empty() || self.types.contains(&u.unit_type))
             && (self.size.is_empty() || self.size.iter().any(|s| s == size))
             && self.steps.is_none_or(|s| s == u.steps)
-            && (self.name.is_empty() || self.name.iter().any(|n| *n == u.name))
+            && (self.name.is_empty() || self.name.contains(&u.name))
             && self.not.as_ref().is_none_or(|n| !n.matches(u, size))
     }
 

@@ -197,8 +197,7 @@ impl Parser<'_> {
         let mut name_start: Option<usize> = None;
         let mut name_end = self.i;
         let mut had_group = false;
-        loop {
-            let Some(c) = self.peek() else { break };
+        while let Some(c) = self.peek() {
             if Some(c) == close || self.at_separator() {
                 break;
             }

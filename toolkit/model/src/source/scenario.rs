@@ -136,8 +136,7 @@ macro_rules! string_or {
     };
 }
 
-const BARE_NUMBER: &str =
-    "a bare number is not printed text; quote it to keep it exactly as printed (\"0101\")";
+const BARE_NUMBER: &str = "a bare number is not printed text; quote it to keep it exactly as printed (\"0101\")";
 
 enum Shape<T> {
     Text(String),
