@@ -38,7 +38,7 @@ fn build_reports_json_with_one_summary_per_game() {
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let games = v["games"].as_array().unwrap();
-    assert_eq!(games.len(), 4);
+    assert_eq!(games.len(), 5);
     let scs = games.iter().find(|g| g["game"] == "gazala-scs").unwrap();
     assert_eq!(scs["units"], 338);
     assert_eq!(scs["scenarios"], 5);

@@ -44,7 +44,16 @@ fn all_four_seed_games_load_without_errors() {
         .collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));
     let ids: Vec<&str> = loaded.games.iter().map(|g| g.id.as_str()).collect();
-    assert_eq!(ids, ["dance-of-war", "gazala-1942", "gazala-line-1942", "gazala-scs"]);
+    assert_eq!(
+        ids,
+        [
+            "dance-of-war",
+            "example-oasis",
+            "gazala-1942",
+            "gazala-line-1942",
+            "gazala-scs"
+        ]
+    );
 }
 
 #[test]

@@ -56,6 +56,9 @@ pub enum Command {
         /// Games to build.
         #[command(flatten)]
         games: Games,
+        /// Resolution of map images, in dots per inch.
+        #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u32).range(10..=1200))]
+        map_dpi: u32,
         /// Output format of the report.
         #[arg(long, value_enum, default_value_t)]
         format: Format,

@@ -27,7 +27,9 @@ pub enum Exit {
 pub fn run(cli: &Cli) -> Result<Exit> {
     let g = &cli.global;
     match &cli.command {
-        Command::Build { games, format } => build(g, &games.games, *format),
+        Command::Build { games, map_dpi, format } => {
+            build(g, &games.games, *map_dpi, *format)
+        }
         Command::Inspect { game } => inspect(g, game),
         Command::Schema { write } => schema(write.as_deref()),
         Command::Validate { games, scenario, format } => {
@@ -52,7 +54,7 @@ fn load(g: &Global, games: &[String], format: Format) -> Loaded {
     loaded
 }
 
-fn build(g: &Global, games: &[String], format: Format) -> Result<Exit> {
+fn build(g: &Global, games: &[String], map_dpi: u32, format: Format) -> Result<Exit> {
     let started = Instant::now();
     let loaded = load(g, games, format);
     let mut summaries = Vec::new();
@@ -61,9 +63,13 @@ fn build(g: &Global, games: &[String], format: Format) -> Result<Exit> {
         let dist = g.out.join("dist").join(&game.id);
         let model = serde_json::to_vec_pretty(&game_json(game))?;
         write_atomic(&dist.join("game.json"), &model)?;
+        let maps = crate::stages::render_maps(game, &g.out, map_dpi)?;
         let untyped = game.units.iter().filter(|u| u.unit_type.is_none()).count();
         let mut summary = summary(game, t.elapsed().as_secs_f64());
         summary["units_of_unknown_type"] = json!(untyped);
+        summary["hexes_of_unknown_terrain"] =
+            json!(maps.iter().map(|m| m.unknown_terrain).sum::<usize>());
+        summary["map_images"] = json!(maps);
         if format == Format::Text && !g.quiet {
             eprintln!("{}", summary_line(&summary));
         }
@@ -105,13 +111,14 @@ fn summary(game: &Game, seconds: f64) -> Value {
 
 fn summary_line(s: &Value) -> String {
     format!(
-        "{}: {} units ({} of unknown type), {} markers, {} formations, {} maps, {} scenarios, {} placements ({:.2} s)",
+        "{}: {} units ({} of unknown type), {} markers, {} formations, {} maps ({} hexes of unknown terrain), {} scenarios, {} placements ({:.2} s)",
         s["game"].as_str().unwrap_or_default(),
         s["units"],
         s["units_of_unknown_type"],
         s["markers"],
         s["formations"],
         s["maps"],
+        s["hexes_of_unknown_terrain"],
         s["scenarios"],
         s["placements"],
         s["seconds"].as_f64().unwrap_or_default()

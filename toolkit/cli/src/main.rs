@@ -8,6 +8,7 @@ mod args;
 mod commands;
 mod output;
 mod report;
+mod stages;
 mod validate;
 
 use std::process::ExitCode;

@@ -334,3 +334,75 @@ mod tests {
         assert_eq!(back, Cell::new(0, 0));
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn scheme() -> impl Strategy<Value = (Numbering, u32, u32)> {
+        (
+            prop::sample::select(vec!["", "A", "Map-"]),
+            0u32..20,
+            1u8..4,
+            any::<bool>(),
+            0u32..20,
+            1u8..4,
+            any::<bool>(),
+            prop::sample::select(vec!["", ".", "-"]),
+            any::<bool>(),
+            1u32..120,
+            1u32..120,
+        )
+            .prop_map(
+                |(prefix, cf, cd, cl, rf, rd, rt, sep, order, cols, rows)| {
+                    // Labels without a separator need fixed widths wide enough for every number.
+                    let width = |first: u32, n: u32, d: u8| {
+                        let need = (first + n - 1).to_string().len() as u8;
+                        if sep.is_empty() { need.max(d) } else { d }
+                    };
+                    let numbering = Numbering {
+                        prefix: prefix.to_string(),
+                        column: AxisNumbering {
+                            first: cf,
+                            digits: width(cf, cols, cd),
+                            direction: if cl {
+                                ColumnDirection::LeftToRight
+                            } else {
+                                ColumnDirection::RightToLeft
+                            },
+                        },
+                        row: AxisNumbering {
+                            first: rf,
+                            digits: width(rf, rows, rd),
+                            direction: if rt {
+                                RowDirection::TopToBottom
+                            } else {
+                                RowDirection::BottomToTop
+                            },
+                        },
+                        separator: sep.to_string(),
+                        order: if order { Order::ColumnRow } else { Order::RowColumn },
+                    };
+                    (numbering, cols, rows)
+                },
+            )
+    }
+
+    proptest! {
+        #[test]
+        fn print_then_parse_is_the_identity((n, cols, rows) in scheme(), c in 0u32..120, r in 0u32..120) {
+            let cell = Cell::new((c % cols) as i32, (r % rows) as i32);
+            let label = n.format(n.numbers_of(cell, cols, rows));
+            let back = n.cell_of(n.parse_numbers(&label).unwrap(), cols, rows, &label, "m").unwrap();
+            prop_assert_eq!(back, cell, "{}", label);
+        }
+
+        #[test]
+        fn parsing_arbitrary_text_never_panics(s in "\\PC{0,12}", (n, cols, rows) in scheme()) {
+            if let Ok(num) = n.parse_numbers(&s) {
+                let _ = n.cell_of(num, cols, rows, &s, "m");
+            }
+        }
+    }
+}

@@ -29,6 +29,9 @@ pub struct MapFile {
     pub rows: Spanned<u32>,
     /// How hexes are numbered, as printed.
     pub numbering: Numbering,
+    /// How hex numbers are printed on the map. Default: every hex, none emphasised.
+    #[serde(default)]
+    pub hex_numbers: HexNumbers,
     /// How the grid was worked out from the rulebook, where it does not print it.
     #[serde(default)]
     pub reasoning: Vec<String>,
@@ -38,6 +41,33 @@ pub struct MapFile {
     /// Everything the rules place on the map. Default: none.
     #[serde(default)]
     pub features: Vec<Feature>,
+}
+
+/// How a map prints its hex numbers.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HexNumbers {
+    /// Every hex carries its number. Default: true.
+    #[serde(default = "yes")]
+    pub every_hex: bool,
+    /// Rows whose printed number is a multiple of this are emphasised as gridlines
+    /// (SCS 0.4.1.1: "Each fifth hex (xx.05, xx.10, xx.15) has a printed hex number").
+    /// Default: none.
+    #[serde(default)]
+    pub emphasise_every: Option<u32>,
+    /// Rule section that says how numbers are printed. Default: none.
+    #[serde(default)]
+    pub section: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for HexNumbers {
+    fn default() -> Self {
+        HexNumbers { every_hex: true, emphasise_every: None, section: None }
+    }
 }
 
 /// Printed physical size of a sheet.

@@ -1,0 +1,145 @@
+//! Map images: physical size honoured, numbering as printed, pixel maths consistent,
+//! text drawn with the shipped fonts, byte-identical rebuilds.
+
+use std::fs;
+
+use muster_render::{map, raster};
+
+use crate::util::{copy_tree, muster, root, seeds};
+
+/// Width and height from a PNG's IHDR chunk.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(&bytes[1..4], b"PNG");
+    let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    (w, h)
+}
+
+#[test]
+fn scs_maps_are_34_by_22_inches_at_any_dpi_and_rebuild_identically() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("sources/gazala-scs"), &tmp.path().join("sources/gazala-scs"));
+    for dpi in [20u32, 37] {
+        let out =
+            muster(tmp.path(), &["build", "--quiet", "--map-dpi", &dpi.to_string()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        for m in ["a", "b"] {
+            let png =
+                fs::read(tmp.path().join(format!("maps/gazala-scs/{m}.png"))).unwrap();
+            assert_eq!(png_size(&png), (34 * dpi, 22 * dpi), "map {m} at {dpi} dpi");
+        }
+    }
+    let first = fs::read(tmp.path().join("maps/gazala-scs/a.png")).unwrap();
+    let svg = fs::read(tmp.path().join("maps/gazala-scs/a.svg")).unwrap();
+    let out = muster(tmp.path(), &["build", "--quiet", "--map-dpi", "37"]);
+    assert!(out.status.success());
+    assert_eq!(fs::read(tmp.path().join("maps/gazala-scs/a.png")).unwrap(), first);
+    assert_eq!(fs::read(tmp.path().join("maps/gazala-scs/a.svg")).unwrap(), svg);
+}
+
+#[test]
+fn scs_maps_print_numbers_on_every_fifth_row_as_0_4_1_1_says() {
+    let loaded = seeds();
+    let g = loaded.games.iter().find(|g| g.id == "gazala-scs").unwrap();
+    let scene = map::map_svg(g, 0).unwrap();
+    assert!(scene.svg.contains(">A29.15<"));
+    assert!(scene.svg.contains(">A29.05<"));
+    assert!(
+        !scene.svg.contains(">A29.17<"),
+        "0.4.1.1: not all hexes have printed numbers"
+    );
+    // The 15.5 British minefield hexes and the A28.05 erratum are drawn.
+    assert_eq!(scene.unknown_terrain, 62 * 35);
+}
+
+#[test]
+fn pixel_centre_to_label_to_pixel_centre_is_the_identity_on_every_seed_map() {
+    let loaded = seeds();
+    let mut checked = 0;
+    for g in &loaded.games {
+        let Some(board) = &g.board else { continue };
+        for (i, m) in g.maps.iter().enumerate() {
+            let sheet = board.sheets().iter().find(|s| s.id == m.id.v).unwrap();
+            let scene = map::map_svg(g, i).unwrap();
+            for dpi in [150.0, 300.0] {
+                for cell in board.cells().filter(|c| sheet.contains(*c)) {
+                    let (x, y) = scene.layout.centre_px(cell, dpi);
+                    let back = scene.layout.layout.cell_at((x / dpi, y / dpi));
+                    let label = board.label(back).unwrap();
+                    let again = board.parse(&label).unwrap();
+                    assert_eq!(again, cell, "{} {label}", g.id);
+                    let (x2, y2) = scene.layout.centre_px(again, dpi);
+                    assert!((x - x2).abs() < 1e-9 && (y - y2).abs() < 1e-9);
+                    // Every centre lies on the sheet's paper.
+                    assert!(
+                        x >= 0.0
+                            && y >= 0.0
+                            && x <= scene.width_in * dpi
+                            && y <= scene.height_in * dpi
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 2 * (62 * 35 * 2));
+}
+
+#[test]
+fn map_text_is_drawn_with_the_shipped_fonts() {
+    let loaded = seeds();
+    let g = loaded.games.iter().find(|g| g.id == "example-oasis").unwrap();
+    let scene = map::map_svg(g, 0).unwrap();
+    let tree = raster::parse(&scene.svg).unwrap();
+    raster::check_fonts(&tree).unwrap();
+    // Render only the legend title area and check that dark text pixels exist there.
+    let pixmap = raster::render_pixmap(&tree, 1344, 816).unwrap();
+    let dark = pixmap
+        .pixels()
+        .iter()
+        .filter(|p| p.red() < 60 && p.green() < 60 && p.blue() < 60)
+        .count();
+    assert!(dark > 2000, "text and frame are drawn ({dark} dark pixels)");
+}
+
+#[test]
+fn the_example_map_draws_every_feature_kind() {
+    let loaded = seeds();
+    let g = loaded.games.iter().find(|g| g.id == "example-oasis").unwrap();
+    let kinds: std::collections::BTreeSet<String> =
+        g.maps[0].features.iter().map(|f| format!("{:?}", f.kind)).collect();
+    for k in [
+        "Minefield",
+        "MinefieldHexside",
+        "Fortification",
+        "Entrenchment",
+        "AtDitch",
+        "Escarpment",
+        "Cliff",
+        "Road",
+        "Track",
+        "Railway",
+        "River",
+        "Place",
+        "VictoryHex",
+        "EntryArea",
+        "SupplySource",
+        "Box",
+        "MapEdge",
+        "Coast",
+        "Sea",
+    ] {
+        assert!(kinds.contains(k), "example map lacks {k}");
+    }
+    let scene = map::map_svg(g, 0).unwrap();
+    for name in [
+        "Salt marsh",
+        "Escarpment",
+        "Railway",
+        "Victory hex",
+        "Terrain not given by the rules",
+    ] {
+        assert!(scene.svg.contains(name), "legend lists {name}");
+    }
+    assert_eq!(scene.unknown_terrain, 1);
+}

@@ -1,0 +1,18 @@
+//! Rendering for muster: maps (and, later, counters) as SVG scenes rasterised with resvg.
+//!
+//! muster-render follows resvg's split: a scene is built as SVG text from the validated
+//! game model ([`map::map_svg`]), parsed once into a `usvg::Tree` with the fonts shipped in
+//! this crate ([`fonts`]), and rasterised ([`raster`]) in horizontal strips that are
+//! encoded to PNG as they are drawn, so a 300 dpi map never needs a full-size pixmap.
+//! Building a scene cannot fail on content; only parsing and encoding return errors.
+//! The crate performs no file I/O: it returns bytes.
+
+#![deny(missing_docs)]
+
+pub mod fonts;
+pub mod map;
+pub mod raster;
+mod svg;
+
+pub use map::{MapScene, map_svg};
+pub use raster::{Compression, RasterError, render_png};

@@ -1,0 +1,414 @@
+//! Map scenes: one printed sheet drawn from hex data, numbered as the game prints it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use muster_hex::pixel::Layout;
+use muster_hex::{Board, Cell, Direction, Sheet};
+use muster_model::Game;
+use muster_model::source::{Feature, FeatureKind, MapFile};
+
+use crate::svg::{Svg, n};
+
+/// Pixels per inch of SVG user units (CSS pixels).
+const PX: f64 = 96.0;
+/// Margin around the grid when the sheet size is not printed, in inches.
+const MARGIN_IN: f64 = 0.5;
+/// Fill of hexes whose terrain the rulebook does not give.
+const UNKNOWN_FILL: &str = "#f3efe4";
+
+/// A map sheet ready to rasterise.
+#[derive(Debug, Clone)]
+pub struct MapScene {
+    /// Map id.
+    pub id: String,
+    /// The SVG text.
+    pub svg: String,
+    /// Width of the sheet in inches (printed, or derived from the grid).
+    pub width_in: f64,
+    /// Height of the sheet in inches.
+    pub height_in: f64,
+    /// Whether the physical size is printed in the rulebook.
+    pub printed_size: bool,
+    /// Hexes drawn with unknown terrain.
+    pub unknown_terrain: usize,
+    /// Where each cell's centre is, as a placement in the sheet (for packaging).
+    pub layout: SheetLayout,
+}
+
+/// How the board's grid sits on one sheet, in inches from the sheet's top-left corner.
+#[derive(Debug, Clone, Copy)]
+pub struct SheetLayout {
+    /// Pixel layout in inches: `layout.centre(cell)` is the centre of a board cell on this
+    /// sheet, in inches from the sheet's top-left corner.
+    pub layout: Layout,
+}
+
+impl SheetLayout {
+    /// The centre of a board cell in pixels at `dpi`, from the sheet's top-left corner.
+    pub fn centre_px(&self, cell: Cell, dpi: f64) -> (f64, f64) {
+        let (x, y) = self.layout.centre(cell);
+        (x * dpi, y * dpi)
+    }
+}
+
+/// Where a sheet's grid lies on its paper: the layout in inches, and the paper size.
+pub fn sheet_geometry(
+    board: &Board,
+    sheet: &Sheet,
+    map: &MapFile,
+) -> (SheetLayout, f64, f64) {
+    let hex = map.hex_size_in.v;
+    let probe = Layout { grid: board.grid(), hex_size: hex, origin: (0.0, 0.0) };
+    // Extent of the sheet's cells around the origin layout.
+    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    for col in
+        [sheet.col_offset, sheet.col_offset + 1, sheet.col_offset + sheet.cols as i32 - 1]
+    {
+        for row in [sheet.row_offset, sheet.row_offset + sheet.rows as i32 - 1] {
+            for (x, y) in probe.corners(Cell::new(col, row)) {
+                x0 = x0.min(x);
+                y0 = y0.min(y);
+                x1 = x1.max(x);
+                y1 = y1.max(y);
+            }
+        }
+    }
+    let (gw, gh) = (x1 - x0, y1 - y0);
+    let (w, h) = match &map.size {
+        Some(s) => (s.width_in, s.height_in),
+        None => (gw + 2.0 * MARGIN_IN, gh + 2.0 * MARGIN_IN),
+    };
+    // Centre the grid on the paper.
+    let dx = (w - gw) / 2.0 - x0;
+    let dy = (h - gh) / 2.0 - y0;
+    let layout = Layout { grid: board.grid(), hex_size: hex, origin: (dx, dy) };
+    (SheetLayout { layout }, w, h)
+}
+
+fn feature_style(kind: FeatureKind) -> (&'static str, &'static str) {
+    match kind {
+        FeatureKind::Road => ("#6b4a2b", "Road"),
+        FeatureKind::Track => ("#9b7b4b", "Track"),
+        FeatureKind::Railway => ("#222222", "Railway"),
+        FeatureKind::River => ("#3a7fc0", "River"),
+        FeatureKind::Escarpment => ("#7a5230", "Escarpment"),
+        FeatureKind::Cliff => ("#4a3020", "Cliff"),
+        FeatureKind::Fortification => ("#555555", "Fortification line"),
+        FeatureKind::MinefieldHexside => ("#b02020", "Mined hexside"),
+        FeatureKind::Minefield => ("#b02020", "Minefield"),
+        FeatureKind::Entrenchment => ("#5a5a5a", "Entrenchment"),
+        FeatureKind::AtDitch => ("#5a5a5a", "AT ditch"),
+        FeatureKind::Place => ("#000000", "Named place"),
+        FeatureKind::VictoryHex => ("#b8860b", "Victory hex"),
+        FeatureKind::EntryArea => ("#1f5fa0", "Entry area"),
+        FeatureKind::SupplySource => ("#1f7a3a", "Supply source"),
+        FeatureKind::Box => ("#8b0000", "Box"),
+        FeatureKind::MapEdge => ("#444444", "Map edge hexes"),
+        FeatureKind::Coast => ("#2d6e9e", "Coast"),
+        FeatureKind::Sea => ("#9cc3e0", "Sea"),
+    }
+}
+
+/// Builds the scene of one map sheet of a game. The map must be on the game's board.
+pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
+    let board = game.board.as_ref()?;
+    let map = game.maps.get(map_index)?;
+    let sheet = board.sheets().iter().find(|s| s.id == map.id.v)?;
+    let (geometry, w, h) = sheet_geometry(board, sheet, map);
+    let l = geometry.layout;
+    let scale = |p: (f64, f64)| (p.0 * PX, p.1 * PX);
+    let hex_px = l.hex_size * PX;
+    let cells: Vec<Cell> = board.cells().filter(|c| sheet.contains(*c)).collect();
+
+    // Terrain by cell.
+    let fills: BTreeMap<&str, &str> = game
+        .meta
+        .terrain
+        .iter()
+        .map(|t| (t.id.v.as_str(), t.rgb.as_ref().map_or("#e8e0c8", |c| c.v.as_str())))
+        .collect();
+    let mut terrain: BTreeMap<Cell, &str> = BTreeMap::new();
+    for t in &map.terrain.hexes {
+        for label in &t.hexes {
+            if let Ok(c) = board.parse(&label.v) {
+                terrain.insert(c, t.terrain.v.as_str());
+            }
+        }
+    }
+    let default = map.terrain.default.v.as_str();
+    let mut svg = Svg::new(w, h);
+    svg.rect(0.0, 0.0, w * PX, h * PX, r##"fill="#fbf8f0""##);
+    let mut unknown = 0;
+    let mut used_terrain = BTreeSet::new();
+    let stroke = format!(r##"stroke="#7d7566" stroke-width="{}""##, n(hex_px * 0.012));
+    for c in &cells {
+        let t = terrain.get(c).copied().unwrap_or(default);
+        let fill = if t == "unknown" {
+            unknown += 1;
+            UNKNOWN_FILL
+        } else {
+            used_terrain.insert(t);
+            fills.get(t).copied().unwrap_or(UNKNOWN_FILL)
+        };
+        let pts: Vec<(f64, f64)> = l.corners(*c).iter().map(|p| scale(*p)).collect();
+        svg.polygon(&pts, &format!(r#"fill="{fill}" {stroke}"#));
+    }
+
+    // Features.
+    let mut kinds = BTreeSet::new();
+    for f in &map.features {
+        let hexes: Vec<Cell> =
+            f.hexes.iter().filter_map(|h| board.parse(&h.v).ok()).collect();
+        if hexes.is_empty() && f.hexsides.is_empty() {
+            continue;
+        }
+        kinds.insert(f.kind as u8);
+        draw_feature(&mut svg, board, &l, f, &hexes, hex_px);
+    }
+
+    // Hex numbers, as the map prints them.
+    let emph = map.hex_numbers.emphasise_every;
+    for c in &cells {
+        let Some(label) = board.label(*c) else { continue };
+        let local =
+            muster_hex::Cell::new(c.col - sheet.col_offset, c.row - sheet.row_offset);
+        let row_no = sheet.numbering.numbers_of(local, sheet.cols, sheet.rows).row;
+        let emphasised = emph.is_some_and(|e| e > 0 && row_no % e == 0);
+        if !map.hex_numbers.every_hex && !emphasised {
+            continue;
+        }
+        let (x, y) = scale(l.centre(*c));
+        let (size, weight) = if emphasised { (0.17, "bold") } else { (0.14, "normal") };
+        svg.text(
+            (x, y - hex_px * 0.30),
+            hex_px * size,
+            "middle",
+            &format!(r##"font-weight="{weight}" fill="#4a4438""##),
+            &label,
+        );
+    }
+
+    // Frame.
+    let fw = 0.04 * PX;
+    svg.rect(
+        fw / 2.0,
+        fw / 2.0,
+        w * PX - fw,
+        h * PX - fw,
+        &format!(r##"fill="none" stroke="#2b2b2b" stroke-width="{}""##, n(fw)),
+    );
+
+    // Legend.
+    let mut legend: Vec<(String, String)> = Vec::new();
+    if unknown > 0 {
+        legend.push((UNKNOWN_FILL.into(), "Terrain not given by the rules".into()));
+    }
+    for t in &used_terrain {
+        if let Some(def) = game.meta.terrain.iter().find(|d| d.id.v == *t) {
+            legend.push((
+                fills.get(t).copied().unwrap_or(UNKNOWN_FILL).into(),
+                def.name.clone(),
+            ));
+        }
+    }
+    for f in &map.features {
+        let (colour, name) = feature_style(f.kind);
+        if kinds.contains(&(f.kind as u8)) && !legend.iter().any(|(_, n)| n == name) {
+            legend.push((colour.into(), name.into()));
+        }
+    }
+    draw_legend(&mut svg, &map.name, &legend, w * PX, h * PX);
+
+    Some(MapScene {
+        id: map.id.v.clone(),
+        svg: svg.finish(),
+        width_in: w,
+        height_in: h,
+        printed_size: map.size.is_some(),
+        unknown_terrain: unknown,
+        layout: geometry,
+    })
+}
+
+fn draw_feature(
+    svg: &mut Svg,
+    board: &Board,
+    l: &Layout,
+    f: &Feature,
+    hexes: &[Cell],
+    hex_px: f64,
+) {
+    let (colour, _) = feature_style(f.kind);
+    let c = |cell: Cell| (l.centre(cell).0 * PX, l.centre(cell).1 * PX);
+    let w = n(hex_px * 0.06);
+    match f.kind {
+        FeatureKind::Road | FeatureKind::Track | FeatureKind::Railway => {
+            let pts: Vec<(f64, f64)> = hexes.iter().map(|h| c(*h)).collect();
+            let dash = if f.kind == FeatureKind::Track {
+                format!(
+                    r#" stroke-dasharray="{} {}""#,
+                    n(hex_px * 0.12),
+                    n(hex_px * 0.08)
+                )
+            } else {
+                String::new()
+            };
+            svg.polyline(&pts, &format!(r#"stroke="{colour}" stroke-width="{w}" stroke-linejoin="round" stroke-linecap="round"{dash}"#));
+        }
+        FeatureKind::Minefield => {
+            for h in hexes {
+                let corners: Vec<(f64, f64)> =
+                    l.corners(*h).iter().map(|p| (p.0 * PX, p.1 * PX)).collect();
+                let centre = c(*h);
+                // Inward spikes from every edge midpoint.
+                for i in 0..6 {
+                    let a = corners[i];
+                    let b = corners[(i + 1) % 6];
+                    let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+                    let tip = (
+                        mid.0 + (centre.0 - mid.0) * 0.3,
+                        mid.1 + (centre.1 - mid.1) * 0.3,
+                    );
+                    svg.line(
+                        mid,
+                        tip,
+                        &format!(r#"stroke="{colour}" stroke-width="{w}""#),
+                    );
+                }
+                svg.polygon(
+                    &corners,
+                    &format!(r#"fill="none" stroke="{colour}" stroke-width="{w}""#),
+                );
+            }
+        }
+        FeatureKind::Escarpment
+        | FeatureKind::Cliff
+        | FeatureKind::Fortification
+        | FeatureKind::MinefieldHexside
+        | FeatureKind::River => {
+            for hs in &f.hexsides {
+                let (Ok(cell), Some(dir)) = (
+                    board.parse(&hs.hex.v),
+                    Direction::from_name(&hs.side.v, board.grid().orientation),
+                ) else {
+                    continue;
+                };
+                let corners = l.corners(cell);
+                // Side d lies between corners d and d+1 for flat-top grids (corner 0 is
+                // the upper right), and between d and d+1 for pointy-top (corner 0 is top).
+                let (a, b) = side_corners(board, dir);
+                let pa = (corners[a].0 * PX, corners[a].1 * PX);
+                let pb = (corners[b].0 * PX, corners[b].1 * PX);
+                svg.line(
+                    pa,
+                    pb,
+                    &format!(
+                        r#"stroke="{colour}" stroke-width="{}" stroke-linecap="round""#,
+                        n(hex_px * 0.09)
+                    ),
+                );
+            }
+        }
+        FeatureKind::VictoryHex => {
+            for h in hexes {
+                let (x, y) = c(*h);
+                svg.circle(
+                    (x, y),
+                    hex_px * 0.22,
+                    &format!(r##"fill="#fff3c4" stroke="{colour}" stroke-width="{w}""##),
+                );
+                let v = f.value.as_ref().map_or("VP".to_string(), |v| v.0.clone());
+                svg.text(
+                    (x, y + hex_px * 0.06),
+                    hex_px * 0.16,
+                    "middle",
+                    r##"font-weight="bold" fill="#5a4200""##,
+                    &v,
+                );
+            }
+        }
+        FeatureKind::Sea | FeatureKind::Coast => {
+            for h in hexes {
+                let corners: Vec<(f64, f64)> =
+                    l.corners(*h).iter().map(|p| (p.0 * PX, p.1 * PX)).collect();
+                let fill = if f.kind == FeatureKind::Sea { "#9cc3e0" } else { "none" };
+                svg.polygon(
+                    &corners,
+                    &format!(r#"fill="{fill}" stroke="{colour}" stroke-width="{w}""#),
+                );
+            }
+        }
+        _ => {
+            for (k, h) in hexes.iter().enumerate() {
+                let (x, y) = c(*h);
+                let corners: Vec<(f64, f64)> =
+                    l.corners(*h).iter().map(|p| (p.0 * PX, p.1 * PX)).collect();
+                svg.polygon(
+                    &corners,
+                    &format!(r#"fill="none" stroke="{colour}" stroke-width="{w}""#),
+                );
+                let label = f.name.clone().unwrap_or_default();
+                // The name goes on the feature's first hex only.
+                if k == 0 && !label.is_empty() {
+                    svg.text(
+                        (x, y + hex_px * 0.36),
+                        hex_px * 0.15,
+                        "middle",
+                        &format!(r#"font-weight="bold" fill="{colour}""#),
+                        &label,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The two corner indices (of [`Layout::corners`]) that bound a hexside direction.
+fn side_corners(board: &Board, d: Direction) -> (usize, usize) {
+    let i = usize::from(d.0 % 6);
+    match board.grid().orientation {
+        // Flat-top corners start at the upper right (north-east end of the north side).
+        muster_hex::Orientation::FlatTop => ((i + 5) % 6, i),
+        // Pointy-top corners start at the top (north end of the north-east side).
+        muster_hex::Orientation::PointyTop => (i, (i + 1) % 6),
+    }
+}
+
+fn draw_legend(svg: &mut Svg, title: &str, rows: &[(String, String)], w: f64, h: f64) {
+    let line = 0.2 * PX;
+    let box_w = 2.6 * PX;
+    let box_h = line * (rows.len() as f64 + 1.6);
+    let x = w - box_w - 0.25 * PX;
+    let y = h - box_h - 0.25 * PX;
+    svg.rect(
+        x,
+        y,
+        box_w,
+        box_h,
+        r##"fill="#ffffff" fill-opacity="0.9" stroke="#2b2b2b" stroke-width="1.5""##,
+    );
+    svg.text(
+        (x + 0.1 * PX, y + line),
+        line * 0.7,
+        "start",
+        r##"font-weight="bold" fill="#111111""##,
+        title,
+    );
+    for (i, (colour, name)) in rows.iter().enumerate() {
+        let yy = y + line * (i as f64 + 2.0);
+        svg.rect(
+            x + 0.1 * PX,
+            yy - line * 0.6,
+            line * 0.7,
+            line * 0.6,
+            &format!(r##"fill="{colour}" stroke="#333333" stroke-width="0.8""##),
+        );
+        svg.text(
+            (x + 0.1 * PX + line, yy - line * 0.1),
+            line * 0.55,
+            "start",
+            r##"fill="#111111""##,
+            name,
+        );
+    }
+}

@@ -1,0 +1,125 @@
+//! A small SVG writer: numbers with fixed precision and escaped text, so that the same
+//! scene always gives the same bytes.
+
+use std::fmt::Write;
+
+/// Formats a coordinate with two decimals, without a trailing `-0.00`.
+pub(crate) fn n(v: f64) -> String {
+    let s = format!("{v:.2}");
+    if s == "-0.00" { "0.00".into() } else { s }
+}
+
+/// Escapes text for SVG content and attributes.
+pub(crate) fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// An SVG document being written.
+pub(crate) struct Svg {
+    pub out: String,
+}
+
+impl Svg {
+    /// Starts a document of `w` by `h` inches; user units are CSS pixels (96 per inch).
+    pub fn new(w_in: f64, h_in: f64) -> Svg {
+        let mut out = String::with_capacity(1 << 20);
+        let _ = write!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}in" height="{h}in" viewBox="0 0 {vw} {vh}" font-family="{f}">"#,
+            w = n(w_in),
+            h = n(h_in),
+            vw = n(w_in * 96.0),
+            vh = n(h_in * 96.0),
+            f = crate::fonts::FAMILY,
+        );
+        Svg { out }
+    }
+
+    pub fn polygon(&mut self, pts: &[(f64, f64)], attrs: &str) {
+        self.out.push_str("<polygon points=\"");
+        for (i, (x, y)) in pts.iter().enumerate() {
+            if i > 0 {
+                self.out.push(' ');
+            }
+            let _ = write!(self.out, "{},{}", n(*x), n(*y));
+        }
+        let _ = write!(self.out, "\" {attrs}/>");
+    }
+
+    pub fn polyline(&mut self, pts: &[(f64, f64)], attrs: &str) {
+        self.out.push_str("<polyline fill=\"none\" points=\"");
+        for (i, (x, y)) in pts.iter().enumerate() {
+            if i > 0 {
+                self.out.push(' ');
+            }
+            let _ = write!(self.out, "{},{}", n(*x), n(*y));
+        }
+        let _ = write!(self.out, "\" {attrs}/>");
+    }
+
+    pub fn line(&mut self, a: (f64, f64), b: (f64, f64), attrs: &str) {
+        let _ = write!(
+            self.out,
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" {attrs}/>"#,
+            n(a.0),
+            n(a.1),
+            n(b.0),
+            n(b.1)
+        );
+    }
+
+    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, attrs: &str) {
+        let _ = write!(
+            self.out,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" {attrs}/>"#,
+            n(x),
+            n(y),
+            n(w),
+            n(h)
+        );
+    }
+
+    pub fn circle(&mut self, c: (f64, f64), r: f64, attrs: &str) {
+        let _ = write!(
+            self.out,
+            r#"<circle cx="{}" cy="{}" r="{}" {attrs}/>"#,
+            n(c.0),
+            n(c.1),
+            n(r)
+        );
+    }
+
+    pub fn text(
+        &mut self,
+        at: (f64, f64),
+        size: f64,
+        anchor: &str,
+        attrs: &str,
+        text: &str,
+    ) {
+        let _ = write!(
+            self.out,
+            r#"<text x="{}" y="{}" font-size="{}" text-anchor="{anchor}" {attrs}>{}</text>"#,
+            n(at.0),
+            n(at.1),
+            n(size),
+            esc(text)
+        );
+    }
+
+    pub fn finish(mut self) -> String {
+        self.out.push_str("</svg>\n");
+        self.out
+    }
+}
