@@ -98,6 +98,15 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Measure muster against the raw cost of rendering and encoding the same images.
+    Bench {
+        /// Map resolutions to measure, in dots per inch.
+        #[arg(long = "map-dpi", default_values_t = [150u32, 300])]
+        map_dpi: Vec<u32>,
+        /// Where to write the figures.
+        #[arg(long, default_value = "dist/bench.json")]
+        output: PathBuf,
+    },
     /// Print or write the JSON Schemas of the YAML files.
     Schema {
         /// Write every schema into this folder instead of printing them.

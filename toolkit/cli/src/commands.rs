@@ -35,6 +35,24 @@ pub fn run(cli: &Cli) -> Result<Exit> {
         Command::Validate { games, scenario, format } => {
             validate(g, &games.games, scenario.as_deref(), *format)
         }
+        Command::Bench { map_dpi, output } => {
+            let out =
+                if output.is_absolute() { output.clone() } else { g.out.join(output) };
+            let report = crate::bench::run(&g.sources, &out, map_dpi)?;
+            for m in report["maps"].as_array().into_iter().flatten() {
+                println!(
+                    "maps at {} dpi: {:.1} Mpx/s (floor {:.1} Mpx/s, ratio {:.2}), peak {:.0} MiB (floor {:.0} MiB)",
+                    m["dpi"],
+                    m["muster_pixels_per_second"].as_f64().unwrap_or_default() / 1e6,
+                    m["floor_pixels_per_second"].as_f64().unwrap_or_default() / 1e6,
+                    m["ratio_to_floor"].as_f64().unwrap_or_default(),
+                    m["muster_peak_bytes"].as_f64().unwrap_or_default() / 1048576.0,
+                    m["floor_peak_bytes"].as_f64().unwrap_or_default() / 1048576.0,
+                );
+            }
+            println!("figures written to {}", out.display());
+            Ok(Exit::Clean)
+        }
         Command::Errata { .. } => not_yet("errata", "the errata checker"),
         Command::Check { .. } => not_yet("check", "checking saved games"),
     }

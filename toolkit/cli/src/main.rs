@@ -5,6 +5,7 @@
 //! results to exit codes (0 clean, 1 findings, 2 unusable input).
 
 mod args;
+mod bench;
 mod commands;
 mod output;
 mod report;
