@@ -13,14 +13,16 @@ fn workspace() -> tempfile::TempDir {
 #[test]
 fn build_writes_every_game_and_is_reproducible() {
     let tmp = workspace();
-    let out = muster(tmp.path(), &["build", "--quiet"]);
+    let fast =
+        ["build", "--quiet", "--map-dpi", "12", "--dpi", "40", "--sheet-dpi", "12"];
+    let out = muster(tmp.path(), &fast);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let games = ["dance-of-war", "gazala-1942", "gazala-line-1942", "gazala-scs"];
     let first: Vec<Vec<u8>> = games
         .iter()
         .map(|g| fs::read(tmp.path().join(format!("dist/{g}/game.json"))).unwrap())
         .collect();
-    let out = muster(tmp.path(), &["build", "--quiet"]);
+    let out = muster(tmp.path(), &fast);
     assert!(out.status.success());
     for (g, bytes) in games.iter().zip(first) {
         assert_eq!(
@@ -34,7 +36,20 @@ fn build_writes_every_game_and_is_reproducible() {
 #[test]
 fn build_reports_json_with_one_summary_per_game() {
     let tmp = workspace();
-    let out = muster(tmp.path(), &["build", "--format", "json"]);
+    let out = muster(
+        tmp.path(),
+        &[
+            "build",
+            "--format",
+            "json",
+            "--map-dpi",
+            "12",
+            "--dpi",
+            "40",
+            "--sheet-dpi",
+            "12",
+        ],
+    );
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let games = v["games"].as_array().unwrap();

@@ -4,6 +4,7 @@
 
 mod bad_input;
 mod cli;
+mod counters;
 mod maps;
 mod schemas;
 mod seeds;

@@ -28,6 +28,9 @@ pub struct Global {
     /// Print no progress, only results and problems.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// Worker threads for rendering. Default: one per core.
+    #[arg(long, short = 'j', global = true)]
+    pub jobs: Option<usize>,
 }
 
 /// Output format of reporting commands.
@@ -48,6 +51,122 @@ pub struct Games {
     pub games: Vec<String>,
 }
 
+/// Options for counter images and print sheets.
+#[derive(Debug, Args, Clone)]
+pub struct CounterArgs {
+    /// Resolution of per-counter images, in dots per inch.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(10..=1200))]
+    pub dpi: u32,
+    /// Counter size: 1/2, 9/16, 5/8, 3/4, or inches as a decimal.
+    #[arg(long, default_value = "5/8", value_parser = parse_inches)]
+    pub counter_size: f64,
+    /// Sheet size: letter, a4, or WIDTHxHEIGHT in inches (8.5x11).
+    #[arg(long, default_value = "letter", value_parser = parse_sheet)]
+    pub sheet: (f64, f64),
+    /// Page margin in inches.
+    #[arg(long, default_value = "1/2", value_parser = parse_inches)]
+    pub margin: f64,
+    /// Gap between counters in inches.
+    #[arg(long, default_value = "0", value_parser = parse_inches)]
+    pub spacing: f64,
+    /// Art printed beyond each cut line, in inches.
+    #[arg(long, default_value = "1/16", value_parser = parse_inches)]
+    pub bleed: f64,
+    /// Leave out crop marks.
+    #[arg(long)]
+    pub no_crop_marks: bool,
+    /// Registration marks: none, fronts or both.
+    #[arg(long, value_enum, default_value_t = RegistrationArg::Both)]
+    pub registration: RegistrationArg,
+    /// Shift back pages by X,Y inches to match a printer's duplex registration.
+    #[arg(long, default_value = "0,0", value_parser = parse_offset)]
+    pub back_offset: (f64, f64),
+    /// Put fronts and mirrored backs on one page, to fold along the middle.
+    #[arg(long)]
+    pub fold: bool,
+    /// Resolution of the PNG print sheets and contact sheet, in dots per inch.
+    #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u32).range(10..=1200))]
+    pub sheet_dpi: u32,
+}
+
+/// Registration marks, as an option value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RegistrationArg {
+    /// None.
+    None,
+    /// On front pages.
+    Fronts,
+    /// On fronts and backs.
+    Both,
+}
+
+impl From<RegistrationArg> for muster_render::sheet::Registration {
+    fn from(r: RegistrationArg) -> Self {
+        match r {
+            RegistrationArg::None => Self::None,
+            RegistrationArg::Fronts => Self::Fronts,
+            RegistrationArg::Both => Self::Both,
+        }
+    }
+}
+
+/// Reads `5/8`, `0.625` or `1` as inches.
+pub fn parse_inches(s: &str) -> Result<f64, String> {
+    let v = match s.split_once('/') {
+        Some((a, b)) => {
+            let (a, b): (f64, f64) = (
+                a.trim().parse().map_err(|_| bad(s))?,
+                b.trim().parse().map_err(|_| bad(s))?,
+            );
+            if b == 0.0 {
+                return Err(bad(s));
+            }
+            a / b
+        }
+        None => s.trim().parse().map_err(|_| bad(s))?,
+    };
+    if v.is_finite() && (0.0..=100.0).contains(&v) { Ok(v) } else { Err(bad(s)) }
+}
+
+fn bad(s: &str) -> String {
+    format!("`{s}` is not a length in inches (write 5/8 or 0.625)")
+}
+
+/// Reads `letter`, `a4` or `8.5x11`.
+pub fn parse_sheet(s: &str) -> Result<(f64, f64), String> {
+    match s.to_ascii_lowercase().as_str() {
+        "letter" => Ok((8.5, 11.0)),
+        "a4" => Ok((8.27, 11.69)),
+        "legal" => Ok((8.5, 14.0)),
+        "tabloid" => Ok((11.0, 17.0)),
+        other => {
+            let (w, h) = other.split_once('x').ok_or_else(|| {
+                format!("`{s}` is not a sheet size (letter, a4, or 8.5x11)")
+            })?;
+            Ok((parse_inches(w)?, parse_inches(h)?))
+        }
+    }
+}
+
+/// Reads `X,Y` inches (either may be negative).
+pub fn parse_offset(s: &str) -> Result<(f64, f64), String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("`{s}` is not an offset (write 0.02,-0.01)"))?;
+    let num = |v: &str| -> Result<f64, String> {
+        let v = v.trim();
+        let (neg, v) = v.strip_prefix('-').map_or((false, v), |r| (true, r));
+        parse_inches(v).map(|x| if neg { -x } else { x })
+    };
+    let (x, y) = (num(x)?, num(y)?);
+    if x.abs() > 1.0 || y.abs() > 1.0 {
+        return Err(format!(
+            "`{s}`: a back offset over an inch is not a printer's misregistration"
+        ));
+    }
+    Ok((x, y))
+}
+
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -59,6 +178,9 @@ pub enum Command {
         /// Resolution of map images, in dots per inch.
         #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u32).range(10..=1200))]
         map_dpi: u32,
+        /// Counter images and print sheets.
+        #[command(flatten)]
+        counters: CounterArgs,
         /// Output format of the report.
         #[arg(long, value_enum, default_value_t)]
         format: Format,

@@ -109,6 +109,58 @@ fn maps_at(games: &[Game], dpi: u32) -> Result<Value> {
     }))
 }
 
+/// Times counter images at 300 dpi: muster's path (scene, strip render, encode, in
+/// parallel) and the floor (the same SVGs parsed, rendered whole and encoded in a bare
+/// sequential loop).
+fn counters_at(games: &[Game], dpi: u32) -> Result<Value> {
+    use muster_render::counter::{counter_svg, faces};
+    use rayon::prelude::*;
+
+    let size = 0.625;
+    let px = pixels(size, dpi);
+    let jobs: Vec<(&Game, &muster_model::Unit, muster_render::Face)> = games
+        .iter()
+        .flat_map(|g| {
+            g.units
+                .iter()
+                .chain(&g.markers)
+                .flat_map(move |u| faces(u).into_iter().map(move |f| (g, u, f)))
+        })
+        .collect();
+    reset_peak();
+    let t = Instant::now();
+    let bytes: usize = jobs
+        .par_iter()
+        .map(|(g, u, f)| {
+            let (svg, _) = counter_svg(g, u, *f, size);
+            render_png(&svg, px, px, Compression::Balanced).map(|p| p.len())
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .sum();
+    let muster_s = t.elapsed().as_secs_f64();
+    let svgs: Vec<String> =
+        jobs.iter().map(|(g, u, f)| counter_svg(g, u, *f, size).0).collect();
+    reset_peak();
+    let t = Instant::now();
+    let mut floor_bytes = 0;
+    for svg in &svgs {
+        floor_bytes += floor_png(svg, px, px)?;
+    }
+    let floor_s = t.elapsed().as_secs_f64();
+    Ok(json!({
+        "dpi": dpi,
+        "counter_sides": jobs.len(),
+        "muster_seconds": muster_s,
+        "muster_counters_per_second": jobs.len() as f64 / muster_s,
+        "muster_png_bytes": bytes,
+        "floor_seconds": floor_s,
+        "floor_counters_per_second": jobs.len() as f64 / floor_s,
+        "floor_png_bytes": floor_bytes,
+        "ratio_to_floor": muster_s / floor_s,
+    }))
+}
+
 /// Runs the benchmark on the games under `sources` and writes the figures as JSON.
 pub fn run(sources: &Path, output: &Path, dpis: &[u32]) -> Result<Value> {
     reset_peak();
@@ -124,10 +176,12 @@ pub fn run(sources: &Path, output: &Path, dpis: &[u32]) -> Result<Value> {
     for &dpi in dpis {
         maps.push(maps_at(&loaded.games, dpi)?);
     }
+    let counters = counters_at(&loaded.games, 300)?;
     let report = json!({
         "load_seconds": load_s,
         "games": loaded.games.len(),
         "maps": maps,
+        "counters": counters,
     });
     let mut text = serde_json::to_string_pretty(&report)?;
     text.push('\n');

@@ -26,9 +26,15 @@ pub enum Exit {
 /// Runs a command.
 pub fn run(cli: &Cli) -> Result<Exit> {
     let g = &cli.global;
+    if let Some(jobs) = g.jobs {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.max(1))
+            .build_global()
+            .context("failed to start the worker threads")?;
+    }
     match &cli.command {
-        Command::Build { games, map_dpi, format } => {
-            build(g, &games.games, *map_dpi, *format)
+        Command::Build { games, map_dpi, counters, format } => {
+            build(g, &games.games, *map_dpi, counters, *format)
         }
         Command::Inspect { game } => inspect(g, game),
         Command::Schema { write } => schema(write.as_deref()),
@@ -50,6 +56,14 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                     m["floor_peak_bytes"].as_f64().unwrap_or_default() / 1048576.0,
                 );
             }
+            let c = &report["counters"];
+            println!(
+                "counters at {} dpi: {:.0} sides/s (floor {:.0} sides/s single-threaded, ratio {:.2})",
+                c["dpi"],
+                c["muster_counters_per_second"].as_f64().unwrap_or_default(),
+                c["floor_counters_per_second"].as_f64().unwrap_or_default(),
+                c["ratio_to_floor"].as_f64().unwrap_or_default(),
+            );
             println!("figures written to {}", out.display());
             Ok(Exit::Clean)
         }
@@ -72,7 +86,13 @@ fn load(g: &Global, games: &[String], format: Format) -> Loaded {
     loaded
 }
 
-fn build(g: &Global, games: &[String], map_dpi: u32, format: Format) -> Result<Exit> {
+fn build(
+    g: &Global,
+    games: &[String],
+    map_dpi: u32,
+    counters: &crate::args::CounterArgs,
+    format: Format,
+) -> Result<Exit> {
     let started = Instant::now();
     let loaded = load(g, games, format);
     let mut summaries = Vec::new();
@@ -82,12 +102,17 @@ fn build(g: &Global, games: &[String], map_dpi: u32, format: Format) -> Result<E
         let model = serde_json::to_vec_pretty(&game_json(game))?;
         write_atomic(&dist.join("game.json"), &model)?;
         let maps = crate::stages::render_maps(game, &g.out, map_dpi)?;
+        let counter_images = crate::stages::render_counters(game, &g.out, counters)?;
         let untyped = game.units.iter().filter(|u| u.unit_type.is_none()).count();
         let mut summary = summary(game, t.elapsed().as_secs_f64());
         summary["units_of_unknown_type"] = json!(untyped);
         summary["hexes_of_unknown_terrain"] =
             json!(maps.iter().map(|m| m.unknown_terrain).sum::<usize>());
         summary["map_images"] = json!(maps);
+        summary["counter_sides"] = json!(counter_images.sides);
+        summary["unknown_counter_values"] = json!(counter_images.unknown_values);
+        summary["sheet_pages"] = json!(counter_images.pages);
+        summary["counters"] = json!(counter_images);
         if format == Format::Text && !g.quiet {
             eprintln!("{}", summary_line(&summary));
         }
@@ -129,11 +154,14 @@ fn summary(game: &Game, seconds: f64) -> Value {
 
 fn summary_line(s: &Value) -> String {
     format!(
-        "{}: {} units ({} of unknown type), {} markers, {} formations, {} maps ({} hexes of unknown terrain), {} scenarios, {} placements ({:.2} s)",
+        "{}: {} units ({} of unknown type), {} markers, {} counter sides ({} unknown values), {} sheet pages, {} formations, {} maps ({} hexes of unknown terrain), {} scenarios, {} placements ({:.2} s)",
         s["game"].as_str().unwrap_or_default(),
         s["units"],
         s["units_of_unknown_type"],
         s["markers"],
+        s["counter_sides"],
+        s["unknown_counter_values"],
+        s["sheet_pages"],
         s["formations"],
         s["maps"],
         s["hexes_of_unknown_terrain"],

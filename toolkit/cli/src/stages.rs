@@ -65,3 +65,186 @@ pub fn render_maps(game: &Game, out: &Path, dpi: u32) -> Result<Vec<MapImage>> {
     }
     Ok(images)
 }
+
+/// What was written for a game's counters.
+#[derive(Debug, Serialize)]
+pub struct CounterImages {
+    /// Counter sides rendered (one PNG each).
+    pub sides: usize,
+    /// Values drawn as `?` because the rulebook does not print them.
+    pub unknown_values: usize,
+    /// PDF print sheets written.
+    pub pdf: String,
+    /// Pages in the PDF.
+    pub pages: usize,
+    /// PNG sheet pages written.
+    pub png_pages: usize,
+    /// The contact sheet.
+    pub contact_sheet: String,
+}
+
+/// Renders every counter side to `counters/<game>/<id>-<side>.png`, the print sheets to
+/// `counters/<game>/sheets.pdf` and `sheet-NN-<kind>.png`, and a contact sheet; removes
+/// counter images left over from counters that no longer exist.
+pub fn render_counters(
+    game: &Game,
+    out: &Path,
+    args: &crate::args::CounterArgs,
+) -> Result<CounterImages> {
+    use muster_render::counter::{counter_svg, faces};
+    use muster_render::sheet::{self, SheetOptions};
+    use rayon::prelude::*;
+
+    let dir = out.join("counters").join(&game.id);
+    let all: Vec<&muster_model::Unit> = game.units.iter().chain(&game.markers).collect();
+    let jobs: Vec<(&muster_model::Unit, muster_render::Face)> =
+        all.iter().flat_map(|u| faces(u).into_iter().map(move |f| (*u, f))).collect();
+    let px = pixels(args.counter_size, args.dpi);
+    let rendered: Vec<(String, Vec<u8>, usize)> =
+        jobs.par_iter()
+            .map(|(u, face)| {
+                let (svg, unknown) = counter_svg(game, u, *face, args.counter_size);
+                let png = render_png(&svg, px, px, Compression::Balanced).with_context(
+                    || format!("failed to render counter {} of {}", u.id, game.id),
+                )?;
+                Ok((format!("{}-{}.png", u.id, face.name()), png, unknown))
+            })
+            .collect::<Result<_>>()?;
+    let mut keep: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    rendered
+        .par_iter()
+        .map(|(name, png, _)| write_atomic(&dir.join(name), png).map(|_| ()))
+        .collect::<Result<()>>()?;
+    keep.extend(rendered.iter().map(|(n, _, _)| n.clone()));
+    let unknown_values = rendered.iter().map(|(_, _, u)| u).sum();
+
+    // Print sheets.
+    let options = SheetOptions {
+        counter_in: args.counter_size,
+        page_in: args.sheet,
+        margin_in: args.margin,
+        spacing_in: args.spacing,
+        bleed_in: args.bleed,
+        crop_marks: !args.no_crop_marks,
+        registration: args.registration.into(),
+        back_offset_in: args.back_offset,
+        fold: args.fold,
+    };
+    let order = sheet::sheet_order(game);
+    let sides: Vec<usize> = order.iter().map(|u| faces(u).len()).collect();
+    let pages = sheet::layout(&sides, &options).with_context(|| {
+        format!("failed to lay out the counter sheets of {}", game.id)
+    })?;
+    let svgs: Vec<String> =
+        pages.par_iter().map(|p| sheet::page_svg(game, &order, p, &options)).collect();
+    let pdf = sheet::pdf(&svgs, options.page_in).map_err(|e| {
+        anyhow::anyhow!("failed to write the PDF sheets of {} ({e})", game.id)
+    })?;
+    let pdf_path = dir.join("sheets.pdf");
+    write_atomic(&pdf_path, &pdf)?;
+    keep.insert("sheets.pdf".into());
+    let (w, h) = (
+        pixels(options.page_in.0, args.sheet_dpi),
+        pixels(options.page_in.1, args.sheet_dpi),
+    );
+    let pngs: Vec<(String, Vec<u8>)> = svgs
+        .par_iter()
+        .zip(&pages)
+        .enumerate()
+        .map(|(i, (svg, page))| {
+            let kind = match page.kind {
+                sheet::PageKind::Fronts => "fronts",
+                sheet::PageKind::Backs => "backs",
+                sheet::PageKind::Folded => "folded",
+            };
+            let png = render_png(svg, w, h, Compression::Balanced)?;
+            Ok((format!("sheet-{:02}-{kind}.png", i + 1), png))
+        })
+        .collect::<Result<_>>()?;
+    for (name, png) in &pngs {
+        write_atomic(&dir.join(name), png)?;
+        keep.insert(name.clone());
+    }
+
+    // Contact sheet: every counter, both sides, with its id.
+    let contact = contact_svg(game, &all);
+    let cols = 12.0;
+    let rows = (all.len() as f64 / cols).ceil().max(1.0);
+    let cw = pixels(cols * 1.6, 100);
+    let ch = pixels(rows * 0.95 + 0.4, 100);
+    let png = render_png(&contact, cw, ch, Compression::Balanced)?;
+    let contact_path = dir.join("contact.png");
+    write_atomic(&contact_path, &png)?;
+    keep.insert("contact.png".into());
+
+    // Remove images of counters that no longer exist.
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let ours = name.ends_with(".png") || name.ends_with(".pdf");
+            if ours && !keep.contains(&name) {
+                std::fs::remove_file(e.path()).with_context(|| {
+                    format!("failed to remove {}", e.path().display())
+                })?;
+            }
+        }
+    }
+    Ok(CounterImages {
+        sides: rendered.len(),
+        unknown_values,
+        pdf: pdf_path.display().to_string(),
+        pages: svgs.len(),
+        png_pages: pngs.len(),
+        contact_sheet: contact_path.display().to_string(),
+    })
+}
+
+/// A contact sheet: every counter with both sides side by side and its id beneath, twelve
+/// to a row, 1.6 by 0.95 inches a cell.
+fn contact_svg(game: &Game, units: &[&muster_model::Unit]) -> String {
+    use std::fmt::Write;
+
+    use muster_render::counter::{counter_fragment, faces};
+
+    let cols = 12usize;
+    let rows = units.len().div_ceil(cols).max(1);
+    let (cw, chh) = (1.6 * 96.0, 0.95 * 96.0);
+    let size = 0.6 * 96.0;
+    let w = cols as f64 * cw;
+    let h = rows as f64 * chh + 0.4 * 96.0;
+    let mut s = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{}in" height="{}in" viewBox="0 0 {w:.2} {h:.2}" font-family="{}"><rect width="100%" height="100%" fill="#ffffff"/><text x="8" y="24" font-size="18" font-weight="bold">{} — {} counters</text>"##,
+        w / 96.0,
+        h / 96.0,
+        muster_render::fonts::FAMILY,
+        escape(&game.meta.title),
+        units.len()
+    );
+    for (i, u) in units.iter().enumerate() {
+        let x = (i % cols) as f64 * cw + 8.0;
+        let y = (i / cols) as f64 * chh + 0.4 * 96.0;
+        for (k, face) in faces(u).into_iter().enumerate() {
+            let art = counter_fragment(game, u, face, 0.0);
+            let _ = write!(
+                s,
+                r##"<svg x="{:.2}" y="{:.2}" width="{size:.2}" height="{size:.2}" viewBox="0 0 100 100">{}<rect width="100" height="100" fill="none" stroke="#000000" stroke-width="1"/></svg>"##,
+                x + k as f64 * (size + 4.0),
+                y,
+                art.fragment
+            );
+        }
+        let _ = write!(
+            s,
+            r##"<text x="{:.2}" y="{:.2}" font-size="8" fill="#333333">{}</text>"##,
+            x,
+            y + size + 10.0,
+            escape(&u.printed.v)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}

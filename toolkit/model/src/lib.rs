@@ -28,6 +28,7 @@ pub use game::{
 };
 pub use load::{LoadOptions, Loaded, discover_games, load, load_game};
 pub use span::{FileId, Span, Spanned};
+pub use validate::template_values;
 pub use yaml::parse_yaml;
 
 /// The file kinds of a game folder and the JSON Schema of each, by schema file name.

@@ -75,6 +75,11 @@ impl Ids {
     }
 }
 
+/// The value ids a template names (`{attack}-{defense}` → `attack`, `defense`).
+pub fn template_values(t: &str) -> Vec<&str> {
+    t.split('{').skip(1).filter_map(|p| p.split_once('}').map(|(v, _)| v)).collect()
+}
+
 /// Is `s` a valid id: lowercase ASCII letters, digits and single dashes?
 pub(crate) fn is_slug(s: &str) -> bool {
     !s.is_empty()
@@ -183,6 +188,18 @@ pub(crate) fn build(
     for t in &g.terrain {
         terrain.declare(&t.id, &mut errors);
         check_rgb(&t.rgb, &mut errors);
+    }
+    for t in &g.counter_style.values {
+        t.types.iter().for_each(|x| types.check(x, &mut errors));
+        for name in template_values(&t.text.v) {
+            if !values.contains(name) {
+                errors.push(values.unknown(&Spanned::new(name.to_string(), t.text.span)));
+            }
+        }
+    }
+    if let Some(b) = &g.counter_style.beside_size {
+        values.check(&b.left, &mut errors);
+        values.check(&b.right, &mut errors);
     }
     for code in &g.notation.type_codes {
         code.types.iter().for_each(|t| types.check(t, &mut errors));

@@ -9,10 +9,14 @@
 
 #![deny(missing_docs)]
 
+pub mod counter;
 pub mod fonts;
 pub mod map;
 pub mod raster;
+pub mod sheet;
 mod svg;
+mod symbols;
 
+pub use counter::{CounterArt, Face, counter_fragment, counter_svg, faces};
 pub use map::{MapScene, map_svg};
 pub use raster::{Compression, RasterError, render_png};

@@ -51,6 +51,54 @@ pub struct GameFile {
     /// The dice the game uses. Default: none stated.
     #[serde(default)]
     pub dice: Option<Dice>,
+    /// How counters print their values. Default: attack-defense-movement style with no
+    /// values.
+    #[serde(default)]
+    pub counter_style: CounterStyle,
+}
+
+/// How this game's counters print their values.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CounterStyle {
+    /// Templates for the line of values, first match wins; `{value}` is replaced by the
+    /// value or `?` when it is not printed. Default: no value line.
+    #[serde(default)]
+    pub values: Vec<ValueTemplate>,
+    /// Values printed left and right of the unit size (Gazala Line 1942: armor factor left,
+    /// infantry factor right). Default: none.
+    #[serde(default)]
+    pub beside_size: Option<BesideSize>,
+    /// The value whose colour shows the unit's mobility (Dance of War 1.3.6). Default: none.
+    #[serde(default)]
+    pub mobility_value: Option<String>,
+    /// Rule section that describes the counters. Default: none.
+    #[serde(default)]
+    pub section: Option<String>,
+}
+
+/// A template for the value line of some counters.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ValueTemplate {
+    /// The text, such as `{attack}-{defense}-{movement}`.
+    pub text: Spanned<String>,
+    /// Only for these unit types. Default: any.
+    #[serde(default)]
+    pub types: Vec<Ref>,
+    /// Only for these categories. Default: any.
+    #[serde(default)]
+    pub category: Vec<Category>,
+}
+
+/// Values printed beside the unit size.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BesideSize {
+    /// The value printed left of the size.
+    pub left: Ref,
+    /// The value printed right of the size.
+    pub right: Ref,
 }
 
 /// A side of the conflict.

@@ -14,8 +14,9 @@ pub use counters::{
     CounterDef, CounterEntry, CounterGroup, CountersFile, MarkerDef, Marking, Mobility,
 };
 pub use game::{
-    Abbreviation, BoardDef, Dice, GameFile, NationalityDef, Notation, SheetPlacement,
-    SideDef, SizeDef, TerrainDef, TypeCode, TypeDef, ValueDef,
+    Abbreviation, BesideSize, BoardDef, CounterStyle, Dice, GameFile, NationalityDef,
+    Notation, SheetPlacement, SideDef, SizeDef, TerrainDef, TypeCode, TypeDef, ValueDef,
+    ValueTemplate,
 };
 pub use map::{
     Feature, FeatureKind, HexsideRef, MapFile, PhysicalSize, TerrainHexes, TerrainLayer,

@@ -1,0 +1,163 @@
+//! Counter images and print sheets: counts against the manifest, pixel sizes, PDF pages,
+//! embedded fonts and byte-identical rebuilds.
+
+use std::collections::BTreeMap;
+use std::fs;
+
+use muster_render::counter::faces;
+use muster_render::sheet::{self, SheetOptions};
+
+use crate::util::{copy_tree, muster, root, seeds};
+
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    (w, h)
+}
+
+fn read_dir(dir: &std::path::Path) -> BTreeMap<String, Vec<u8>> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| {
+            (e.file_name().to_string_lossy().into_owned(), fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn counter_images_match_the_manifest_size_and_dpi_and_rebuild_identically() {
+    let loaded = seeds();
+    let game = loaded.games.iter().find(|g| g.id == "gazala-1942").unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/gazala-1942"),
+        &tmp.path().join("sources/gazala-1942"),
+    );
+    let args = [
+        "build",
+        "--quiet",
+        "--map-dpi",
+        "10",
+        "--dpi",
+        "96",
+        "--counter-size",
+        "3/4",
+        "--sheet",
+        "a4",
+        "--sheet-dpi",
+        "20",
+    ];
+    let out = muster(tmp.path(), &args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let dir = tmp.path().join("counters/gazala-1942");
+    let files = read_dir(&dir);
+    let expected_sides: usize =
+        game.units.iter().chain(&game.markers).map(|u| faces(u).len()).sum();
+    let counter_pngs: Vec<&String> = files
+        .keys()
+        .filter(|n| n.ends_with("-front.png") || n.ends_with("-back.png"))
+        .collect();
+    assert_eq!(counter_pngs.len(), expected_sides);
+    // 3/4 inch at 96 dpi is 72 pixels.
+    for name in &counter_pngs {
+        assert_eq!(png_size(&files[*name]), (72, 72), "{name}");
+    }
+    // One-step battalions of 10.6 are single-sided; brigades have backs.
+    assert!(files.contains_key("2-sa-div-6-2-bde-back.png"));
+    assert!(!files.contains_key("2-sa-div-6-2-bn-back.png"));
+
+    // The PDF holds the pages the layout computes, on A4, with the shipped fonts embedded.
+    let order = sheet::sheet_order(game);
+    let sides: Vec<usize> = order.iter().map(|u| faces(u).len()).collect();
+    let options =
+        SheetOptions { counter_in: 0.75, page_in: (8.27, 11.69), ..Default::default() };
+    let pages = sheet::layout(&sides, &options).unwrap();
+    let pdf = &files["sheets.pdf"];
+    let text = String::from_utf8_lossy(pdf);
+    assert!(text.starts_with("%PDF-"));
+    assert!(text.contains(&format!("/Count {}", pages.len())), "page count");
+    assert!(
+        text.contains("/MediaBox [0 0 595.44 841.68]")
+            || text.contains("/MediaBox[0 0 595.44 841.68]"),
+        "A4 media box"
+    );
+    assert!(
+        text.contains("/FontFile2") && text.contains("LiberationSans"),
+        "fonts are embedded"
+    );
+    let png_pages = files.keys().filter(|n| n.starts_with("sheet-")).count();
+    assert_eq!(png_pages, pages.len());
+    assert!(files.contains_key("contact.png"));
+
+    // The same input gives the same bytes.
+    let out = muster(tmp.path(), &args);
+    assert!(out.status.success());
+    assert_eq!(read_dir(&dir), files);
+}
+
+#[test]
+fn images_of_removed_counters_are_removed() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/example-oasis"),
+        &tmp.path().join("sources/example-oasis"),
+    );
+    let args =
+        ["build", "--quiet", "--map-dpi", "10", "--dpi", "50", "--sheet-dpi", "20"];
+    assert!(muster(tmp.path(), &args).status.success());
+    let dir = tmp.path().join("counters/example-oasis");
+    assert!(dir.join("7-bde-2-7-inf-bn-front.png").is_file());
+    let path = tmp.path().join("sources/example-oasis/counters.yaml");
+    let text = fs::read_to_string(&path).unwrap();
+    let text: String = text
+        .lines()
+        .filter(|l| !l.contains("2/7 Inf Bn"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&path, text).unwrap();
+    fs::write(
+        tmp.path().join("sources/example-oasis/scenarios/meeting.yaml"),
+        fs::read_to_string(root().join("sources/example-oasis/scenarios/meeting.yaml"))
+            .unwrap()
+            .replace(", 2/7 Inf Bn", ""),
+    )
+    .unwrap();
+    assert!(muster(tmp.path(), &args).status.success());
+    assert!(!dir.join("7-bde-2-7-inf-bn-front.png").exists());
+    assert!(dir.join("7-bde-1-7-inf-bn-front.png").is_file());
+}
+
+#[test]
+fn a_counter_too_big_for_the_sheet_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/example-oasis"),
+        &tmp.path().join("sources/example-oasis"),
+    );
+    let out = muster(
+        tmp.path(),
+        &[
+            "build",
+            "--quiet",
+            "--map-dpi",
+            "10",
+            "--dpi",
+            "20",
+            "--counter-size",
+            "9",
+            "--sheet",
+            "4x4",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("failed to lay out the counter sheets")
+            && err.contains("no counter fits"),
+        "{err}"
+    );
+    let out = muster(tmp.path(), &["build", "--counter-size", "five eighths"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a length in inches"));
+}
