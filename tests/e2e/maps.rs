@@ -143,3 +143,41 @@ fn the_example_map_draws_every_feature_kind() {
     }
     assert_eq!(scene.unknown_terrain, 1);
 }
+
+#[test]
+fn vassal_names_every_hex_of_every_seed_map_as_printed() {
+    use muster_hex::pixel::Layout;
+    use muster_hex::vassal::grid_params;
+
+    let loaded = seeds();
+    let mut checked = 0;
+    for g in &loaded.games {
+        let Some(board) = &g.board else { continue };
+        for (i, m) in g.maps.iter().enumerate() {
+            let sheet = board.sheets().iter().find(|s| s.id == m.id.v).unwrap();
+            let scene = map::map_svg(g, i).unwrap();
+            for dpi in [100.0, 150.0, 300.0] {
+                let inches = scene.layout.layout;
+                let px = Layout {
+                    grid: inches.grid,
+                    hex_size: inches.hex_size * dpi,
+                    origin: (inches.origin.0 * dpi, inches.origin.1 * dpi),
+                };
+                let (w, h) =
+                    ((scene.width_in * dpi).round(), (scene.height_in * dpi).round());
+                let grid = grid_params(board, sheet, &px, w, h);
+                for cell in board.cells().filter(|c| sheet.contains(*c)) {
+                    let (x, y) = px.centre(cell);
+                    assert_eq!(
+                        grid.location_name(x, y, w, h),
+                        board.label(cell).unwrap(),
+                        "{} at {dpi} dpi",
+                        g.id
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 3 * 4340);
+}

@@ -28,6 +28,7 @@ mod board;
 mod grid;
 mod numbering;
 pub mod pixel;
+pub mod vassal;
 
 pub use board::{Board, BoardError, MAX_CELLS, Sheet};
 pub use grid::{Cell, Direction, Grid, Hexside, Orientation, Stagger};

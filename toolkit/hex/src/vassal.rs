@@ -1,0 +1,255 @@
+//! VASSAL grid parameters derived from the same geometry that draws the map, and a model of
+//! how VASSAL 3.7 names a point, so that tests can prove VASSAL's location name for every
+//! hex equals the printed label.
+//!
+//! The formulas follow VASSAL's `HexGrid` and `HexGridNumbering` (raw column and row by
+//! rounding, odd raw columns shifted down by half a hex, `maxRows` computed from the
+//! container height divided by the hex *width*, descending axes flipped against it).
+
+use crate::numbering::{ColumnDirection, Order, RowDirection};
+use crate::pixel::Layout;
+use crate::{Board, Cell, Orientation, Sheet};
+
+/// The attributes of a VASSAL `HexGrid` and its `HexGridNumbering`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VassalGrid {
+    /// `sideways`: true for pointy-top hexes.
+    pub sideways: bool,
+    /// `x0`: integer x of the reference hex centre, in container pixels.
+    pub x0: i64,
+    /// `y0`: integer y of the reference hex centre.
+    pub y0: i64,
+    /// `dx`: distance between column centres.
+    pub dx: f64,
+    /// `dy`: distance between centres within a column.
+    pub dy: f64,
+    /// `first`: `H` for column first, `V` for row first.
+    pub first: char,
+    /// `sep`.
+    pub sep: String,
+    /// `hLeading`.
+    pub h_leading: u32,
+    /// `vLeading`.
+    pub v_leading: u32,
+    /// `hOff`.
+    pub h_off: i64,
+    /// `vOff`.
+    pub v_off: i64,
+    /// `hDescend`.
+    pub h_descend: bool,
+    /// `vDescend`.
+    pub v_descend: bool,
+    /// `stagger`: always false, since muster's rows are offset rows.
+    pub stagger: bool,
+    /// `locationFormat`, such as `A$gridLocation$`.
+    pub location_format: String,
+}
+
+/// Computes the VASSAL grid of one sheet drawn with `layout` (in container pixels) in a
+/// container (board image or zone) of `width` by `height` pixels.
+pub fn grid_params(
+    board: &Board,
+    sheet: &Sheet,
+    layout: &Layout,
+    width: f64,
+    height: f64,
+) -> VassalGrid {
+    let sideways = board.grid().orientation == Orientation::PointyTop;
+    // A reference hex on an unshifted line, so VASSAL's "odd raw columns are lower" matches.
+    let shifted0 =
+        board.grid().shifted(if sideways { sheet.row_offset } else { sheet.col_offset });
+    let reference = if sideways {
+        Cell::new(sheet.col_offset, sheet.row_offset + i32::from(shifted0))
+    } else {
+        Cell::new(sheet.col_offset + i32::from(shifted0), sheet.row_offset)
+    };
+    let (rx, ry) = layout.centre(reference);
+    let (sx, sy) = layout.spacing();
+    let local =
+        Cell::new(reference.col - sheet.col_offset, reference.row - sheet.row_offset);
+    let num = sheet.numbering.numbers_of(local, sheet.cols, sheet.rows);
+    let n = &sheet.numbering;
+    // In VASSAL terms, the "column" index runs along x (along y when sideways).
+    let (x0, y0, dx, dy) = if sideways {
+        (ry.round() as i64, rx.round() as i64, sy, sx)
+    } else {
+        (rx.round() as i64, ry.round() as i64, sx, sy)
+    };
+    // VASSAL flips the vertical index (vDescend) against floor(height / dx + 0.5) and the
+    // horizontal one (hDescend) against floor(width / dy + 0.5), sideways or not.
+    let max_v = (height / dx + 0.5).floor() as i64;
+    let max_h = (width / dy + 0.5).floor() as i64;
+    let (c_ref, r_ref) = (i64::from(num.column), i64::from(num.row));
+    let col_desc = n.column.direction == ColumnDirection::RightToLeft;
+    let row_desc = n.row.direction == RowDirection::BottomToTop;
+    let off = |reference: i64, descending: bool, max: i64| {
+        if descending { reference - max } else { reference }
+    };
+    // VASSAL's "column" is our column on a normal grid and our row on a sideways one.
+    let (h_off, h_leading, v_off, v_leading) = if sideways {
+        (
+            off(r_ref, row_desc, max_v),
+            n.row.digits,
+            off(c_ref, col_desc, max_h),
+            n.column.digits,
+        )
+    } else {
+        (
+            off(c_ref, col_desc, max_h),
+            n.column.digits,
+            off(r_ref, row_desc, max_v),
+            n.row.digits,
+        )
+    };
+    let column_first = n.order == Order::ColumnRow;
+    VassalGrid {
+        sideways,
+        x0,
+        y0,
+        dx,
+        dy,
+        first: if column_first != sideways { 'H' } else { 'V' },
+        sep: n.separator.clone(),
+        h_leading: u32::from(h_leading.saturating_sub(1)),
+        v_leading: u32::from(v_leading.saturating_sub(1)),
+        h_off,
+        v_off,
+        h_descend: col_desc,
+        v_descend: row_desc,
+        stagger: false,
+        location_format: format!("{}$gridLocation$", n.prefix),
+    }
+}
+
+fn java_round(v: f64) -> i64 {
+    (v + 0.5).floor() as i64
+}
+
+fn name(v: i64, leading: u32) -> String {
+    let mut out = String::new();
+    if v < 0 {
+        out.push('-');
+    }
+    let a = v.unsigned_abs();
+    let mut l = leading;
+    while l > 0 && a < 10u64.pow(l) {
+        out.push('0');
+        l -= 1;
+    }
+    out.push_str(&a.to_string());
+    out
+}
+
+impl VassalGrid {
+    /// The location name VASSAL 3.7 gives the point `(x, y)` of a container of
+    /// `width` by `height` pixels.
+    pub fn location_name(&self, x: f64, y: f64, width: f64, height: f64) -> String {
+        // Sideways grids swap the point before the maths (the origin stays as written).
+        let (px, py) = if self.sideways { (y, x) } else { (x, y) };
+        let (x0, y0) = (self.x0 as f64, self.y0 as f64);
+        let nx = ((px - x0) / self.dx + 0.5).floor() as i64;
+        let ny = if nx % 2 == 0 {
+            java_round((py - y0) / self.dy)
+        } else {
+            java_round((py - y0 - self.dy / 2.0) / self.dy)
+        };
+        let max_v = (height / self.dx + 0.5).floor() as i64;
+        let max_h = (width / self.dy + 0.5).floor() as i64;
+        // The index along real y is flipped by vDescend, the one along real x by hDescend.
+        let (mut vertical, mut horizontal) =
+            if self.sideways { (nx, ny) } else { (ny, nx) };
+        if self.v_descend {
+            vertical = max_v - vertical;
+        }
+        if self.h_descend {
+            horizontal = max_h - horizontal;
+        }
+        let (column, mut row) =
+            if self.sideways { (vertical, horizontal) } else { (horizontal, vertical) };
+        if self.stagger && nx % 2 != 0 {
+            row += if self.v_descend { -1 } else { 1 };
+        }
+        let c = name(column + self.h_off, self.h_leading);
+        let r = name(row + self.v_off, self.v_leading);
+        let grid = if self.first == 'H' {
+            format!("{c}{}{r}", self.sep)
+        } else {
+            format!("{r}{}{c}", self.sep)
+        };
+        self.location_format.replace("$gridLocation$", &grid)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Grid, Numbering, Stagger};
+
+    fn check(board: &Board, hex_px: f64) {
+        for sheet in board.sheets() {
+            let probe =
+                Layout { grid: board.grid(), hex_size: hex_px, origin: (0.0, 0.0) };
+            let first = Cell::new(sheet.col_offset, sheet.row_offset);
+            let (fx, fy) = probe.centre(first);
+            let layout = Layout {
+                grid: board.grid(),
+                hex_size: hex_px,
+                origin: (hex_px - fx + 7.3, hex_px - fy + 5.1),
+            };
+            let (w, h) = (
+                sheet.cols as f64 * hex_px + 2.0 * hex_px,
+                sheet.rows as f64 * hex_px + 2.0 * hex_px,
+            );
+            let g = grid_params(board, sheet, &layout, w, h);
+            for c in board.cells().filter(|c| sheet.contains(*c)) {
+                let (x, y) = layout.centre(c);
+                assert_eq!(
+                    g.location_name(x, y, w, h),
+                    board.label(c).unwrap(),
+                    "{c:?} {g:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn vassal_names_scs_hexes_as_printed() {
+        let grid = Grid { orientation: Orientation::FlatTop, stagger: Stagger::Odd };
+        let a = Sheet::new("a", 62, 35, Numbering::scs("A"));
+        let mut b = Sheet::new("b", 62, 35, Numbering::scs("B"));
+        b.row_offset = 35;
+        let board = Board::new(grid, vec![a, b]).unwrap();
+        check(&board, 93.75);
+        check(&board, 187.5);
+    }
+
+    #[test]
+    fn vassal_names_other_schemes_as_printed() {
+        use crate::numbering::AxisNumbering;
+        for (orientation, stagger) in [
+            (Orientation::FlatTop, Stagger::Even),
+            (Orientation::PointyTop, Stagger::Even),
+            (Orientation::PointyTop, Stagger::Odd),
+        ] {
+            for (cd, rd) in [
+                (ColumnDirection::LeftToRight, RowDirection::TopToBottom),
+                (ColumnDirection::RightToLeft, RowDirection::TopToBottom),
+                (ColumnDirection::LeftToRight, RowDirection::BottomToTop),
+            ] {
+                let numbering = Numbering {
+                    prefix: String::new(),
+                    column: AxisNumbering { first: 0, digits: 2, direction: cd },
+                    row: AxisNumbering { first: 1, digits: 2, direction: rd },
+                    separator: String::new(),
+                    order: Order::ColumnRow,
+                };
+                let board = Board::new(
+                    Grid { orientation, stagger },
+                    vec![Sheet::new("m", 12, 10, numbering)],
+                )
+                .unwrap();
+                check(&board, 72.0);
+            }
+        }
+    }
+}
