@@ -10,7 +10,10 @@ use crate::util::{copy_tree, muster, root};
 fn the_base_game_of_the_corpus_is_valid() {
     let tmp = tempfile::tempdir().unwrap();
     copy_tree(&root().join("tests/bad-input/base"), &tmp.path().join("sources"));
-    let out = muster(tmp.path(), &["build"]);
+    let out = muster(
+        tmp.path(),
+        &["build", "--map-dpi", "10", "--dpi", "20", "--sheet-dpi", "10"],
+    );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(tmp.path().join("dist/mini/game.json").is_file());
 }

@@ -90,7 +90,7 @@ fn validate_reports_printed_labels_that_are_off_the_map_as_findings() {
         muster(tmp.path(), &["validate", "--game", "gazala-1942", "--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let f = &v.as_array().unwrap()[0];
+    let f = v.as_array().unwrap().iter().find(|f| f["kind"] == "bad-hex").unwrap();
     assert_eq!(f["location"], "3403");
     assert_eq!(f["rule"], "13.12");
     assert!(f["message"].as_str().unwrap().contains("column 34 is outside 1 to 29"));

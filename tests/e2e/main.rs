@@ -6,6 +6,7 @@ mod bad_input;
 mod cli;
 mod counters;
 mod maps;
+mod rules;
 mod schemas;
 mod seeds;
 mod util;

@@ -20,8 +20,19 @@ fn scs_maps_are_34_by_22_inches_at_any_dpi_and_rebuild_identically() {
     let tmp = tempfile::tempdir().unwrap();
     copy_tree(&root().join("sources/gazala-scs"), &tmp.path().join("sources/gazala-scs"));
     for dpi in [20u32, 37] {
-        let out =
-            muster(tmp.path(), &["build", "--quiet", "--map-dpi", &dpi.to_string()]);
+        let out = muster(
+            tmp.path(),
+            &[
+                "build",
+                "--quiet",
+                "--map-dpi",
+                &dpi.to_string(),
+                "--dpi",
+                "20",
+                "--sheet-dpi",
+                "10",
+            ],
+        );
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         for m in ["a", "b"] {
             let png =
@@ -31,7 +42,10 @@ fn scs_maps_are_34_by_22_inches_at_any_dpi_and_rebuild_identically() {
     }
     let first = fs::read(tmp.path().join("maps/gazala-scs/a.png")).unwrap();
     let svg = fs::read(tmp.path().join("maps/gazala-scs/a.svg")).unwrap();
-    let out = muster(tmp.path(), &["build", "--quiet", "--map-dpi", "37"]);
+    let out = muster(
+        tmp.path(),
+        &["build", "--quiet", "--map-dpi", "37", "--dpi", "20", "--sheet-dpi", "10"],
+    );
     assert!(out.status.success());
     assert_eq!(fs::read(tmp.path().join("maps/gazala-scs/a.png")).unwrap(), first);
     assert_eq!(fs::read(tmp.path().join("maps/gazala-scs/a.svg")).unwrap(), svg);

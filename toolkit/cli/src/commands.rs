@@ -103,6 +103,7 @@ fn build(
         write_atomic(&dist.join("game.json"), &model)?;
         let maps = crate::stages::render_maps(game, &g.out, map_dpi)?;
         let counter_images = crate::stages::render_counters(game, &g.out, counters)?;
+        let setups = crate::stages::write_setups(game, &g.out)?;
         let untyped = game.units.iter().filter(|u| u.unit_type.is_none()).count();
         let mut summary = summary(game, t.elapsed().as_secs_f64());
         summary["units_of_unknown_type"] = json!(untyped);
@@ -113,6 +114,7 @@ fn build(
         summary["unknown_counter_values"] = json!(counter_images.unknown_values);
         summary["sheet_pages"] = json!(counter_images.pages);
         summary["counters"] = json!(counter_images);
+        summary["setup_findings"] = json!(setups);
         if format == Format::Text && !g.quiet {
             eprintln!("{}", summary_line(&summary));
         }
@@ -276,35 +278,57 @@ fn validate(
     format: Format,
 ) -> Result<Exit> {
     let loaded = load(g, games, format);
+    if let Some(s) = scenario
+        && !loaded.games.iter().any(|game| game.scenarios.iter().any(|x| x.id.v == s))
+    {
+        let all: Vec<&str> = loaded
+            .games
+            .iter()
+            .flat_map(|game| game.scenarios.iter().map(|x| x.id.v.as_str()))
+            .collect();
+        eprintln!(
+            "error: no scenario `{s}`{}",
+            muster_model::suggest(s, all.iter().copied())
+                .map(|x| format!("; did you mean `{x}`?"))
+                .unwrap_or_default()
+        );
+        return Ok(Exit::Unusable);
+    }
     let mut findings = Vec::new();
     for game in &loaded.games {
-        findings.extend(crate::validate::placement_findings(
-            game,
-            &loaded.sources,
-            scenario,
-        ));
+        findings.extend(crate::validate::scenario_findings(game, scenario));
     }
+    let serious = findings.iter().filter(|f| f.severity != "info").count();
     if format == Format::Json {
-        println!("{}", serde_json::to_string_pretty(&findings)?);
+        let list: Vec<Value> = findings
+            .iter()
+            .map(|f| crate::validate::finding_json(f, &loaded.sources))
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&list)?);
     } else {
         for f in &findings {
+            let at = if f.span.is_detached() {
+                String::new()
+            } else {
+                format!(
+                    "{}:{}:{}: ",
+                    loaded.sources.path(f.span.file).display(),
+                    f.span.line,
+                    f.span.column
+                )
+            };
             println!(
-                "{}:{}: {} [{}] {}: {}",
-                f["file"].as_str().unwrap_or_default(),
-                f["line"],
-                f["game"].as_str().unwrap_or_default(),
-                f["scenario"].as_str().unwrap_or_default(),
-                f["location"].as_str().unwrap_or_default(),
-                f["message"].as_str().unwrap_or_default()
+                "{at}{} [{}] {} (rule {}, {}): {}",
+                f.severity, f.scenario, f.kind, f.rule, f.location, f.message
             );
         }
         if !g.quiet {
-            eprintln!("{} finding(s)", findings.len());
+            eprintln!("{} finding(s), {serious} needing attention", findings.len());
         }
     }
     Ok(if loaded.has_errors() {
         Exit::Unusable
-    } else if findings.is_empty() {
+    } else if serious == 0 {
         Exit::Clean
     } else {
         Exit::Findings

@@ -248,3 +248,25 @@ fn contact_svg(game: &Game, units: &[&muster_model::Unit]) -> String {
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
+
+/// Solves every scenario and writes `dist/<game>/setups/<scenario>.json` (every counter on
+/// its hex or in its holding box) and `dist/<game>/validation.json`. Returns the number of
+/// findings that need attention.
+pub fn write_setups(game: &Game, out: &Path) -> Result<usize> {
+    let dir = out.join("dist").join(&game.id);
+    let mut findings = Vec::new();
+    for s in &game.scenarios {
+        let solution = muster_check::solve(game, &s.id.v);
+        let mut text = serde_json::to_string_pretty(&solution)?;
+        text.push('\n');
+        write_atomic(
+            &dir.join("setups").join(format!("{}.json", s.id.v)),
+            text.as_bytes(),
+        )?;
+        findings.extend(muster_check::validate_scenario(game, &s.id.v));
+    }
+    let mut text = serde_json::to_string_pretty(&findings)?;
+    text.push('\n');
+    write_atomic(&dir.join("validation.json"), text.as_bytes())?;
+    Ok(findings.iter().filter(|f| f.severity != "info").count())
+}

@@ -1,61 +1,34 @@
-//! Findings about printed setups that loading alone can state: locations that fit no
-//! printed form, and hex labels that do not parse or lie off the map.
+//! Reporting scenario validation: findings as text or JSON, with file, line and column.
 
-use muster_model::notation::LocationExpr;
-use muster_model::{Game, PlacementKind, Sources};
+use muster_check::Finding;
+use muster_model::{Game, Sources};
 use serde_json::{Value, json};
 
-/// Findings for every at-start placement of a game (or of one scenario).
-pub fn placement_findings(
-    game: &Game,
-    sources: &Sources,
-    only: Option<&str>,
-) -> Vec<Value> {
-    let mut out = Vec::new();
-    for parsed in &game.parsed {
-        if only.is_some_and(|s| s != parsed.id) {
-            continue;
-        }
-        for p in &parsed.placements {
-            if p.kind != PlacementKind::Setup {
-                continue;
-            }
-            let Some(text) = &p.location_text else { continue };
-            let Some(expr) = &p.location else { continue };
-            let units: Vec<&str> =
-                p.units.items.iter().map(|i| i.name.as_str()).collect();
-            let file = sources.path(text.span.file).display().to_string();
-            let mut push = |location: &str, message: String| {
-                out.push(json!({
-                    "game": game.id,
-                    "scenario": parsed.id,
-                    "rule": p.section,
-                    "location": location,
-                    "units": units,
-                    "message": message,
-                    "file": file,
-                    "line": text.span.line,
-                }));
-            };
-            if let LocationExpr::Unparsed { text: t } = expr {
-                push(
-                    t,
-                    format!("the location `{t}` fits no placement form muster knows"),
-                );
-            }
-            for h in expr.hexes() {
-                let result = match &game.board {
-                    Some(b) => b.parse(&h.label).map(|_| ()).map_err(|e| e.to_string()),
-                    None => Err(format!(
-                        "hex `{}` cannot be placed: the game has no map grid",
-                        h.label
-                    )),
-                };
-                if let Err(e) = result {
-                    push(&h.label, e);
-                }
-            }
-        }
-    }
-    out
+/// A finding as JSON: game, scenario, kind, severity, rule, location, units, message,
+/// file, line and column.
+pub fn finding_json(f: &Finding, sources: &Sources) -> Value {
+    let file =
+        (!f.span.is_detached()).then(|| sources.path(f.span.file).display().to_string());
+    json!({
+        "game": f.game,
+        "scenario": f.scenario,
+        "kind": f.kind,
+        "severity": f.severity,
+        "rule": f.rule,
+        "location": f.location,
+        "units": f.units,
+        "message": f.message,
+        "file": file,
+        "line": f.span.line,
+        "column": f.span.column,
+    })
+}
+
+/// Validates every scenario of a game (or one).
+pub fn scenario_findings(game: &Game, only: Option<&str>) -> Vec<Finding> {
+    game.scenarios
+        .iter()
+        .filter(|s| only.is_none_or(|o| o == s.id.v))
+        .flat_map(|s| muster_check::validate_scenario(game, &s.id.v))
+        .collect()
 }

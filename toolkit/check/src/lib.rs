@@ -1,0 +1,20 @@
+//! The check stage: printed setups resolved to units and hexes, validated and solved.
+//!
+//! muster-check reads a validated [`muster_model::Game`] and, for each scenario, resolves
+//! every printed unit reference to a counter of the manifest ([`resolve`]) and every
+//! printed location to a set of hexes or a relation to other units ([`region`]). It then
+//! checks fixed placements against the game's stacking rules with `muster-rules`, proves
+//! that each "within", "radius" and "stacked with" group can be placed or says precisely
+//! why not ([`validate`]), and turns the setup into one concrete, legal, deterministic
+//! position ([`solve`]). It performs no I/O.
+
+#![deny(missing_docs)]
+
+pub mod region;
+pub mod resolve;
+pub mod solve;
+pub mod validate;
+
+pub use resolve::{Resolution, Resolved, Resolver, normalise};
+pub use solve::{Solution, SolvedUnit, solve};
+pub use validate::{Finding, check_position, validate_scenario};

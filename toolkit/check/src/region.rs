@@ -1,0 +1,178 @@
+//! Printed locations resolved to hexes, or to a relation with other units.
+
+use std::collections::BTreeSet;
+
+use muster_hex::{Board, Cell};
+use muster_model::Game;
+use muster_model::notation::LocationExpr;
+
+use crate::resolve::Resolver;
+
+/// Whose hexes a "stacked with" placement may use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// Units of these formations (and their subordinates).
+    Formations(BTreeSet<String>),
+    /// Units set up by the earlier lines of the same block.
+    Above,
+    /// Any unit that belongs to a formation.
+    AnyFormation,
+}
+
+/// Where a placement may put its units.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Region {
+    /// These hexes, nearest the anchors first.
+    Hexes {
+        /// Allowed hexes, sorted by distance to the nearest anchor, then position.
+        cells: Vec<Cell>,
+        /// The printed anchor hexes.
+        anchors: Vec<Cell>,
+        /// The printed distance (0 for an exact hex).
+        distance: u32,
+    },
+    /// In a hex holding units of the target, or in one of `plus`.
+    WithUnits {
+        /// Whose hexes.
+        target: Target,
+        /// Hexes also allowed (`A53.12 and/or with any of the above`).
+        plus: Vec<Cell>,
+    },
+    /// The location cannot be turned into hexes, and why.
+    Unresolved {
+        /// Why.
+        reason: String,
+        /// A printed hex label does not parse or lies off the map (a likely misprint).
+        bad_label: Option<String>,
+    },
+}
+
+fn prohibited(game: &Game, board: &Board) -> BTreeSet<Cell> {
+    let banned: BTreeSet<&str> =
+        game.rules.prohibited_terrain.iter().map(|t| t.v.as_str()).collect();
+    let mut out = BTreeSet::new();
+    for m in &game.maps {
+        for t in &m.terrain.hexes {
+            if banned.contains(t.terrain.v.as_str()) {
+                out.extend(t.hexes.iter().filter_map(|h| board.parse(&h.v).ok()));
+            }
+        }
+        if banned.contains(m.terrain.default.v.as_str())
+            && let Some(sheet) = board.sheets().iter().find(|s| s.id == m.id.v)
+        {
+            let listed: BTreeSet<Cell> = m
+                .terrain
+                .hexes
+                .iter()
+                .flat_map(|t| t.hexes.iter().filter_map(|h| board.parse(&h.v).ok()))
+                .collect();
+            out.extend(
+                board.cells().filter(|c| sheet.contains(*c) && !listed.contains(c)),
+            );
+        }
+    }
+    out
+}
+
+fn within(game: &Game, board: &Board, anchors: Vec<Cell>, distance: u32) -> Region {
+    let banned = prohibited(game, board);
+    let mut cells: Vec<Cell> = anchors
+        .iter()
+        .flat_map(|a| board.within(*a, distance))
+        .filter(|c| !banned.contains(c))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    cells.sort_by_key(|c| {
+        (anchors.iter().map(|a| board.distance(*a, *c)).min().unwrap_or(0), *c)
+    });
+    Region::Hexes { cells, anchors, distance }
+}
+
+fn target(resolver: &Resolver, text: &str) -> Option<Target> {
+    let t = text.trim().to_lowercase();
+    if t.contains("of the above") {
+        return Some(Target::Above);
+    }
+    if t.contains("any formation") {
+        return Some(Target::AnyFormation);
+    }
+    let words = text.trim();
+    let words = words.strip_prefix("any ").unwrap_or(words);
+    let words = words.trim_end_matches(" units").trim_end_matches(" unit");
+    let parts: Vec<&str> = words.split(" or ").map(str::trim).collect();
+    // "Sabratha or Trento Divs": the last part's final word names the kind of every part.
+    let kind = parts.last().and_then(|p| p.rsplit_once(' ')).map(|(_, k)| k.to_string());
+    let mut ids = BTreeSet::new();
+    for part in &parts {
+        let found = resolver.formation(part).or_else(|| {
+            kind.as_ref().and_then(|k| resolver.formation(&format!("{part} {k}")))
+        });
+        ids.insert(found?.to_string());
+    }
+    Some(Target::Formations(ids))
+}
+
+/// Resolves a parsed location of a game.
+pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
+    let Some(board) = &game.board else {
+        return Region::Unresolved {
+            reason: "the game has no printed map grid".into(),
+            bad_label: None,
+        };
+    };
+    let cells = |hexes: &[muster_model::notation::HexRef]| -> Result<Vec<Cell>, (String, String)> {
+        hexes.iter().map(|h| board.parse(&h.label).map_err(|e| (e.to_string(), h.label.clone()))).collect()
+    };
+    let bad = |(reason, label): (String, String)| Region::Unresolved {
+        reason,
+        bad_label: Some(label),
+    };
+    match expr {
+        LocationExpr::Hex { hex } => match cells(std::slice::from_ref(hex)) {
+            Ok(c) => within(game, board, c, 0),
+            Err(e) => bad(e),
+        },
+        LocationExpr::Within { distance, of } => match cells(of) {
+            Ok(c) => within(game, board, c, *distance),
+            Err(e) => bad(e),
+        },
+        LocationExpr::WithinFeature { feature, .. } => Region::Unresolved {
+            reason: format!(
+                "the hexes of every {feature} are not printed, only the two ends of the stretch"
+            ),
+            bad_label: None,
+        },
+        LocationExpr::Zone { zone, .. } => Region::Unresolved {
+            reason: format!("the hexes of the {zone} are not printed"),
+            bad_label: None,
+        },
+        LocationExpr::StackedWith { target: t }
+        | LocationExpr::WithAbove { target: t } => match target(resolver, t) {
+            Some(target) => Region::WithUnits { target, plus: vec![] },
+            None => Region::Unresolved {
+                reason: format!("`{t}` names no formation of the order of battle"),
+                bad_label: None,
+            },
+        },
+        LocationExpr::Either { options } => {
+            let mut plus = Vec::new();
+            let mut tgt = None;
+            for o in options {
+                match region(game, resolver, o) {
+                    Region::Hexes { cells, .. } => plus.extend(cells),
+                    Region::WithUnits { target, .. } => tgt = Some(target),
+                    u @ Region::Unresolved { .. } => return u,
+                }
+            }
+            match tgt {
+                Some(target) => Region::WithUnits { target, plus },
+                None => within(game, board, plus, 0),
+            }
+        }
+        LocationExpr::Unparsed { text } => Region::Unresolved {
+            reason: format!("`{text}` fits no placement form"),
+            bad_label: None,
+        },
+    }
+}

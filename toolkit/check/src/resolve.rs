@@ -1,0 +1,580 @@
+//! Printed unit references resolved to counters and formations of the manifest.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use muster_model::notation::{UnitItem, parse_name};
+use muster_model::{Game, ParsedPlacement, Span, Spanned};
+use muster_rules::Category;
+use serde::Serialize;
+
+/// Lowercases, drops ordinal suffixes (`1st` → `1`) and punctuation other than `/`, and
+/// folds spaces, so that printed names compare as a reader would.
+pub fn normalise(s: &str) -> String {
+    let mut words = Vec::new();
+    for w in s.split(|c: char| c.is_whitespace() || c == ',' || c == '.') {
+        if w.is_empty() {
+            continue;
+        }
+        let lw = w.to_lowercase();
+        let digits = lw.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let suffix = &lw[digits.len()..];
+        let w = if !digits.is_empty()
+            && digits.chars().all(|c| c.is_ascii_digit())
+            && matches!(suffix, "st" | "nd" | "rd" | "th")
+        {
+            digits.to_string()
+        } else {
+            lw
+        };
+        words.push(w);
+    }
+    words.join(" ")
+}
+
+/// What a printed item refers to.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "to", rename_all = "kebab-case")]
+pub enum Resolved {
+    /// A counter (unit or marker), by id.
+    Unit {
+        /// The counter id.
+        id: String,
+        /// The printed name differs from the manifest's (the unit was found by formation
+        /// and type); the manifest's name.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        differs_from: Option<String>,
+    },
+    /// A formation, by id.
+    Formation {
+        /// The formation id.
+        id: String,
+    },
+    /// Not a counter: replacement points, chits and other printed remarks.
+    NotACounter,
+    /// Nothing in the manifest fits; the nearest counters with their similarity.
+    Unknown {
+        /// (counter id, printed name, similarity 0..1), best first.
+        nearest: Vec<(String, String, f64)>,
+    },
+}
+
+/// One printed item and what it refers to.
+#[derive(Debug, Clone, Serialize)]
+pub struct Resolution {
+    /// The item as printed.
+    pub printed: String,
+    /// Where it is in the YAML file.
+    #[serde(skip)]
+    pub span: Span,
+    /// How many counters it stands for (`4 x SU`).
+    pub count: u32,
+    /// Marked as starting reduced.
+    pub reduced: bool,
+    /// A printed strength (`4-1-7`).
+    pub strength: Option<String>,
+    /// The enclosing formation item, if any (its index in the list).
+    pub parent: Option<usize>,
+    /// What it refers to.
+    pub to: Resolved,
+}
+
+/// Resolves printed references against one game's manifest.
+pub struct Resolver<'g> {
+    game: &'g Game,
+    /// normalised name → formation id
+    formations: BTreeMap<String, String>,
+    /// normalised abbreviation or type word → marker id
+    generic: BTreeMap<String, String>,
+}
+
+/// Words that mark an item as no counter at all.
+const NOT_COUNTERS: [&str; 7] = [
+    "replacement",
+    "command chit",
+    " rp ",
+    "withdraw",
+    " one ",
+    "infantry unit",
+    " armored car ",
+];
+
+impl<'g> Resolver<'g> {
+    /// Indexes a game's formations, HQ names and generic counters.
+    pub fn new(game: &'g Game) -> Self {
+        let mut formations = BTreeMap::new();
+        for f in &game.formations {
+            formations.insert(normalise(&f.printed.v), f.id.clone());
+            for a in &f.also_printed {
+                formations.insert(normalise(&a.v), f.id.clone());
+            }
+            if let Some(hq) = &f.hq {
+                let bare = muster_model::notation::parse_units(&hq.v, &game.marks);
+                if let Some(item) = bare.first() {
+                    formations.insert(normalise(&item.name), f.id.clone());
+                }
+            }
+        }
+        // A formation is also named by its HQ counter without "HQ".
+        for u in &game.units {
+            if u.category == Category::Hq
+                && let Some(f) = &u.formation
+            {
+                let name = normalise(&u.name.designation);
+                if !name.is_empty() {
+                    formations.entry(name).or_insert_with(|| f.clone());
+                }
+            }
+        }
+        let mut generic = BTreeMap::new();
+        for a in &game.meta.abbreviations {
+            let meaning = normalise(&a.meaning);
+            let singular = meaning.trim_end_matches('s');
+            if let Some(m) = game.markers.iter().chain(&game.units).find(|m| {
+                let p = normalise(&m.printed.v);
+                p == meaning || p == singular
+            }) {
+                generic.insert(normalise(&a.abbr), m.id.clone());
+            }
+        }
+        Resolver { game, formations, generic }
+    }
+
+    /// The formation a printed name or heading refers to: an exact name first, then the
+    /// one formation whose printed heading the name abbreviates word by word
+    /// (`Trieste Mtr Div` for `Trieste Motorized Inf Division`).
+    pub fn formation(&self, printed: &str) -> Option<&str> {
+        let n = normalise(printed);
+        if let Some(f) = self
+            .formations
+            .get(&n)
+            .or_else(|| self.formations.get(n.trim_end_matches('s')))
+        {
+            return Some(f);
+        }
+        let words: Vec<&str> = n.split(' ').collect();
+        let mut found: Option<&str> = None;
+        for (name, id) in &self.formations {
+            let theirs: Vec<&str> = name.split(' ').collect();
+            if abbreviates_name(&words, &theirs) {
+                match found {
+                    Some(f) if f != id => return None,
+                    _ => found = Some(id),
+                }
+            }
+        }
+        found
+    }
+
+    /// The formation and its subordinates.
+    fn scope(&self, formation: &str) -> BTreeSet<String> {
+        let mut out = BTreeSet::from([formation.to_string()]);
+        loop {
+            let before = out.len();
+            for f in &self.game.formations {
+                if f.parent.as_ref().is_some_and(|p| out.contains(p)) {
+                    out.insert(f.id.clone());
+                }
+            }
+            if out.len() == before {
+                return out;
+            }
+        }
+    }
+
+    /// Resolves the items of one placement, depth first; `used` counts counters already
+    /// placed by earlier placements so that two printed `6/2 (I)` find both counters.
+    pub fn resolve_placement(
+        &self,
+        placement: &ParsedPlacement,
+        used: &mut BTreeMap<String, u32>,
+    ) -> Vec<Resolution> {
+        let heading = placement
+            .heading
+            .as_deref()
+            .and_then(|h| self.formation(h))
+            .map(String::from);
+        let mut out = Vec::new();
+        // Replacement points are not counters.
+        if placement.kind
+            == muster_model::PlacementKind::Group(
+                muster_model::source::GroupKind::Replacements,
+            )
+        {
+            return out;
+        }
+        for (k, item) in placement.units.items.iter().enumerate() {
+            let origin = &placement.units.printed[placement.units.origin[k]];
+            self.resolve_item(
+                item,
+                origin,
+                &placement.side,
+                heading.clone(),
+                None,
+                used,
+                &mut out,
+            );
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn resolve_item(
+        &self,
+        item: &UnitItem,
+        origin: &Spanned<String>,
+        side: &str,
+        scope: Option<String>,
+        parent: Option<usize>,
+        used: &mut BTreeMap<String, u32>,
+        out: &mut Vec<Resolution>,
+    ) {
+        let span = locate(origin, item.range.clone());
+        let count = item.count.unwrap_or(1);
+        let index = out.len();
+        let to = if !item.children.is_empty() {
+            match self.formation(&item.name) {
+                Some(f) => Resolved::Formation { id: f.to_string() },
+                None => self.unit(item, side, scope.as_deref(), used),
+            }
+        } else {
+            self.unit(item, side, scope.as_deref(), used)
+        };
+        let child_scope = match &to {
+            Resolved::Formation { id } => Some(id.clone()),
+            Resolved::Unit { id, .. } => {
+                self.game.unit(id).and_then(|u| u.formation.clone()).or(scope)
+            }
+            _ => scope,
+        };
+        out.push(Resolution {
+            printed: item.name.clone(),
+            span,
+            count,
+            reduced: item.reduced,
+            strength: item.strength.clone(),
+            parent,
+            to,
+        });
+        for c in &item.children {
+            self.resolve_item(
+                c,
+                origin,
+                side,
+                child_scope.clone(),
+                Some(index),
+                used,
+                out,
+            );
+        }
+    }
+
+    fn unit(
+        &self,
+        item: &UnitItem,
+        side: &str,
+        scope: Option<&str>,
+        used: &mut BTreeMap<String, u32>,
+    ) -> Resolved {
+        let first = self.unit_as_printed(item, side, scope, used, false);
+        if matches!(first, Resolved::Unknown { .. }) {
+            let second = self.unit_as_printed(item, side, scope, used, true);
+            if !matches!(second, Resolved::Unknown { .. }) {
+                return second;
+            }
+        }
+        first
+    }
+
+    fn unit_as_printed(
+        &self,
+        item: &UnitItem,
+        side: &str,
+        scope: Option<&str>,
+        used: &mut BTreeMap<String, u32>,
+        strip: bool,
+    ) -> Resolved {
+        let g = self.game;
+        let lname = format!(" {} ", item.name.to_lowercase());
+        if NOT_COUNTERS.iter().any(|w| lname.contains(w)) || item.name.is_empty() {
+            return Resolved::NotACounter;
+        }
+        if let Some(id) = self.generic.get(&normalise(&item.name)) {
+            return Resolved::Unit { id: id.clone(), differs_from: None };
+        }
+        // A leading type phrase ("Air unit 231") and a trailing nationality word
+        // ("29/5 Indian") are not part of the designation.
+        let mut bare = item.name.clone();
+        for (w, _) in g.vocabulary.types.iter().filter(|_| strip) {
+            if let Some(rest) = bare.strip_prefix(&format!("{w} "))
+                && !rest.is_empty()
+            {
+                bare = rest.to_string();
+                break;
+            }
+        }
+        if let Some((head, last)) = bare.rsplit_once(' ')
+            && strip
+            && g.meta.nationalities.iter().any(|n| n.name.eq_ignore_ascii_case(last))
+        {
+            bare = head.to_string();
+        }
+        let item = &UnitItem { name: bare, ..item.clone() };
+        // The printed name with its list label ("Inf Bns: I/19" → "I/19 Inf Bns").
+        let full = match &item.label {
+            Some(l) => format!("{} {l}", item.name),
+            None => item.name.clone(),
+        };
+        let parts = parse_name(&full, &g.vocabulary);
+        let code_types: Vec<&str> = item
+            .type_codes
+            .iter()
+            .flat_map(|c| g.meta.notation.type_codes.iter().filter(move |t| &t.code == c))
+            .flat_map(|t| t.types.iter().map(|x| x.v.as_str()))
+            .collect();
+        let want_type = |t: &Option<String>| -> bool {
+            match (&parts.unit_type, t) {
+                (Some(a), Some(b)) => a == b,
+                _ if !code_types.is_empty() => {
+                    t.as_deref().is_some_and(|t| code_types.contains(&t))
+                }
+                _ => true,
+            }
+        };
+        let scope_set = scope.map(|f| self.scope(f));
+        let in_scope = |u: &muster_model::Unit| {
+            scope_set
+                .as_ref()
+                .is_none_or(|s| u.formation.as_ref().is_some_and(|f| s.contains(f)))
+        };
+        let exact = normalise(&item.name);
+        let designation = normalise(&parts.designation);
+        let candidates: Vec<&muster_model::Unit> = g
+            .units
+            .iter()
+            .chain(&g.markers)
+            .filter(|u| u.side == side || u.side.is_empty())
+            .filter(|u| {
+                let printed = muster_model::notation::parse_units(&u.printed.v, &g.marks);
+                let bare =
+                    printed.first().map_or(u.printed.v.as_str(), |i| i.name.as_str());
+                normalise(bare) == exact
+                    || normalise(&u.printed.v) == exact
+                    || (!designation.is_empty()
+                        && normalise(&u.name.designation) == designation
+                        && want_type(&u.unit_type))
+            })
+            .collect();
+        let pick = |cands: &[&muster_model::Unit],
+                    used: &mut BTreeMap<String, u32>|
+         -> Option<String> {
+            // Prefer a strength match, then a counter not yet used up.
+            let by_strength = item.strength.as_ref().and_then(|s| {
+                cands.iter().find(|u| {
+                    !u.back.is_empty() && strength(g, &u.back) == *s
+                        || !u.front.is_empty() && strength(g, &u.front) == *s
+                })
+            });
+            let free = cands
+                .iter()
+                .find(|u| used.get(&u.id).copied().unwrap_or(0) < u.count.max(1));
+            let chosen = by_strength.or(free).or(cands.first())?;
+            *used.entry(chosen.id.clone()).or_default() += item.count.unwrap_or(1);
+            Some(chosen.id.clone())
+        };
+        let scoped: Vec<&muster_model::Unit> =
+            candidates.iter().copied().filter(|u| in_scope(u)).collect();
+        if let Some(id) =
+            pick(if scoped.is_empty() { &candidates } else { &scoped }, used)
+        {
+            return Resolved::Unit { id, differs_from: None };
+        }
+        // Looser, and reported as a difference: the same designation with another type
+        // (`Inf Bns: 3 Yeo` for `3 Yeo Arm Bde`), or the start of the manifest's name
+        // (`4 Fld` for `4 Fld Arty Bn`), when exactly one counter in scope fits.
+        let loose: Vec<&muster_model::Unit> = g
+            .units
+            .iter()
+            .filter(|u| u.side == side && in_scope(u))
+            .filter(|u| {
+                let n = normalise(&u.printed.v);
+                (!designation.is_empty() && normalise(&u.name.designation) == designation)
+                    || (!exact.is_empty()
+                        && (n == exact || n.starts_with(&format!("{exact} "))))
+            })
+            .collect();
+        if scope_set.is_some() && loose.len() == 1 {
+            let u = loose[0];
+            *used.entry(u.id.clone()).or_default() += item.count.unwrap_or(1);
+            return Resolved::Unit {
+                id: u.id.clone(),
+                differs_from: Some(u.printed.v.clone()),
+            };
+        }
+        // In a formation, a unit of the stated type that is the only one of its kind there
+        // (an HQ printed "1 SA Div HQ" for the manifest's "1 SA Inf Div HQ").
+        if let (Some(_), Some(t)) = (&scope_set, &parts.unit_type) {
+            let same: Vec<&muster_model::Unit> = g
+                .units
+                .iter()
+                .filter(|u| {
+                    in_scope(u)
+                        && u.unit_type.as_ref() == Some(t)
+                        && u.category == Category::Hq
+                })
+                .collect();
+            if same.len() == 1 {
+                let u = same[0];
+                *used.entry(u.id.clone()).or_default() += 1;
+                return Resolved::Unit {
+                    id: u.id.clone(),
+                    differs_from: Some(u.printed.v.clone()),
+                };
+            }
+        }
+        Resolved::Unknown { nearest: self.nearest(&full, side) }
+    }
+
+    /// The manifest counters most like a printed name.
+    pub fn nearest(&self, printed: &str, side: &str) -> Vec<(String, String, f64)> {
+        let p = normalise(printed);
+        let mut scored: Vec<(String, String, f64)> = self
+            .game
+            .units
+            .iter()
+            .chain(&self.game.markers)
+            .filter(|u| u.side == side || u.side.is_empty())
+            .map(|u| {
+                let n = normalise(&u.printed.v);
+                let d = normalise(&u.name.designation);
+                let s = strsim::normalized_levenshtein(&p, &n)
+                    .max(strsim::jaro_winkler(&p, &n) * 0.9);
+                let sd = if d.is_empty() {
+                    0.0
+                } else {
+                    strsim::normalized_levenshtein(&p, &d)
+                };
+                (u.id.clone(), u.printed.v.clone(), (s.max(sd) * 100.0).round() / 100.0)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
+        scored.truncate(3);
+        scored
+    }
+}
+
+/// Values joined with `-` in the order the game declares them (`4-1-7`).
+pub fn strength(game: &Game, values: &BTreeMap<String, String>) -> String {
+    game.meta
+        .values
+        .iter()
+        .filter_map(|v| values.get(&v.id.v).cloned())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Does word `a` abbreviate word `b`: equal, a prefix, or its letters in order starting
+/// with the same letter (`mtr` in `motorized`, `divs` in `division`)?
+fn abbreviates(a: &str, b: &str) -> bool {
+    if a == b || (!a.is_empty() && b.starts_with(a)) {
+        return true;
+    }
+    let mut bc = b.chars();
+    let (Some(a0), Some(b0)) = (a.chars().next(), b.chars().next()) else { return false };
+    if a0 != b0 || a.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    a.chars().all(|c| bc.any(|d| d == c))
+}
+
+/// Does a printed name abbreviate a formation heading? The first word (the number or
+/// name) must be equal and the last (the size) must abbreviate the heading's last word;
+/// words between are matched in order, initials may stand for several words
+/// (`sa` for `south african`), and unmatched words on either side may only be the unit
+/// type `inf`/`infantry`.
+fn abbreviates_name(ours: &[&str], theirs: &[&str]) -> bool {
+    if ours.len() < 2 || theirs.len() < 2 || ours[0] != theirs[0] {
+        return false;
+    }
+    if !abbreviates(ours[ours.len() - 1], theirs[theirs.len() - 1]) {
+        return false;
+    }
+    let skippable = |w: &str| matches!(w, "inf" | "infantry");
+    let (mut i, mut j) = (1, 1);
+    let (oe, te) = (ours.len() - 1, theirs.len() - 1);
+    while i < oe || j < te {
+        if i < oe && j < te {
+            let a = ours[i];
+            // Initials for several words: "sa" for "south african".
+            let n = a.chars().count();
+            if n >= 2
+                && j + n <= te
+                && a.chars().zip(&theirs[j..j + n]).all(|(c, w)| w.starts_with(c))
+            {
+                i += 1;
+                j += n;
+                continue;
+            }
+            if abbreviates(a, theirs[j]) {
+                i += 1;
+                j += 1;
+                continue;
+            }
+        }
+        if i < oe && skippable(ours[i]) {
+            i += 1;
+        } else if j < te && skippable(theirs[j]) {
+            j += 1;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+/// The span of a byte range inside a printed YAML string, when the scalar is written plain
+/// or quoted on one line; the whole value's span otherwise.
+pub fn locate(origin: &Spanned<String>, range: Range<usize>) -> Span {
+    // The scalar starts at the span; a quoted scalar starts one byte later.
+    let quoted = origin.span.len as usize >= origin.v.len() + 2;
+    let delta = range.start + usize::from(quoted);
+    if origin.v.contains('\n') || range.end > origin.v.len() {
+        return origin.span;
+    }
+    let chars = origin.v[..range.start].chars().count() + usize::from(quoted);
+    let mut s = origin.span.within(delta, range.end - range.start);
+    s.column = origin.span.column + chars as u32;
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formation_names_abbreviate_their_headings() {
+        let f = |a: &str, b: &str| {
+            let (a, b) = (normalise(a), normalise(b));
+            abbreviates_name(
+                &a.split(' ').collect::<Vec<_>>(),
+                &b.split(' ').collect::<Vec<_>>(),
+            )
+        };
+        assert!(f("Trieste Mtr Div", "Trieste Motorized Inf Division"));
+        assert!(f("90 Le Mtr Div", "90th Le Motorized Inf Division"));
+        assert!(f("21 Ind Inf Bde", "21st Ind Bde"));
+        assert!(f("1 SA Inf Div", "1st South African Division"));
+        assert!(f("Sabratha Divs", "Sabratha Inf Division"));
+        assert!(!f("5 Ind Inf Bde", "5th Indian Inf Division"));
+        assert!(!f("4 Ind Div", "5th Indian Inf Division"));
+        assert!(!f("2 FF Inf Bde", "1st Free French Bde"));
+    }
+
+    #[test]
+    fn normalise_drops_ordinals_and_case() {
+        assert_eq!(normalise("151th Inf Bde"), "151 inf bde");
+        assert_eq!(normalise("3rd SA  Inf Bde"), "3 sa inf bde");
+        assert_eq!(normalise("Col."), "col");
+        assert_eq!(normalise("1/4 ESSEX"), "1/4 essex");
+    }
+}

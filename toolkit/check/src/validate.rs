@@ -1,0 +1,220 @@
+//! Scenario validation and the checking of a concrete position.
+
+use std::collections::BTreeMap;
+
+use muster_hex::Cell;
+use muster_model::{Game, Span};
+use muster_rules::{Position, check_stacking};
+use serde::Serialize;
+
+use crate::region::Region;
+use crate::resolve::Resolved;
+use crate::solve::{self, placed, ruleset};
+
+/// A problem with a scenario or a position.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// Game id.
+    pub game: String,
+    /// Scenario id.
+    pub scenario: String,
+    /// What kind of problem (`overstack`, `unknown-unit`, `infeasible`, `unresolved-location`,
+    /// `outside-setup`).
+    pub kind: String,
+    /// `warning` or `info`.
+    pub severity: String,
+    /// The rule section it concerns.
+    pub rule: String,
+    /// The printed hex label or location.
+    pub location: String,
+    /// Printed names of the units involved.
+    pub units: Vec<String>,
+    /// What is wrong.
+    pub message: String,
+    /// Where it is printed.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// Validates a scenario's printed setup: every unit reference resolved, fixed placements
+/// within the stacking rules, every group shown placeable (by solving it) or the reason it
+/// cannot be.
+pub fn validate_scenario(game: &Game, scenario: &str) -> Vec<Finding> {
+    let solution = solve::solve(game, scenario);
+    let placements = solve::placements(game, scenario);
+    let rules = ruleset(game);
+    let mut out = Vec::new();
+    let finding = |kind: &str,
+                   severity: &str,
+                   rule: String,
+                   location: String,
+                   units: Vec<String>,
+                   message: String,
+                   span: Span| Finding {
+        game: game.id.clone(),
+        scenario: scenario.to_string(),
+        kind: kind.into(),
+        severity: severity.into(),
+        rule,
+        location,
+        units,
+        message,
+        span,
+    };
+    // Unknown references.
+    for (pi, res) in solution.resolutions.iter().enumerate() {
+        let p = placements[pi];
+        for r in res {
+            if let Resolved::Unit { differs_from: Some(manifest), .. } = &r.to {
+                out.push(finding(
+                    "name-differs",
+                    "warning",
+                    p.section.clone(),
+                    p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default(),
+                    vec![r.printed.clone()],
+                    format!("`{}` is printed `{manifest}` in the manifest", r.printed),
+                    r.span,
+                ));
+            }
+            if let Resolved::Unknown { nearest } = &r.to {
+                let hint = nearest
+                    .first()
+                    .map(|(_, n, s)| format!("; did you mean `{n}`? (similarity {s:.2})"))
+                    .unwrap_or_default();
+                out.push(finding(
+                    "unknown-unit",
+                    "warning",
+                    p.section.clone(),
+                    p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default(),
+                    vec![r.printed.clone()],
+                    format!("`{}` names no counter of the manifest{hint}", r.printed),
+                    r.span,
+                ));
+            }
+        }
+    }
+    // Fixed placements: every line that names exactly one hex, checked together per hex.
+    let mut fixed: BTreeMap<Cell, Vec<(usize, String)>> = BTreeMap::new();
+    for (pi, reg) in solution.regions.iter().enumerate() {
+        if let Some(Region::Hexes { anchors, distance: 0, .. }) = reg
+            && anchors.len() == 1
+        {
+            for u in solution.units.iter().filter(|u| u.placement == pi) {
+                fixed.entry(anchors[0]).or_default().push((pi, u.unit.clone()));
+            }
+        }
+    }
+    for (cell, list) in &fixed {
+        let label = game.board.as_ref().and_then(|b| b.label(*cell)).unwrap_or_default();
+        let units: Vec<_> = list
+            .iter()
+            .enumerate()
+            .filter_map(|(k, (_, id))| placed(game, id, k, &label))
+            .collect();
+        for f in check_stacking(&rules, &Position { units }) {
+            let p = placements[list[0].0];
+            out.push(finding(
+                "overstack",
+                "warning",
+                f.rule,
+                label.clone(),
+                f.units,
+                format!("the printed setup overstacks {label}: {}", f.message),
+                p.location_text.as_ref().map_or(Span::detached(), |t| t.span),
+            ));
+        }
+    }
+    // Groups that cannot be placed, and locations that cannot be resolved.
+    for pr in &solution.problems {
+        // A line that names one hex is already reported by the overstack check above.
+        if let Some(Some(Region::Hexes { anchors, distance: 0, .. })) =
+            solution.regions.get(pr.placement)
+            && anchors.len() == 1
+        {
+            continue;
+        }
+        let (kind, severity, location) = match solution.regions.get(pr.placement) {
+            Some(Some(Region::Unresolved { bad_label: Some(l), .. })) => {
+                ("bad-hex", "warning", l.clone())
+            }
+            Some(Some(Region::Unresolved { .. })) => {
+                ("unresolved-location", "info", pr.location.clone())
+            }
+            _ => ("infeasible", "warning", pr.location.clone()),
+        };
+        out.push(finding(
+            kind,
+            severity,
+            pr.rule.clone(),
+            location,
+            pr.units.clone(),
+            pr.message.clone(),
+            pr.span,
+        ));
+    }
+    out
+}
+
+/// Checks a concrete position (a player's setup) against a scenario: hexes overstacked
+/// under which rule, and units standing where their printed setup does not allow.
+pub fn check_position(game: &Game, scenario: &str, position: &Position) -> Vec<Finding> {
+    let rules = ruleset(game);
+    let mut out: Vec<Finding> = check_stacking(&rules, position)
+        .into_iter()
+        .map(|f| Finding {
+            game: game.id.clone(),
+            scenario: scenario.to_string(),
+            kind: "overstack".into(),
+            severity: "warning".into(),
+            rule: f.rule,
+            location: f.location,
+            units: f.units,
+            message: f.message,
+            span: Span::detached(),
+        })
+        .collect();
+    let solution = solve::solve(game, scenario);
+    let Some(board) = &game.board else { return out };
+    let placements = solve::placements(game, scenario);
+    // Where each counter may stand: the union of the regions of the lines that place it.
+    let mut allowed: BTreeMap<&str, (Vec<Cell>, Vec<String>)> = BTreeMap::new();
+    for u in &solution.units {
+        if let Some(Some(Region::Hexes { cells, .. })) = solution.regions.get(u.placement)
+        {
+            let e = allowed.entry(u.unit.as_str()).or_default();
+            e.0.extend(cells.iter().copied());
+            if let Some(t) = &placements[u.placement].location_text {
+                e.1.push(t.v.clone());
+            }
+        }
+    }
+    for at in &position.units {
+        let base = at.id.split('#').next().unwrap_or_default();
+        let Some((cells, printed)) = allowed.get(base) else { continue };
+        let Ok(cell) = board.parse(&at.location) else { continue };
+        if !cells.contains(&cell) {
+            let line = solution
+                .units
+                .iter()
+                .find(|u| u.unit == base)
+                .map(|u| placements[u.placement].section.clone());
+            out.push(Finding {
+                game: game.id.clone(),
+                scenario: scenario.to_string(),
+                kind: "outside-setup".into(),
+                severity: "warning".into(),
+                rule: line.unwrap_or_default(),
+                location: at.location.clone(),
+                units: vec![at.name.clone()],
+                message: format!(
+                    "{} stands in {}, but its setup says `{}`",
+                    at.name,
+                    at.location,
+                    printed.join("` or `")
+                ),
+                span: Span::detached(),
+            });
+        }
+    }
+    out
+}
