@@ -82,6 +82,9 @@ pub struct Resolution {
 /// Resolves printed references against one game's manifest.
 pub struct Resolver<'g> {
     game: &'g Game,
+    /// Per counter (units, then markers): normalised printed name without marks, normalised
+    /// printed name, normalised designation.
+    names: Vec<(String, String, String)>,
     /// normalised name → formation id
     formations: BTreeMap<String, String>,
     /// normalised abbreviation or type word → marker id
@@ -137,7 +140,19 @@ impl<'g> Resolver<'g> {
                 generic.insert(normalise(&a.abbr), m.id.clone());
             }
         }
-        Resolver { game, formations, generic }
+        let names = game
+            .units
+            .iter()
+            .chain(&game.markers)
+            .map(|u| {
+                let printed =
+                    muster_model::notation::parse_units(&u.printed.v, &game.marks);
+                let bare =
+                    printed.first().map_or(u.printed.v.as_str(), |i| i.name.as_str());
+                (normalise(bare), normalise(&u.printed.v), normalise(&u.name.designation))
+            })
+            .collect();
+        Resolver { game, names, formations, generic }
     }
 
     /// The formation a printed name or heading refers to: an exact name first, then the
@@ -168,18 +183,7 @@ impl<'g> Resolver<'g> {
 
     /// The formation and its subordinates.
     fn scope(&self, formation: &str) -> BTreeSet<String> {
-        let mut out = BTreeSet::from([formation.to_string()]);
-        loop {
-            let before = out.len();
-            for f in &self.game.formations {
-                if f.parent.as_ref().is_some_and(|p| out.contains(p)) {
-                    out.insert(f.id.clone());
-                }
-            }
-            if out.len() == before {
-                return out;
-            }
-        }
+        crate::solve::descendants(self.game, formation).into_iter().collect()
     }
 
     /// Resolves the items of one placement, depth first; `used` counts counters already
@@ -353,17 +357,16 @@ impl<'g> Resolver<'g> {
             .units
             .iter()
             .chain(&g.markers)
-            .filter(|u| u.side == side || u.side.is_empty())
-            .filter(|u| {
-                let printed = muster_model::notation::parse_units(&u.printed.v, &g.marks);
-                let bare =
-                    printed.first().map_or(u.printed.v.as_str(), |i| i.name.as_str());
-                normalise(bare) == exact
-                    || normalise(&u.printed.v) == exact
+            .zip(&self.names)
+            .filter(|(u, _)| u.side == side || u.side.is_empty())
+            .filter(|(u, (bare, printed, d))| {
+                *bare == exact
+                    || *printed == exact
                     || (!designation.is_empty()
-                        && normalise(&u.name.designation) == designation
+                        && *d == designation
                         && want_type(&u.unit_type))
             })
+            .map(|(u, _)| u)
             .collect();
         let pick = |cands: &[&muster_model::Unit],
                     used: &mut BTreeMap<String, u32>|
@@ -392,16 +395,17 @@ impl<'g> Resolver<'g> {
         // Looser, and reported as a difference: the same designation with another type
         // (`Inf Bns: 3 Yeo` for `3 Yeo Arm Bde`), or the start of the manifest's name
         // (`4 Fld` for `4 Fld Arty Bn`), when exactly one counter in scope fits.
+        let prefix = format!("{exact} ");
         let loose: Vec<&muster_model::Unit> = g
             .units
             .iter()
-            .filter(|u| u.side == side && in_scope(u))
-            .filter(|u| {
-                let n = normalise(&u.printed.v);
-                (!designation.is_empty() && normalise(&u.name.designation) == designation)
-                    || (!exact.is_empty()
-                        && (n == exact || n.starts_with(&format!("{exact} "))))
+            .zip(&self.names)
+            .filter(|(u, _)| u.side == side && in_scope(u))
+            .filter(|(_, (_, n, d))| {
+                (!designation.is_empty() && *d == designation)
+                    || (!exact.is_empty() && (*n == exact || n.starts_with(&prefix)))
             })
+            .map(|(u, _)| u)
             .collect();
         if scope_set.is_some() && loose.len() == 1 {
             let u = loose[0];

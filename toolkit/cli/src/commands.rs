@@ -64,6 +64,11 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                 c["floor_counters_per_second"].as_f64().unwrap_or_default(),
                 c["ratio_to_floor"].as_f64().unwrap_or_default(),
             );
+            println!(
+                "validating all {} scenarios: {:.1} ms",
+                report["validation"]["scenarios"],
+                report["validation"]["seconds"].as_f64().unwrap_or_default() * 1000.0
+            );
             println!("figures written to {}", out.display());
             Ok(Exit::Clean)
         }
