@@ -5,6 +5,7 @@
 mod bad_input;
 mod cli;
 mod counters;
+mod errata;
 mod maps;
 mod rules;
 mod schemas;

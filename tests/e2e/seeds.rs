@@ -146,7 +146,7 @@ fn gazala_1942_units_and_scenarios_match_the_rulebook() {
     let loaded = seeds();
     let g = game(&loaded.games, "gazala-1942");
     let by = units_by_section(g);
-    // 13.12: XXI Corps 9, X Corps 6, XX Corps 11, Afrika Korps 20, stacked with it 7.
+    // 13.12: XXI Corps 9, X Corps 6, XX Corps 11, Afrika Korps 20 and 7 stacked with it.
     // 13.16: 1 SA 4, 50th 4, 2 SA 4, 5 Indian 5 (9/5 twice and 11 from 13.34),
     // 1 Armoured 10, 7 Armoured 9, independents 11. 13.18: 6 reinforcements. 10.4: Heckler.
     assert_eq!(by.get("13.12").copied(), Some(9 + 6 + 11 + 20 + 7));

@@ -10,11 +10,13 @@
 
 #![deny(missing_docs)]
 
+pub mod errata;
 pub mod region;
 pub mod resolve;
 pub mod solve;
 pub mod validate;
 
+pub use errata::{Erratum, errata};
 pub use resolve::{Resolution, Resolved, Resolver, normalise};
 pub use solve::{Solution, SolvedUnit, solve};
 pub use validate::{Finding, check_position, validate_scenario};

@@ -44,6 +44,9 @@ pub enum Resolved {
         /// and type); the manifest's name.
         #[serde(skip_serializing_if = "Option::is_none")]
         differs_from: Option<String>,
+        /// The unit was listed under this formation, which is not its own.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        listed_under: Option<String>,
     },
     /// A formation, by id.
     Formation {
@@ -87,6 +90,8 @@ pub struct Resolver<'g> {
     names: Vec<(String, String, String)>,
     /// normalised name → formation id
     formations: BTreeMap<String, String>,
+    /// the same, from headings and declared names only (not from HQ counters)
+    headings: BTreeMap<String, String>,
     /// normalised abbreviation or type word → marker id
     generic: BTreeMap<String, String>,
 }
@@ -118,6 +123,7 @@ impl<'g> Resolver<'g> {
                 }
             }
         }
+        let headings = formations.clone();
         // A formation is also named by its HQ counter without "HQ".
         for u in &game.units {
             if u.category == Category::Hq
@@ -152,24 +158,30 @@ impl<'g> Resolver<'g> {
                 (normalise(bare), normalise(&u.printed.v), normalise(&u.name.designation))
             })
             .collect();
-        Resolver { game, names, formations, generic }
+        Resolver { game, names, formations, headings, generic }
     }
 
     /// The formation a printed name or heading refers to: an exact name first, then the
     /// one formation whose printed heading the name abbreviates word by word
     /// (`Trieste Mtr Div` for `Trieste Motorized Inf Division`).
     pub fn formation(&self, printed: &str) -> Option<&str> {
+        Self::lookup(&self.formations, printed)
+    }
+
+    /// Like [`Resolver::formation`], but from the order of battle's headings and declared
+    /// names only, so that a misprinted HQ counter cannot vouch for itself.
+    pub fn formation_by_heading(&self, printed: &str) -> Option<&str> {
+        Self::lookup(&self.headings, printed)
+    }
+
+    fn lookup<'a>(names: &'a BTreeMap<String, String>, printed: &str) -> Option<&'a str> {
         let n = normalise(printed);
-        if let Some(f) = self
-            .formations
-            .get(&n)
-            .or_else(|| self.formations.get(n.trim_end_matches('s')))
-        {
+        if let Some(f) = names.get(&n).or_else(|| names.get(n.trim_end_matches('s'))) {
             return Some(f);
         }
         let words: Vec<&str> = n.split(' ').collect();
         let mut found: Option<&str> = None;
-        for (name, id) in &self.formations {
+        for (name, id) in names {
             let theirs: Vec<&str> = name.split(' ').collect();
             if abbreviates_name(&words, &theirs) {
                 match found {
@@ -304,7 +316,11 @@ impl<'g> Resolver<'g> {
             return Resolved::NotACounter;
         }
         if let Some(id) = self.generic.get(&normalise(&item.name)) {
-            return Resolved::Unit { id: id.clone(), differs_from: None };
+            return Resolved::Unit {
+                id: id.clone(),
+                differs_from: None,
+                listed_under: None,
+            };
         }
         // A leading type phrase ("Air unit 231") and a trailing nationality word
         // ("29/5 Indian") are not part of the designation.
@@ -390,7 +406,9 @@ impl<'g> Resolver<'g> {
         if let Some(id) =
             pick(if scoped.is_empty() { &candidates } else { &scoped }, used)
         {
-            return Resolved::Unit { id, differs_from: None };
+            let listed_under =
+                if scoped.is_empty() { scope.map(String::from) } else { None };
+            return Resolved::Unit { id, differs_from: None, listed_under };
         }
         // Looser, and reported as a difference: the same designation with another type
         // (`Inf Bns: 3 Yeo` for `3 Yeo Arm Bde`), or the start of the manifest's name
@@ -413,6 +431,7 @@ impl<'g> Resolver<'g> {
             return Resolved::Unit {
                 id: u.id.clone(),
                 differs_from: Some(u.printed.v.clone()),
+                listed_under: None,
             };
         }
         // In a formation, a unit of the stated type that is the only one of its kind there
@@ -433,6 +452,7 @@ impl<'g> Resolver<'g> {
                 return Resolved::Unit {
                     id: u.id.clone(),
                     differs_from: Some(u.printed.v.clone()),
+                    listed_under: None,
                 };
             }
         }

@@ -72,7 +72,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
             println!("figures written to {}", out.display());
             Ok(Exit::Clean)
         }
-        Command::Errata { .. } => not_yet("errata", "the errata checker"),
+        Command::Errata { games, format } => errata(g, &games.games, *format),
         Command::Check { .. } => not_yet("check", "checking saved games"),
     }
 }
@@ -109,6 +109,7 @@ fn build(
         let maps = crate::stages::render_maps(game, &g.out, map_dpi)?;
         let counter_images = crate::stages::render_counters(game, &g.out, counters)?;
         let setups = crate::stages::write_setups(game, &g.out)?;
+        let errata = crate::stages::write_errata(game, &g.out, &loaded.sources)?;
         let untyped = game.units.iter().filter(|u| u.unit_type.is_none()).count();
         let mut summary = summary(game, t.elapsed().as_secs_f64());
         summary["units_of_unknown_type"] = json!(untyped);
@@ -120,6 +121,7 @@ fn build(
         summary["sheet_pages"] = json!(counter_images.pages);
         summary["counters"] = json!(counter_images);
         summary["setup_findings"] = json!(setups);
+        summary["errata"] = json!(errata.iter().filter(|e| e.severity != "info").count());
         if format == Format::Text && !g.quiet {
             eprintln!("{}", summary_line(&summary));
         }
@@ -274,6 +276,46 @@ fn schema(write: Option<&Path>) -> Result<Exit> {
         }
     }
     Ok(Exit::Clean)
+}
+
+fn errata(g: &Global, games: &[String], format: Format) -> Result<Exit> {
+    let loaded = load(g, games, format);
+    let mut all = Vec::new();
+    for game in &loaded.games {
+        let found = crate::stages::write_errata(game, &g.out, &loaded.sources)?;
+        if format == Format::Text {
+            for e in &found {
+                let at = if e.span.is_detached() {
+                    String::new()
+                } else {
+                    format!(
+                        "{}:{}:{}: ",
+                        loaded.sources.path(e.span.file).display(),
+                        e.span.line,
+                        e.span.column
+                    )
+                };
+                let known = if e.known { " (known)" } else { "" };
+                println!("{at}{} [{}] {}{known}", e.severity, e.kind, e.message);
+                if let Some(s) = &e.suggestion {
+                    println!("  likely: {s}");
+                }
+            }
+        }
+        all.extend(found.iter().map(|e| crate::stages::erratum_json(e, &loaded.sources)));
+    }
+    if format == Format::Json {
+        println!("{}", serde_json::to_string_pretty(&all)?);
+    }
+    let serious =
+        all.iter().filter(|e| e["severity"] != "info" && e["known"] != true).count();
+    Ok(if loaded.has_errors() {
+        Exit::Unusable
+    } else if serious == 0 {
+        Exit::Clean
+    } else {
+        Exit::Findings
+    })
 }
 
 fn validate(

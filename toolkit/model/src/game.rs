@@ -48,6 +48,8 @@ pub struct Game {
     pub marks: Marks,
     /// The type and size words of the game.
     pub vocabulary: Vocabulary,
+    /// `errata.yaml`: errata the publisher acknowledges.
+    pub known_errata: crate::source::KnownErrata,
 }
 
 /// A formation of the order of battle.

@@ -40,5 +40,6 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
         ("map.schema.json", schemars::schema_for!(source::MapFile)),
         ("scenario.schema.json", schemars::schema_for!(source::ScenarioFile)),
         ("rules.schema.json", schemars::schema_for!(source::RulesFile)),
+        ("errata.schema.json", schemars::schema_for!(source::KnownErrata)),
     ]
 }

@@ -7,7 +7,9 @@ use serde::de::DeserializeOwned;
 
 use crate::diag::{Diagnostic, Sources};
 use crate::game::Game;
-use crate::source::{CountersFile, GameFile, MapFile, OobFile, RulesFile, ScenarioFile};
+use crate::source::{
+    CountersFile, GameFile, KnownErrata, MapFile, OobFile, RulesFile, ScenarioFile,
+};
 use crate::span::Span;
 use crate::validate;
 
@@ -106,6 +108,7 @@ pub(crate) struct Documents {
     pub rules: RulesFile,
     pub maps: Vec<(PathBuf, MapFile)>,
     pub scenarios: Vec<(PathBuf, ScenarioFile)>,
+    pub errata: KnownErrata,
 }
 
 /// Loads one game folder. Returns the game and its warnings, or every error found.
@@ -120,18 +123,19 @@ pub fn load_game(
     let oob = reader.optional::<OobFile>(&dir.join("oob.yaml"));
     let counters = reader.optional::<CountersFile>(&dir.join("counters.yaml"));
     let rules = reader.optional::<RulesFile>(&dir.join("rules.yaml"));
+    let errata = reader.optional::<KnownErrata>(&dir.join("errata.yaml"));
     let maps = reader.folder::<MapFile>(&dir.join("maps"));
     let scenarios = reader.folder::<ScenarioFile>(&dir.join("scenarios"));
     let mut warnings = unknown_files(dir);
-    let (Some(game), Some(oob), Some(counters), Some(rules)) =
-        (game, oob, counters, rules)
+    let (Some(game), Some(oob), Some(counters), Some(rules), Some(errata)) =
+        (game, oob, counters, rules, errata)
     else {
         return Err(errors);
     };
     if !errors.is_empty() {
         return Err(errors);
     }
-    let docs = Documents { game, oob, counters, rules, maps, scenarios };
+    let docs = Documents { game, oob, counters, rules, maps, scenarios, errata };
     match validate::build(dir, docs, sources) {
         Ok((game, w)) => {
             warnings.extend(w);

@@ -530,7 +530,7 @@ pub(crate) fn build(
         return Err(errors);
     }
     let _ = sources;
-    let Documents { game, oob, counters, rules, maps: _, scenarios } = docs;
+    let Documents { game, oob, counters, rules, maps: _, scenarios, errata } = docs;
     let mut scenarios: Vec<ScenarioFile> =
         scenarios.into_iter().map(|(_, s)| s).collect();
     scenarios.sort_by(|a, b| a.id.v.cmp(&b.id.v));
@@ -552,6 +552,7 @@ pub(crate) fn build(
             parsed,
             marks,
             vocabulary,
+            known_errata: errata,
         },
         warnings,
     ))

@@ -158,6 +158,21 @@ pub struct Ruleset<S> {
     /// Terrain no unit may occupy (ids from the game's terrain list). Default: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prohibited_terrain: Vec<S>,
+    /// The ways a full-strength unit may be divided (Gazala 1942 10.6). Default: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strength_splits: Vec<StrengthSplit>,
+}
+
+/// A permitted division of a unit into parts, by printed strength.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrengthSplit {
+    /// The full unit's strength (`6-1-7`).
+    pub full: String,
+    /// The parts it divides into (`4-1-7`, `2-0-7`).
+    pub parts: Vec<String>,
+    /// The rule section.
+    pub section: String,
 }
 
 impl<S> Filter<S> {
@@ -193,6 +208,7 @@ impl<S> Default for Ruleset<S> {
             opposing_units: OpposingUnits::default(),
             opposing_units_section: None,
             prohibited_terrain: vec![],
+            strength_splits: vec![],
         }
     }
 }
@@ -244,6 +260,7 @@ impl<S> Ruleset<S> {
                 .into_iter()
                 .map(&mut *f)
                 .collect(),
+            strength_splits: self.strength_splits,
         }
     }
 

@@ -4,6 +4,7 @@
 //! Printed strings (unit lists, locations) stay as printed; [`crate::notation`] parses them.
 
 mod counters;
+mod errata;
 mod game;
 mod map;
 mod oob;
@@ -13,6 +14,7 @@ mod scenario;
 pub use counters::{
     CounterDef, CounterEntry, CounterGroup, CountersFile, MarkerDef, Marking, Mobility,
 };
+pub use errata::{KnownErrata, KnownErratum};
 pub use game::{
     Abbreviation, BesideSize, BoardDef, CounterStyle, Dice, GameFile, NationalityDef,
     Notation, SheetPlacement, SideDef, SizeDef, TerrainDef, TypeCode, TypeDef, ValueDef,
