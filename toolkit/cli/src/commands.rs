@@ -163,7 +163,7 @@ fn summary(game: &Game, seconds: f64) -> Value {
 
 fn summary_line(s: &Value) -> String {
     format!(
-        "{}: {} units ({} of unknown type), {} markers, {} counter sides ({} unknown values), {} sheet pages, {} formations, {} maps ({} hexes of unknown terrain), {} scenarios, {} placements ({:.2} s)",
+        "{}: {} units ({} of unknown type), {} markers, {} counter sides ({} unknown values), {} sheet pages, {} formations, {} maps ({} hexes of unknown terrain), {} scenarios, {} placements, {} setup findings, {} errata ({:.2} s)",
         s["game"].as_str().unwrap_or_default(),
         s["units"],
         s["units_of_unknown_type"],
@@ -176,6 +176,8 @@ fn summary_line(s: &Value) -> String {
         s["hexes_of_unknown_terrain"],
         s["scenarios"],
         s["placements"],
+        s["setup_findings"],
+        s["errata"],
         s["seconds"].as_f64().unwrap_or_default()
     )
 }
@@ -285,16 +287,7 @@ fn errata(g: &Global, games: &[String], format: Format) -> Result<Exit> {
         let found = crate::stages::write_errata(game, &g.out, &loaded.sources)?;
         if format == Format::Text {
             for e in &found {
-                let at = if e.span.is_detached() {
-                    String::new()
-                } else {
-                    format!(
-                        "{}:{}:{}: ",
-                        loaded.sources.path(e.span.file).display(),
-                        e.span.line,
-                        e.span.column
-                    )
-                };
+                let at = crate::report::place(&loaded.sources, e.span);
                 let known = if e.known { " (known)" } else { "" };
                 println!("{at}{} [{}] {}{known}", e.severity, e.kind, e.message);
                 if let Some(s) = &e.suggestion {
@@ -354,16 +347,7 @@ fn validate(
         println!("{}", serde_json::to_string_pretty(&list)?);
     } else {
         for f in &findings {
-            let at = if f.span.is_detached() {
-                String::new()
-            } else {
-                format!(
-                    "{}:{}:{}: ",
-                    loaded.sources.path(f.span.file).display(),
-                    f.span.line,
-                    f.span.column
-                )
-            };
+            let at = crate::report::place(&loaded.sources, f.span);
             println!(
                 "{at}{} [{}] {} (rule {}, {}): {}",
                 f.severity, f.scenario, f.kind, f.rule, f.location, f.message

@@ -18,3 +18,12 @@ pub fn counts(diags: &[Diagnostic]) -> (usize, usize) {
     let w = diags.iter().filter(|d| d.severity == Severity::Warning).count();
     (e, w)
 }
+
+/// `path:line:column: ` for a span, or nothing for a detached one.
+pub fn place(sources: &Sources, span: muster_model::Span) -> String {
+    if span.is_detached() {
+        String::new()
+    } else {
+        format!("{}:{}:{}: ", sources.path(span.file).display(), span.line, span.column)
+    }
+}
