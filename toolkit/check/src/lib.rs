@@ -6,7 +6,7 @@
 //! checks fixed placements against the game's stacking rules with `muster-rules`, proves
 //! that each "within", "radius" and "stacked with" group can be placed or says precisely
 //! why not ([`validate`]), and turns the setup into one concrete, legal, deterministic
-//! position ([`solve`]). It performs no I/O.
+//! position ([`solve()`]). It performs no I/O.
 
 #![deny(missing_docs)]
 
