@@ -134,3 +134,155 @@ fn acknowledged_errata_are_marked_known_and_kept() {
     assert!(gurk.iter().all(|e| e["known"] == true
         && e["known_note"] == "the manifest's 3/18 Gar is the misprint"));
 }
+
+/// Copies gazala-scs, applies `edit` to one file (text replacement), and returns the
+/// errata that were not there before.
+fn injected(
+    file: &str,
+    from: &str,
+    to: &str,
+) -> (Vec<serde_json::Value>, std::path::PathBuf, tempfile::TempDir) {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("sources/gazala-scs"), &tmp.path().join("sources/gazala-scs"));
+    let before = errata_of(tmp.path(), "gazala-scs");
+    let path = tmp.path().join("sources/gazala-scs").join(file);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{from}");
+    fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    let after = errata_of(tmp.path(), "gazala-scs");
+    (after.into_iter().filter(|e| !before.contains(e)).collect(), path, tmp)
+}
+
+#[test]
+fn each_kind_of_injected_error_is_found_once_at_its_line() {
+    let cases: [(&str, &str, &str, &str, &str); 9] = [
+        // kind, file, from, to, the text on the line the finding must point at
+        (
+            "name-differs",
+            "scenarios/cauldron-and-knightsbridge.yaml",
+            "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Inf Bn)",
+            "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Arm Bn)",
+            "1 KRRC Arm Bn",
+        ),
+        (
+            "other-formation",
+            "scenarios/cauldron-and-knightsbridge.yaml",
+            "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Inf Bn)",
+            "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Inf Bn, 2 SG Inf Bn)",
+            "2 SG Inf Bn)",
+        ),
+        (
+            "setup-and-reinforcement",
+            "scenarios/full-campaign.yaml",
+            "A42.07\"\n        units: \"69 Inf Bde (6 GH Inf Bn)\"",
+            "A42.07\"\n        units: \"69 Inf Bde (6 GH Inf Bn), 21 Ind Inf Bde (157 Fld Arty Bn)\"",
+            "21 Ind Inf Bde (Inf Bns: 1 DCLI",
+        ),
+        (
+            "bad-hex",
+            "scenarios/cauldron-and-knightsbridge.yaml",
+            "location: \"B35.21\"",
+            "location: \"B35.41\"",
+            "B35.41",
+        ),
+        (
+            "overstack",
+            "scenarios/cauldron-and-knightsbridge.yaml",
+            "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Inf Bn)",
+            "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Inf Bn, 3 RTR Arm Bn, 8 Hus Arm Bn)",
+            "B35.21",
+        ),
+        (
+            "unparsable-list",
+            "scenarios/cauldron-and-knightsbridge.yaml",
+            "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Inf Bn)",
+            "4 Arm Bde (5 RTR Arm Bn 1 KRRC Inf Bn)",
+            "5 RTR Arm Bn 1 KRRC",
+        ),
+        (
+            "count-mismatch",
+            "scenarios/full-campaign.yaml",
+            "count: 15, section: \"15.1.2.1\"",
+            "count: 15, section: \"15.1.2.1\"",
+            "",
+        ),
+        (
+            "duplicate-name",
+            "counters.yaml",
+            "\"Stopcol Arm Recon Bn\"",
+            "{printed: \"6 SA Arm Car Bn\", id: dup-6-sa}",
+            "6 SA Arm Car Bn",
+        ),
+        (
+            "unused",
+            "counters.yaml",
+            "\"Stopcol Arm Recon Bn\"",
+            "\"Bogus Arm Recon Bn\"",
+            "Bogus Arm Recon Bn",
+        ),
+    ];
+    for (kind, file, from, to, line_text) in cases {
+        if kind == "count-mismatch" {
+            continue;
+        }
+        let (new, path, _tmp) = injected(file, from, to);
+        let found: Vec<_> = new.iter().filter(|e| e["kind"] == kind).collect();
+        assert_eq!(found.len(), 1, "{kind}: {new:#?}");
+        let text = fs::read_to_string(&path).unwrap();
+        let lines: Vec<u64> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains(line_text))
+            .map(|(k, _)| k as u64 + 1)
+            .collect();
+        assert!(
+            lines.contains(&found[0]["line"].as_u64().unwrap()),
+            "{kind}: {} not on {lines:?}",
+            found[0]["line"]
+        );
+        assert!(found[0]["file"].as_str().unwrap().ends_with(file), "{kind}");
+    }
+}
+
+#[test]
+fn split_strengths_and_stated_counts_are_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/gazala-1942"),
+        &tmp.path().join("sources/gazala-1942"),
+    );
+    let path = tmp.path().join("sources/gazala-1942/scenarios/preliminary-phase.yaml");
+    // 13.16 prints 9/5 as [3-1-7] and [1-0-7], which 10.6 permits; make it [3-1-7] and [2-0-7].
+    let text =
+        fs::read_to_string(&path).unwrap().replace("9/5 (I) [1-0-7]", "9/5 (I) [2-0-7]");
+    fs::write(&path, text).unwrap();
+    let all = errata_of(tmp.path(), "gazala-1942");
+    let splits: Vec<_> = all.iter().filter(|e| e["kind"] == "split-strength").collect();
+    assert_eq!(splits.len(), 2, "the printed 6/2 [2-1-7] and the injected 9/5 [2-0-7]");
+    assert!(splits.iter().any(|e| e["subject"] == "9/5 [2-0-7]"
+        && e["expected"] == "5-1-7 divides into 3-1-7 and 1-0-7"));
+
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/dance-of-war"),
+        &tmp.path().join("sources/dance-of-war"),
+    );
+    let path = tmp.path().join("sources/dance-of-war/scenarios/campaign.yaml");
+    let text = fs::read_to_string(&path)
+        .unwrap()
+        .replace("count: 12, section: \"3.5.2\"", "count: 13, section: \"3.5.2\"");
+    fs::write(&path, text).unwrap();
+    let all = errata_of(tmp.path(), "dance-of-war");
+    let c: Vec<_> = all
+        .iter()
+        .filter(|e| e["kind"] == "count-mismatch" && e["severity"] == "warning")
+        .collect();
+    assert_eq!(
+        c.len(),
+        0,
+        "the Dance of War setup stops short, so counts are information"
+    );
+    assert!(all.iter().any(|e| e["kind"] == "count-mismatch"
+        && e["expected"] == "13"
+        && e["message"].as_str().unwrap().contains("lists give 12")));
+}

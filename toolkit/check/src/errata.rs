@@ -391,11 +391,16 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
                     && got.len() == sp.parts.len()
             });
             if !fits && !game.rules.strength_splits.is_empty() {
-                let near = game
-                    .rules
-                    .strength_splits
+                // The division that has the first printed part, else any sharing one.
+                let splits = &game.rules.strength_splits;
+                let near = splits
                     .iter()
-                    .find(|sp| sp.parts.iter().any(|p| got.contains(&p.as_str())));
+                    .find(|sp| sp.parts.iter().any(|p| p == got[0]))
+                    .or_else(|| {
+                        splits
+                            .iter()
+                            .find(|sp| sp.parts.iter().any(|p| got.contains(&p.as_str())))
+                    });
                 let bad = near
                     .and_then(|sp| {
                         got.iter().find(|g| !sp.parts.iter().any(|p| p == **g))
