@@ -100,7 +100,7 @@ fn validate_reports_printed_labels_that_are_off_the_map_as_findings() {
 
 #[test]
 fn commands_not_yet_available_say_so_with_exit_2() {
-    let out = muster(&root(), &["errata"]);
+    let out = muster(&root(), &["check", "game.vsav", "--module", "game.vmod"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not available"));
 }
