@@ -280,6 +280,17 @@ fn schema(write: Option<&Path>) -> Result<Exit> {
     Ok(Exit::Clean)
 }
 
+/// The exit code of a reporting command: unusable input wins, then findings.
+fn exit_for(loaded: &Loaded, serious: usize) -> Exit {
+    if loaded.has_errors() {
+        Exit::Unusable
+    } else if serious == 0 {
+        Exit::Clean
+    } else {
+        Exit::Findings
+    }
+}
+
 fn errata(g: &Global, games: &[String], format: Format) -> Result<Exit> {
     let loaded = load(g, games, format);
     let mut all = Vec::new();
@@ -302,13 +313,7 @@ fn errata(g: &Global, games: &[String], format: Format) -> Result<Exit> {
     }
     let serious =
         all.iter().filter(|e| e["severity"] != "info" && e["known"] != true).count();
-    Ok(if loaded.has_errors() {
-        Exit::Unusable
-    } else if serious == 0 {
-        Exit::Clean
-    } else {
-        Exit::Findings
-    })
+    Ok(exit_for(&loaded, serious))
 }
 
 fn validate(
@@ -357,11 +362,5 @@ fn validate(
             eprintln!("{} finding(s), {serious} needing attention", findings.len());
         }
     }
-    Ok(if loaded.has_errors() {
-        Exit::Unusable
-    } else if serious == 0 {
-        Exit::Clean
-    } else {
-        Exit::Findings
-    })
+    Ok(exit_for(&loaded, serious))
 }

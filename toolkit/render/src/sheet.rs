@@ -253,37 +253,23 @@ pub fn page_svg(game: &Game, units: &[&Unit], page: &Page, o: &SheetOptions) -> 
             (xs.first().copied().unwrap_or(0.0), xs.last().copied().unwrap_or(0.0));
         let gap = o.bleed_in + 0.05;
         let len = 0.2;
-        for x in &xs {
+        let mut line = |x1: f64, y1: f64, x2: f64, y2: f64| {
             let _ = write!(
                 s,
-                r#"<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" {mark}/>"#,
-                n(x * PX),
-                n((top - gap - len) * PX),
-                n((top - gap) * PX)
+                r#"<line x1="{}" y1="{}" x2="{}" y2="{}" {mark}/>"#,
+                n(x1 * PX),
+                n(y1 * PX),
+                n(x2 * PX),
+                n(y2 * PX)
             );
-            let _ = write!(
-                s,
-                r#"<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" {mark}/>"#,
-                n(x * PX),
-                n((bottom + gap) * PX),
-                n((bottom + gap + len) * PX)
-            );
+        };
+        for &x in &xs {
+            line(x, top - gap - len, x, top - gap);
+            line(x, bottom + gap, x, bottom + gap + len);
         }
-        for y in &ys {
-            let _ = write!(
-                s,
-                r#"<line x1="{1}" y1="{0}" x2="{2}" y2="{0}" {mark}/>"#,
-                n(y * PX),
-                n((left - gap - len) * PX),
-                n((left - gap) * PX)
-            );
-            let _ = write!(
-                s,
-                r#"<line x1="{1}" y1="{0}" x2="{2}" y2="{0}" {mark}/>"#,
-                n(y * PX),
-                n((right + gap) * PX),
-                n((right + gap + len) * PX)
-            );
+        for &y in &ys {
+            line(left - gap - len, y, left - gap, y);
+            line(right + gap, y, right + gap + len, y);
         }
     }
     let registration = match o.registration {
