@@ -18,5 +18,5 @@ pub mod validate;
 
 pub use errata::{Erratum, errata};
 pub use resolve::{Resolution, Resolved, Resolver, normalise};
-pub use solve::{Solution, SolvedUnit, solve};
+pub use solve::{Solution, SolvedUnit, ruleset, solve};
 pub use validate::{Finding, check_position, validate_scenario};

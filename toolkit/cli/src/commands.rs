@@ -108,7 +108,7 @@ fn build(
         write_atomic(&dist.join("game.json"), &model)?;
         let maps = crate::stages::render_maps(game, &g.out, map_dpi)?;
         let counter_images = crate::stages::render_counters(game, &g.out, counters)?;
-        let setups = crate::stages::write_setups(game, &g.out)?;
+        let (solutions, setups) = crate::stages::write_setups(game, &g.out)?;
         let errata = crate::stages::write_errata(game, &g.out, &loaded.sources)?;
         let untyped = game.units.iter().filter(|u| u.unit_type.is_none()).count();
         let mut summary = summary(game, t.elapsed().as_secs_f64());
@@ -121,6 +121,14 @@ fn build(
         summary["sheet_pages"] = json!(counter_images.pages);
         summary["counters"] = json!(counter_images);
         summary["setup_findings"] = json!(setups);
+        let module = crate::stages::write_module(
+            game,
+            &g.out,
+            &maps,
+            &solutions,
+            counters.counter_size,
+        )?;
+        summary["module"] = json!(module);
         summary["errata"] = json!(errata.iter().filter(|e| e.severity != "info").count());
         if format == Format::Text && !g.quiet {
             eprintln!("{}", summary_line(&summary));

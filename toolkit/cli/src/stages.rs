@@ -30,6 +30,12 @@ pub struct MapImage {
     pub unknown_terrain: usize,
     /// PNG size in bytes.
     pub bytes: usize,
+    /// The PNG itself, for the module.
+    #[serde(skip)]
+    pub data: Vec<u8>,
+    /// Resolution it was drawn at.
+    #[serde(skip)]
+    pub dpi: u32,
 }
 
 /// Pixels for a length in inches at a resolution.
@@ -61,6 +67,8 @@ pub fn render_maps(game: &Game, out: &Path, dpi: u32) -> Result<Vec<MapImage>> {
             printed_size: scene.printed_size,
             unknown_terrain: scene.unknown_terrain,
             bytes: png.len(),
+            data: png,
+            dpi,
         });
     }
     Ok(images)
@@ -250,11 +258,15 @@ fn escape(s: &str) -> String {
 }
 
 /// Solves every scenario and writes `dist/<game>/setups/<scenario>.json` (every counter on
-/// its hex or in its holding box) and `dist/<game>/validation.json`. Returns the number of
-/// findings that need attention.
-pub fn write_setups(game: &Game, out: &Path) -> Result<usize> {
+/// its hex or in its holding box) and `dist/<game>/validation.json`. Returns the solutions
+/// and the number of findings that need attention.
+pub fn write_setups(
+    game: &Game,
+    out: &Path,
+) -> Result<(Vec<muster_check::Solution>, usize)> {
     let dir = out.join("dist").join(&game.id);
     let mut findings = Vec::new();
+    let mut solutions = Vec::new();
     for s in &game.scenarios {
         let solution = muster_check::solve(game, &s.id.v);
         let mut text = serde_json::to_string_pretty(&solution)?;
@@ -264,11 +276,70 @@ pub fn write_setups(game: &Game, out: &Path) -> Result<usize> {
             text.as_bytes(),
         )?;
         findings.extend(muster_check::validate_scenario(game, &s.id.v));
+        solutions.push(solution);
     }
     let mut text = serde_json::to_string_pretty(&findings)?;
     text.push('\n');
     write_atomic(&dir.join("validation.json"), text.as_bytes())?;
-    Ok(findings.iter().filter(|f| f.severity != "info").count())
+    Ok((solutions, findings.iter().filter(|f| f.severity != "info").count()))
+}
+
+/// What was written for a game's module.
+#[derive(Debug, Serialize)]
+pub struct ModuleReport {
+    /// The `.vmod` path.
+    pub path: String,
+    /// Its size in bytes.
+    pub bytes: usize,
+    /// Palette slots and deck pieces.
+    pub pieces: usize,
+    /// Prototypes defined.
+    pub prototypes: usize,
+    /// Predefined setups: scenario, file and counters placed.
+    pub setups: Vec<serde_json::Value>,
+}
+
+/// Packages a game as `dist/<game>.vmod` and writes what each setup holds to
+/// `dist/<game>/module.json`.
+pub fn write_module(
+    game: &Game,
+    out: &Path,
+    maps: &[MapImage],
+    solutions: &[muster_check::Solution],
+    counter_in: f64,
+) -> Result<ModuleReport> {
+    use muster_package::module::{ModuleOptions, SheetImage, build};
+    let sheets: Vec<SheetImage> = maps
+        .iter()
+        .map(|m| SheetImage {
+            sheet: m.map.clone(),
+            png: m.data.clone(),
+            width: m.width,
+            height: m.height,
+            dpi: f64::from(m.dpi),
+        })
+        .collect();
+    let options = ModuleOptions { counter_in, version: "1.0".into() };
+    let module = build(game, &sheets, solutions, &options)
+        .map_err(|e| anyhow::anyhow!("failed to package {} ({e})", game.id))?;
+    let bytes = muster_package::archive::write_zip(&module.files)
+        .map_err(|e| anyhow::anyhow!("failed to zip the module of {} ({e})", game.id))?;
+    let path = out.join("dist").join(format!("{}.vmod", game.id));
+    write_atomic(&path, &bytes)?;
+    let mut text = serde_json::to_string_pretty(&module.setups)?;
+    text.push('\n');
+    write_atomic(&out.join("dist").join(&game.id).join("module.json"), text.as_bytes())?;
+    Ok(ModuleReport {
+        path: path.display().to_string(),
+        bytes: bytes.len(),
+        pieces: module.slots,
+        prototypes: module.prototypes,
+        setups: module
+            .setups
+            .iter()
+            .map(|s| serde_json::json!({"scenario": s.scenario, "file": s.file, "pieces": s.pieces.len()}))
+            .collect(),
+    })
 }
 
 /// An erratum as JSON, with file, line and column.

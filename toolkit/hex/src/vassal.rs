@@ -141,6 +141,26 @@ fn name(v: i64, leading: u32) -> String {
 }
 
 impl VassalGrid {
+    /// The point VASSAL 3.7 snaps `(x, y)` to: the integer centre of the hex it falls in,
+    /// as `HexGrid.hexPointCenterFromRawIndex` computes it.
+    pub fn snap(&self, x: f64, y: f64) -> (i64, i64) {
+        let (px, py) = if self.sideways { (y, x) } else { (x, y) };
+        let (x0, y0) = (self.x0 as f64, self.y0 as f64);
+        let nx = ((px - x0) / self.dx + 0.5).floor() as i64;
+        let ny = if nx % 2 == 0 {
+            java_round((py - y0) / self.dy)
+        } else {
+            java_round((py - y0 - self.dy / 2.0) / self.dy)
+        };
+        let cx = (self.dx * nx as f64 + x0) as i64;
+        let cy = if nx % 2 == 0 {
+            (self.dy * ny as f64 + y0) as i64
+        } else {
+            (self.dy * ny as f64 + (self.dy / 2.0).trunc() + y0) as i64
+        };
+        if self.sideways { (cy, cx) } else { (cx, cy) }
+    }
+
     /// The location name VASSAL 3.7 gives the point `(x, y)` of a container of
     /// `width` by `height` pixels.
     pub fn location_name(&self, x: f64, y: f64, width: f64, height: f64) -> String {
@@ -207,6 +227,13 @@ mod tests {
                     g.location_name(x, y, w, h),
                     board.label(c).unwrap(),
                     "{c:?} {g:?}"
+                );
+                // Where VASSAL snaps a piece dropped on the centre is named the same.
+                let (sx, sy) = g.snap(x, y);
+                assert!((sx as f64 - x).abs() < 1.5 && (sy as f64 - y).abs() < 1.5);
+                assert_eq!(
+                    g.location_name(sx as f64, sy as f64, w, h),
+                    board.label(c).unwrap()
                 );
             }
         }

@@ -12,6 +12,7 @@
 
 #![deny(missing_docs)]
 
+pub mod calendar;
 mod diag;
 mod game;
 mod load;

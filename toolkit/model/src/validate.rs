@@ -525,6 +525,41 @@ pub(crate) fn build(
         parsed.push(parse_scenario(s, board.as_ref(), &marks, &sides, &mut errors));
     }
 
+    let marker_ids: BTreeMap<&str, ()> =
+        markers.iter().map(|m| (m.id.as_str(), ())).collect();
+    for deck in &docs.game.play.decks {
+        for m in &deck.markers {
+            if !marker_ids.contains_key(m.v.as_str()) {
+                let names: Vec<&str> = marker_ids.keys().copied().collect();
+                errors.push(
+                    Diagnostic::error(
+                        m.span,
+                        format!("unknown marker `{}` in deck `{}`", m.v, deck.name),
+                    )
+                    .with_expected("the id of a marker in counters.yaml")
+                    .with_suggestion(suggest(&m.v, names)),
+                );
+            }
+        }
+    }
+    if let Some(track) = &docs.game.play.turns {
+        for day in [&track.first_day, &track.last_day].into_iter().flatten() {
+            if crate::calendar::parse_day(&day.v).is_none() {
+                errors.push(
+                    Diagnostic::error(day.span, format!("`{}` is not a day", day.v))
+                        .with_expected(
+                            "a day and an English month name, such as `23 May`",
+                        ),
+                );
+            }
+        }
+        if track.first_day.is_some() != track.last_day.is_some() {
+            errors.push(Diagnostic::error(
+                docs.game.id.span,
+                "a turn track of days needs both `first_day` and `last_day`",
+            ));
+        }
+    }
     if !errors.is_empty() {
         errors.sort_by_key(|d| (d.span.file, d.span.line, d.span.column));
         return Err(errors);

@@ -51,6 +51,10 @@ pub struct GameFile {
     /// The dice the game uses. Default: none stated.
     #[serde(default)]
     pub dice: Option<Dice>,
+    /// What the table needs besides counters and maps: the turn track and the decks or
+    /// chit cups. Default: none.
+    #[serde(default)]
+    pub play: Play,
     /// How counters print their values. Default: attack-defense-movement style with no
     /// values.
     #[serde(default)]
@@ -267,6 +271,68 @@ pub struct SheetPlacement {
     /// Board row of the sheet's top row. Default: 0.
     #[serde(default)]
     pub row_offset: i32,
+}
+
+/// What the table needs besides counters and maps.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Play {
+    /// The turn record track. Default: none printed.
+    #[serde(default)]
+    pub turns: Option<TurnTrack>,
+    /// Decks the players draw from: chit cups and playing cards. Default: none.
+    #[serde(default)]
+    pub decks: Vec<DeckDef>,
+}
+
+/// The turn record track: a count of turns, or a run of days.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TurnTrack {
+    /// How many turns, numbered from 1. Omit when the rulebook does not print it.
+    #[serde(default)]
+    pub count: Option<u32>,
+    /// One turn a day from this date to `last_day`, written as printed (`23 May`).
+    #[serde(default)]
+    pub first_day: Option<Spanned<String>>,
+    /// The last day of the track (`22 June`).
+    #[serde(default)]
+    pub last_day: Option<Spanned<String>>,
+    /// Steps within each turn, such as the two deck shuffles of a card-driven game.
+    #[serde(default)]
+    pub steps: Vec<String>,
+    /// Rule section that says so.
+    pub section: String,
+    /// What the rulebook leaves out.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// A deck or chit cup.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeckDef {
+    /// Name shown at the table.
+    pub name: String,
+    /// Rule section that describes it.
+    pub section: String,
+    /// Markers (by id) that go in it, each as many times as its `count`.
+    #[serde(default)]
+    pub markers: Vec<Ref>,
+    /// One chit per unit of these categories (a chit for every headquarters).
+    #[serde(default)]
+    pub one_per_unit_of: Vec<Category>,
+    /// A standard 52-card deck with this many jokers.
+    #[serde(default)]
+    pub playing_cards: Option<PlayingCards>,
+}
+
+/// A standard deck of playing cards.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayingCards {
+    /// Jokers added to the 52 cards.
+    pub jokers: u8,
 }
 
 /// The dice a game uses.

@@ -16,9 +16,9 @@ pub use counters::{
 };
 pub use errata::{KnownErrata, KnownErratum};
 pub use game::{
-    Abbreviation, BesideSize, BoardDef, CounterStyle, Dice, GameFile, NationalityDef,
-    Notation, SheetPlacement, SideDef, SizeDef, TerrainDef, TypeCode, TypeDef, ValueDef,
-    ValueTemplate,
+    Abbreviation, BesideSize, BoardDef, CounterStyle, DeckDef, Dice, GameFile,
+    NationalityDef, Notation, Play, PlayingCards, SheetPlacement, SideDef, SizeDef,
+    TerrainDef, TurnTrack, TypeCode, TypeDef, ValueDef, ValueTemplate,
 };
 pub use map::{
     Feature, FeatureKind, HexsideRef, MapFile, PhysicalSize, TerrainHexes, TerrainLayer,

@@ -1,0 +1,198 @@
+//! Zip archives: written reproducibly (sorted entries, fixed time, fixed permissions) and
+//! read defensively (entry count, sizes and names checked before anything is used).
+
+use std::collections::BTreeMap;
+use std::io::{Cursor, Read, Write};
+
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
+
+/// The most entries muster reads from one archive.
+pub const MAX_ENTRIES: usize = 20_000;
+/// The most bytes muster unpacks from one archive, all entries together.
+pub const MAX_TOTAL_BYTES: u64 = 1 << 30;
+
+/// Why an archive could not be written or read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchiveError(pub String);
+
+impl std::fmt::Display for ArchiveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ArchiveError {}
+
+fn err(e: impl std::fmt::Display) -> ArchiveError {
+    ArchiveError(e.to_string())
+}
+
+/// Writes `files` (archive path → bytes) as a zip whose bytes depend only on them: entries
+/// sorted by name, dated 1980-01-01, Unix permissions 0644. PNG images are stored, as they
+/// are compressed already; everything else is deflated.
+pub fn write_zip(files: &BTreeMap<String, Vec<u8>>) -> Result<Vec<u8>, ArchiveError> {
+    let time = DateTime::from_date_and_time(1980, 1, 1, 0, 0, 0).map_err(err)?;
+    let base = SimpleFileOptions::default()
+        .last_modified_time(time)
+        .system(zip::System::Unix)
+        .unix_permissions(0o644);
+    let mut z = ZipWriter::new(Cursor::new(Vec::new()));
+    for (name, bytes) in files {
+        check_name(name)?;
+        let options = if name.ends_with(".png") {
+            base.compression_method(CompressionMethod::Stored)
+        } else {
+            base.compression_method(CompressionMethod::Deflated)
+                .compression_level(Some(6))
+        };
+        z.start_file(name.as_str(), options).map_err(err)?;
+        z.write_all(bytes).map_err(err)?;
+    }
+    Ok(z.finish().map_err(err)?.into_inner())
+}
+
+/// Checks that an entry name stays inside the folder it is unpacked to: relative, no `..`,
+/// no backslashes or drive letters, no empty or NUL-containing parts.
+pub fn check_name(name: &str) -> Result<(), ArchiveError> {
+    let bad = name.is_empty()
+        || name.starts_with('/')
+        || name.contains('\\')
+        || name.contains('\0')
+        || name.split('/').next().is_some_and(|p| p.contains(':'))
+        || name.split('/').any(|p| p == ".." || p == ".");
+    if bad {
+        return Err(ArchiveError(format!(
+            "the archive entry {name:?} would escape the folder it is unpacked to"
+        )));
+    }
+    Ok(())
+}
+
+/// An archive whose entry names and sizes have been checked.
+pub struct Archive {
+    zip: ZipArchive<Cursor<Vec<u8>>>,
+    names: Vec<String>,
+}
+
+impl Archive {
+    /// Opens an archive from its bytes, refusing more than [`MAX_ENTRIES`] entries, a declared
+    /// total size over [`MAX_TOTAL_BYTES`], and any entry name that would escape its folder.
+    pub fn open(bytes: Vec<u8>) -> Result<Archive, ArchiveError> {
+        let mut zip = ZipArchive::new(Cursor::new(bytes))
+            .map_err(|e| ArchiveError(format!("not a zip archive ({e})")))?;
+        if zip.len() > MAX_ENTRIES {
+            return Err(ArchiveError(format!(
+                "the archive has {} entries, more than the {MAX_ENTRIES} muster reads",
+                zip.len()
+            )));
+        }
+        let mut names = Vec::with_capacity(zip.len());
+        let mut total = 0u64;
+        for i in 0..zip.len() {
+            let f = zip.by_index_raw(i).map_err(err)?;
+            let name = f
+                .name()
+                .map_err(|e| ArchiveError(format!("an entry name cannot be read ({e})")))?
+                .to_string();
+            check_name(&name)?;
+            total = total.saturating_add(f.size());
+            names.push(name);
+        }
+        if total > MAX_TOTAL_BYTES {
+            return Err(ArchiveError(format!(
+                "the archive unpacks to {total} bytes, more than the {MAX_TOTAL_BYTES} muster reads"
+            )));
+        }
+        Ok(Archive { zip, names })
+    }
+
+    /// The entry names, in archive order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Whether the archive has an entry.
+    pub fn contains(&self, name: &str) -> bool {
+        self.names.iter().any(|n| n == name)
+    }
+
+    /// Reads one entry, never more than its declared size (and [`MAX_TOTAL_BYTES`]).
+    pub fn read(&mut self, name: &str) -> Result<Vec<u8>, ArchiveError> {
+        let f = self
+            .zip
+            .by_name(name)
+            .map_err(|_| ArchiveError(format!("the archive has no entry {name:?}")))?;
+        let limit = f.size().min(MAX_TOTAL_BYTES);
+        let mut out =
+            Vec::with_capacity(usize::try_from(limit.min(64 << 20)).unwrap_or(0));
+        f.take(limit + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| ArchiveError(format!("cannot read {name:?} ({e})")))?;
+        if out.len() as u64 > limit {
+            return Err(ArchiveError(format!(
+                "the entry {name:?} is larger than it declares"
+            )));
+        }
+        Ok(out)
+    }
+
+    /// Unpacks every file entry under `dir`, creating folders as needed.
+    pub fn extract(&mut self, dir: &std::path::Path) -> Result<usize, ArchiveError> {
+        let names = self.names.clone();
+        let mut count = 0;
+        for name in names.iter().filter(|n| !n.ends_with('/')) {
+            let bytes = self.read(name)?;
+            let path = dir.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| {
+                    ArchiveError(format!("cannot create {} ({e})", parent.display()))
+                })?;
+            }
+            std::fs::write(&path, bytes).map_err(|e| {
+                ArchiveError(format!("cannot write {} ({e})", path.display()))
+            })?;
+            count += 1;
+        }
+        Ok(count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_files_give_the_same_bytes() {
+        let mut files = BTreeMap::new();
+        files.insert("b.txt".to_string(), b"hello".to_vec());
+        files.insert("images/a.png".to_string(), vec![1, 2, 3]);
+        let one = write_zip(&files).expect("writes");
+        let two = write_zip(&files).expect("writes");
+        assert_eq!(one, two);
+        let mut a = Archive::open(one).expect("opens");
+        assert_eq!(a.names(), ["b.txt", "images/a.png"]);
+        assert_eq!(a.read("b.txt").expect("reads"), b"hello");
+    }
+
+    #[test]
+    fn escaping_names_are_refused() {
+        for bad in ["../x", "a/../../x", "/etc/passwd", "C:/x", "a\\..\\b", "./a", ""] {
+            assert!(check_name(bad).is_err(), "{bad:?}");
+        }
+        for good in ["buildFile.xml", "images/a b.png", "rules/ruleset.json", "a..b"] {
+            assert!(check_name(good).is_ok(), "{good:?}");
+        }
+    }
+
+    #[test]
+    fn archives_with_escaping_entries_do_not_open() {
+        let mut z = ZipWriter::new(Cursor::new(Vec::new()));
+        z.start_file("../evil.txt", SimpleFileOptions::default()).expect("starts");
+        z.write_all(b"x").expect("writes");
+        let bytes = z.finish().expect("finishes").into_inner();
+        let e = Archive::open(bytes).err().expect("refused");
+        assert!(e.0.contains("escape"), "{e}");
+        assert!(Archive::open(b"not a zip".to_vec()).is_err());
+    }
+}

@@ -1,0 +1,502 @@
+//! A game as a VASSAL 3.7 module: the map with one board per printed sheet (each with a
+//! zoned hex grid named as printed), the table of holding boxes and decks, the palette,
+//! prototypes, dice, turn track, predefined setups and the rules the checker needs.
+
+mod boards;
+mod pieces;
+mod setups;
+pub mod table;
+
+use std::collections::BTreeMap;
+
+use muster_check::Solution;
+use muster_model::Game;
+
+pub use boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
+pub use pieces::{Prototype, Slot, image_name};
+pub use setups::{PlacedPiece, SetupFile};
+
+use crate::vassal::encoder::encode;
+use crate::vassal::xml::Element;
+
+/// The VASSAL version modules are written for: the oldest 3.7 release, so no 3.7.x warns.
+pub const VASSAL_VERSION: &str = "3.7.0";
+
+/// One rendered map sheet.
+#[derive(Debug, Clone)]
+pub struct SheetImage {
+    /// The sheet (map) id.
+    pub sheet: String,
+    /// PNG bytes.
+    pub png: Vec<u8>,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Pixels per inch the sheet was rendered at.
+    pub dpi: f64,
+}
+
+/// Settings for a module.
+#[derive(Debug, Clone)]
+pub struct ModuleOptions {
+    /// Counter size in inches (drawn at the maps' resolution).
+    pub counter_in: f64,
+    /// Module version written to `moduledata` and the buildFile.
+    pub version: String,
+}
+
+/// Why a module could not be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageError(pub String);
+
+impl std::fmt::Display for PackageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PackageError {}
+
+/// The files of a module and what its setups hold.
+#[derive(Debug)]
+pub struct Module {
+    /// Archive path → bytes.
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// One entry per scenario.
+    pub setups: Vec<SetupFile>,
+    /// Palette slots.
+    pub slots: usize,
+    /// Prototypes defined.
+    pub prototypes: usize,
+}
+
+/// Builds every file of a game's module from its rendered sheets and solved scenarios.
+pub fn build(
+    game: &Game,
+    sheets: &[SheetImage],
+    solutions: &[Solution],
+    options: &ModuleOptions,
+) -> Result<Module, PackageError> {
+    let dpi = sheets.first().map_or(150.0, |s| s.dpi);
+    let counter_px = ((options.counter_in * dpi).round() as u32).max(16);
+    let mut files = BTreeMap::new();
+    let render = |svg: &str, w: u32, h: u32, what: &str| {
+        muster_render::render_png(svg, w, h, muster_render::Compression::Balanced)
+            .map_err(|e| PackageError(format!("failed to draw {what} ({e})")))
+    };
+
+    // Counter images at the map's resolution.
+    let font = muster_render::fonts::FAMILY;
+    for u in game.units.iter().chain(&game.markers) {
+        for face in muster_render::faces(u) {
+            let (svg, _) = muster_render::counter_svg(game, u, face, options.counter_in);
+            let png = render(&svg, counter_px, counter_px, &format!("counter {}", u.id))?;
+            files.insert(format!("images/{}", image_name(u, face)), png);
+        }
+    }
+
+    // Pieces and decks.
+    let prototypes = pieces::prototypes(game);
+    let mut slots = pieces::slots(game);
+    let mut next_gpid = u32::try_from(slots.len() + 1).unwrap_or(u32::MAX);
+    let mut decks = Vec::new();
+    for deck in &game.meta.play.decks {
+        let mut contents: Vec<Slot> = Vec::new();
+        for m in &deck.markers {
+            if let Some(slot) = slots.iter().find(|s| s.id == m.v) {
+                let count = game
+                    .markers
+                    .iter()
+                    .find(|u| u.id == m.v)
+                    .map_or(1, |u| u.count.clamp(1, 50));
+                for _ in 0..count {
+                    let mut s = slot.clone();
+                    s.gpid = next_gpid;
+                    s.piece = pieces::unit_piece(
+                        game,
+                        game.markers
+                            .iter()
+                            .find(|u| u.id == m.v)
+                            .ok_or_else(|| PackageError(format!("no marker {}", m.v)))?,
+                        next_gpid,
+                    );
+                    next_gpid += 1;
+                    contents.push(s);
+                }
+            }
+        }
+        for u in game.units.iter().filter(|u| deck.one_per_unit_of.contains(&u.category))
+        {
+            let id = format!("chit-{}", u.id);
+            let colour = u
+                .nationality
+                .as_ref()
+                .and_then(|n| game.meta.nationalities.iter().find(|x| x.id.v == *n))
+                .and_then(|n| n.rgb.as_ref())
+                .map_or("#555555", |c| c.v.as_str());
+            let image = format!("{id}.png");
+            let png = render(
+                &table::chit_svg(&u.printed.v, colour, counter_px, font),
+                counter_px,
+                counter_px,
+                "a chit",
+            )?;
+            files.insert(format!("images/{image}"), png);
+            let name = format!("{} chit", u.printed.v);
+            contents.push(Slot {
+                id: id.clone(),
+                name: name.clone(),
+                gpid: next_gpid,
+                piece: pieces::simple_piece(
+                    "chit",
+                    &[("Side", &u.side), ("UnitId", &u.id)],
+                    &image,
+                    &name,
+                    next_gpid,
+                ),
+                group: ("Chits".into(), deck.name.clone()),
+            });
+            next_gpid += 1;
+        }
+        if let Some(pc) = &deck.playing_cards {
+            for (id, label, colour) in table::cards(pc.jokers) {
+                let image = format!("{id}.png");
+                let (w, h) = (counter_px * 7 / 10 * 2, counter_px * 2);
+                let png =
+                    render(&table::card_svg(&label, colour, h, font), w, h, "a card")?;
+                files.insert(format!("images/{image}"), png);
+                contents.push(Slot {
+                    id: id.clone(),
+                    name: label.clone(),
+                    gpid: next_gpid,
+                    piece: pieces::simple_piece("card", &[], &image, &label, next_gpid),
+                    group: ("Cards".into(), deck.name.clone()),
+                });
+                next_gpid += 1;
+            }
+        }
+        decks.push((deck.name.clone(), contents));
+    }
+
+    // Boards: the printed sheets and the table.
+    let holding = setups::holding_labels(game, solutions);
+    let deck_names: Vec<String> = decks.iter().map(|(n, _)| n.clone()).collect();
+    let table = table::layout(&holding, &deck_names, counter_px);
+    let plan = boards::plan(game, sheets, &table, counter_px)?;
+    for s in sheets {
+        files.insert(
+            format!("images/{}", boards::sheet_image(game, &s.sheet)),
+            s.png.clone(),
+        );
+    }
+    if plan.has_table() {
+        let png = render(
+            &table::svg(&table, &format!("{}: holding boxes", game.meta.title), font),
+            table.width,
+            table.height,
+            "the table",
+        )?;
+        files.insert(format!("images/{}", boards::TABLE_IMAGE), png);
+    }
+
+    // Setups.
+    let lookup = pieces::lookup(&prototypes);
+    let mut setup_files = Vec::new();
+    for solution in solutions {
+        let (name, bytes, file) =
+            setups::save(game, solution, &slots, &plan, &table, &lookup, options)?;
+        files.insert(name, bytes);
+        setup_files.push(file);
+    }
+
+    let deck_slots: Vec<Slot> =
+        decks.iter().flat_map(|(_, c)| c.iter().cloned()).collect();
+    let max_gpid = slots.iter().chain(&deck_slots).map(|s| s.gpid).max().unwrap_or(0);
+    let build_file = build_file(
+        game,
+        &plan,
+        &table,
+        &prototypes,
+        &slots,
+        &decks,
+        &setup_files,
+        options,
+        max_gpid + 1,
+    );
+    files.insert("buildFile.xml".into(), build_file.into_bytes());
+    files.insert("moduledata".into(), moduledata(game, options).into_bytes());
+    files.insert("rules/ruleset.json".into(), ruleset_json(game)?);
+    slots.extend(deck_slots);
+    Ok(Module {
+        files,
+        setups: setup_files,
+        slots: slots.len(),
+        prototypes: prototypes.len(),
+    })
+}
+
+/// `moduledata`: name, version and the VASSAL version, with a fixed save date.
+pub fn moduledata(game: &Game, options: &ModuleOptions) -> String {
+    Element::new("data")
+        .attr("version", "1")
+        .child(Element::new("version").text(options.version.clone()))
+        .child(Element::new("extra1"))
+        .child(Element::new("extra2"))
+        .child(Element::new("VassalVersion").text(VASSAL_VERSION))
+        .child(Element::new("dateSaved").text("0"))
+        .child(
+            Element::new("description")
+                .text(format!("{} (from {})", game.meta.title, game.meta.rulebook)),
+        )
+        .child(Element::new("name").text(game.meta.title.clone()))
+        .document()
+}
+
+/// `rules/ruleset.json`: the stacking and placement rules and the facts about each counter
+/// that they read, for the embedded checker.
+pub fn ruleset_json(game: &Game) -> Result<Vec<u8>, PackageError> {
+    let units: Vec<serde_json::Value> = game
+        .units
+        .iter()
+        .map(|u| {
+            serde_json::json!({
+                "id": u.id,
+                "name": u.printed.v,
+                "side": u.side,
+                "nationality": u.nationality,
+                "formation": u.formation,
+                "category": u.category,
+                "type": u.unit_type,
+                "size": u.size,
+                "steps": u.steps,
+            })
+        })
+        .collect();
+    let labels: Vec<String> = game
+        .board
+        .as_ref()
+        .map(|b| b.cells().filter_map(|c| b.label(c)).collect())
+        .unwrap_or_default();
+    let doc = serde_json::json!({
+        "format": "muster-ruleset/1",
+        "game": game.id,
+        "title": game.meta.title,
+        "rules": muster_check::ruleset(game),
+        "units": units,
+        "hexes": labels,
+    });
+    let mut bytes =
+        serde_json::to_vec_pretty(&doc).map_err(|e| PackageError(e.to_string()))?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
+/// A palette panel: its name and slots.
+type Panel<'a> = (&'a str, Vec<&'a Slot>);
+
+fn slot_element(s: &Slot, w: u32, h: u32) -> Element {
+    Element::new(".widget.PieceSlot")
+        .attr("entryName", &s.name)
+        .attr("gpid", s.gpid)
+        .attr("height", h)
+        .attr("width", w)
+        .text(s.piece.add_command("null"))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_file(
+    game: &Game,
+    plan: &BoardPlan,
+    table: &table::Table,
+    prototypes: &[Prototype],
+    slots: &[Slot],
+    decks: &[(String, Vec<Slot>)],
+    setups: &[SetupFile],
+    options: &ModuleOptions,
+    next_gpid: u32,
+) -> String {
+    let mut root = Element::new(".GameModule")
+        .attr("ModuleOther1", "")
+        .attr("ModuleOther2", "")
+        .attr("VassalVersion", VASSAL_VERSION)
+        .attr("description", format!("{} (from {})", game.meta.title, game.meta.rulebook))
+        .attr("name", &game.meta.title)
+        .attr("nextPieceSlotId", next_gpid)
+        .attr("version", &options.version)
+        .child(Element::new(".module.BasicCommandEncoder"))
+        .child(Element::new(".module.Documentation"));
+    let mut roster = Element::new(".module.PlayerRoster")
+        .attr("buttonKeyStroke", "")
+        .attr("buttonText", "Retire")
+        .attr("buttonToolTip", "Switch sides, become observer, or release faction");
+    for s in &game.meta.sides {
+        roster = roster.child(Element::new("entry").text(s.name.clone()));
+    }
+    roster = roster.child(Element::new("entry").text("Solitaire"));
+    root = root.child(roster).child(
+        Element::new(".module.GlobalOptions")
+            .attr("autoReport", "Always")
+            .attr("chatterHTMLSupport", "Never")
+            .attr("nonOwnerUnmaskable", "Never")
+            .attr("playerIdFormat", "$PlayerName$")
+            .attr("promptString", "Opponents can unmask pieces"),
+    );
+    root = root.children(boards::maps(plan, table, decks));
+    root = root
+        .child(Element::new(".module.Chatter"))
+        .child(Element::new(".module.KeyNamer"));
+
+    let mut protos = Element::new(".module.PrototypesContainer");
+    for p in prototypes {
+        protos = protos.child(
+            Element::new(".module.PrototypeDefinition")
+                .attr("description", "")
+                .attr("name", &p.name)
+                .text(p.piece.add_command("null")),
+        );
+    }
+    root = root.child(protos);
+
+    // Palette: a tab per side (then markers), a panel per formation.
+    let size = slots.first().map_or(64, |_| plan.counter_px);
+    let mut tabs = Element::new(".widget.TabWidget").attr("entryName", "Counters");
+    let mut groups: Vec<(&str, Vec<Panel>)> = Vec::new();
+    for s in slots {
+        let (tab, panel) = (&s.group.0, &s.group.1);
+        let t = match groups.iter().position(|(n, _)| n == tab) {
+            Some(i) => i,
+            None => {
+                groups.push((tab, Vec::new()));
+                groups.len() - 1
+            }
+        };
+        let panels = &mut groups[t].1;
+        match panels.iter_mut().find(|(n, _)| n == panel) {
+            Some((_, v)) => v.push(s),
+            None => panels.push((panel, vec![s])),
+        }
+    }
+    for (tab, panels) in groups {
+        let mut list = Element::new(".widget.ListWidget")
+            .attr("entryName", tab)
+            .attr("divider", 150);
+        for (panel, members) in panels {
+            let mut p = Element::new(".widget.PanelWidget")
+                .attr("entryName", panel)
+                .attr("fixed", "false")
+                .attr("nColumns", 8)
+                .attr("vert", "false");
+            for s in members {
+                p = p.child(slot_element(s, size, size));
+            }
+            list = list.child(p);
+        }
+        tabs = tabs.child(list);
+    }
+    root = root.child(
+        Element::new(".module.PieceWindow")
+            .attr("name", "Counters")
+            .attr("text", "Counters")
+            .attr("tooltip", "Counters by side and formation")
+            .attr("hidden", "false")
+            .attr("scale", "1.0")
+            .child(tabs),
+    );
+
+    if let Some(d) = &game.meta.dice {
+        let name = format!("{}d{}", d.count, d.sides);
+        root = root.child(
+            Element::new(".module.DiceButton")
+                .attr("name", &name)
+                .attr("text", &name)
+                .attr("tooltip", format!("Roll {name} ({})", d.section))
+                .attr("nDice", d.count)
+                .attr("nSides", d.sides)
+                .attr("plus", 0)
+                .attr("addToTotal", 0)
+                .attr("reportTotal", d.count > 1)
+                .attr("sortDice", "false")
+                .attr("lockDice", "true")
+                .attr("lockSides", "true")
+                .attr("lockPlus", "true")
+                .attr("lockAdd", "true")
+                .attr("prompt", "false")
+                .attr("reportFormat", "** $name$ = $result$ *** &lt;$PlayerName$&gt;"),
+        );
+    }
+    if let Some(track) = &game.meta.play.turns {
+        root = root.child(turn_tracker(track));
+    }
+
+    let mut menu = Element::new(".module.PredefinedSetup")
+        .attr("isMenu", "true")
+        .attr("name", "Scenarios")
+        .attr("useFile", "false");
+    for s in setups {
+        menu = menu.child(
+            Element::new(".module.PredefinedSetup")
+                .attr("file", &s.file)
+                .attr("isMenu", "false")
+                .attr("name", &s.title)
+                .attr("useFile", "true"),
+        );
+    }
+    menu = menu.child(
+        Element::new(".module.PredefinedSetup")
+            .attr("isMenu", "false")
+            .attr("name", "Empty board")
+            .attr("useFile", "false"),
+    );
+    root = root.child(menu);
+    root = root
+        .child(Element::new(".module.properties.GlobalProperties"))
+        .child(Element::new(".module.properties.GlobalTranslatableMessages"))
+        .child(Element::new("VASSAL.i18n.Language"));
+    root.document()
+}
+
+fn turn_tracker(track: &muster_model::source::TurnTrack) -> Element {
+    let mut level = match (&track.first_day, &track.last_day) {
+        (Some(a), Some(b)) => Element::new(".module.turn.ListTurnLevel")
+            .attr("name", "Day")
+            .attr("property", "Turn")
+            .attr("turnFormat", "$value$")
+            .attr("list", encode(&muster_model::calendar::days(&a.v, &b.v), ','))
+            .attr("configFirst", "false")
+            .attr("configList", "false"),
+        _ => Element::new(".module.turn.CounterTurnLevel")
+            .attr("name", "Turn")
+            .attr("property", "Turn")
+            .attr("turnFormat", "Turn $value$")
+            .attr("start", 1)
+            .attr("incr", 1)
+            .attr("loop", track.count.is_some())
+            .attr("loopLimit", track.count.map_or(-1, i64::from)),
+    };
+    if !track.steps.is_empty() {
+        level = level.child(
+            Element::new(".module.turn.ListTurnLevel")
+                .attr("name", "Step")
+                .attr("property", "TurnStep")
+                .attr("turnFormat", "$value$")
+                .attr("list", encode(&track.steps, ','))
+                .attr("configFirst", "false")
+                .attr("configList", "false"),
+        );
+    }
+    Element::new(".module.turn.TurnTracker")
+        .attr("name", "Turn")
+        .attr("buttonText", "Turn")
+        .attr("tooltip", format!("Turn record track ({})", track.section))
+        .attr(
+            "turnFormat",
+            if track.steps.is_empty() { "$level1$" } else { "$level1$, $level2$" },
+        )
+        .attr(
+            "reportFormat",
+            "&lt;$PlayerId$&gt; Turn updated from $oldTurn$ to $newTurn$",
+        )
+        .attr("lengthStyle", "Maximum")
+        .child(level)
+}

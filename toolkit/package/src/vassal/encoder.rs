@@ -1,0 +1,154 @@
+//! VASSAL's `SequenceEncoder`: the escaping that every piece definition, trait and saved
+//! game is written with. Each nesting level escapes only its own delimiter with one
+//! backslash; a token that starts with a backslash, or is wrapped in single quotes, is
+//! quoted.
+
+/// The TAB that separates the traits of a piece.
+pub const TAB: char = '\t';
+/// The ESC that separates the commands of a saved game.
+pub const ESC: char = '\u{1b}';
+
+/// Encodes `tokens` with delimiter `d` exactly as VASSAL's `SequenceEncoder.append` does.
+pub fn encode<S: AsRef<str>>(tokens: &[S], d: char) -> String {
+    let mut out = String::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if i > 0 {
+            out.push(d);
+        }
+        let t = t.as_ref();
+        if t.is_empty() {
+            continue;
+        }
+        let escaped = t.replace(d, &format!("\\{d}"));
+        let quote = t.starts_with('\\')
+            || (t.len() > 1 && t.starts_with('\'') && t.ends_with('\''));
+        if quote {
+            out.push('\'');
+            out.push_str(&escaped);
+            out.push('\'');
+        } else {
+            out.push_str(&escaped);
+        }
+    }
+    out
+}
+
+/// Decodes a `SequenceEncoder` value as VASSAL's `Decoder` does: a delimiter preceded by a
+/// backslash is kept (the backslash dropped); `"a,"` gives `"a"` and `""`.
+pub fn decode(s: &str, d: char) -> Vec<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut tokens = Vec::new();
+    let mut start = 0;
+    loop {
+        let mut token = String::new();
+        let mut i = start;
+        let mut ended = false;
+        while i < chars.len() {
+            let c = chars[i];
+            if c == d {
+                if i > 0 && chars[i - 1] == '\\' && i > start {
+                    token.pop();
+                    token.push(d);
+                } else {
+                    ended = true;
+                    break;
+                }
+            } else {
+                token.push(c);
+            }
+            i += 1;
+        }
+        tokens.push(unquote(token));
+        if !ended {
+            return tokens;
+        }
+        start = i + 1;
+    }
+}
+
+fn unquote(t: String) -> String {
+    if t.chars().count() > 1 && t.starts_with('\'') && t.ends_with('\'') {
+        t[1..t.len() - 1].to_string()
+    } else {
+        t
+    }
+}
+
+/// Whether a token can go through the encoder and come back unchanged. VASSAL cannot carry
+/// a token that ends with a backslash when anything follows it.
+pub fn safe_token(s: &str) -> bool {
+    !s.ends_with('\\')
+}
+
+/// Nests a list of items as VASSAL's decorator chains do: `[a, b, c]` becomes
+/// `enc(a, enc(b, c))` with TAB, outermost first.
+pub fn chain<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => only.as_ref().to_string(),
+        [first, rest @ ..] => encode(&[first.as_ref(), &chain(rest)], TAB),
+    }
+}
+
+/// Splits a decorator chain back into its items, outermost first.
+pub fn unchain(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = s.to_string();
+    loop {
+        let mut parts = decode(&rest, TAB);
+        if parts.len() < 2 {
+            out.append(&mut parts);
+            return out;
+        }
+        let inner = parts.split_off(1).join(&TAB.to_string());
+        out.push(parts.remove(0));
+        rest = inner;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn matches_vassal_examples() {
+        assert_eq!(encode(&[",hahahahah"], ','), "\\,hahahahah");
+        assert_eq!(decode("\\,hahahahah", ','), vec![",hahahahah"]);
+        assert_eq!(decode("stuff,'", ','), vec!["stuff", "'"]);
+        assert_eq!(decode("'12345'", ','), vec!["12345"]);
+        assert_eq!(decode("a,", ','), vec!["a", ""]);
+        assert_eq!(encode(&["Delete", "68,130", ""], ';'), "Delete;68,130;");
+        assert_eq!(encode(&["De Salles / I Corps"], '/'), "De Salles \\/ I Corps");
+    }
+
+    #[test]
+    fn chains_nest_one_backslash_per_level() {
+        let c = chain(&["a;1", "b;2", "c;3"]);
+        assert_eq!(c, "a;1\tb;2\\\tc;3");
+        assert_eq!(unchain(&c), vec!["a;1", "b;2", "c;3"]);
+    }
+
+    proptest! {
+        #[test]
+        fn round_trips_tokens_without_trailing_backslash(
+            tokens in proptest::collection::vec("[a-z;,/\\t'\\\\ ]{0,8}", 1..6)
+        ) {
+            prop_assume!(tokens.iter().all(|t| safe_token(t)));
+            for d in [';', ',', '/', TAB] {
+                prop_assert_eq!(decode(&encode(&tokens, d), d), tokens.clone());
+            }
+        }
+
+        #[test]
+        fn chains_round_trip(
+            items in proptest::collection::vec("[a-z;,\\t ]{1,8}", 1..6),
+            last in "[a-z;, ]{1,8}",
+        ) {
+            // The innermost item is never escaped, so it cannot hold a TAB (nor can VASSAL's).
+            let mut items = items;
+            items.push(last);
+            prop_assert_eq!(unchain(&chain(&items)), items);
+        }
+    }
+}

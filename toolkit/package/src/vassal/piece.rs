@@ -1,0 +1,404 @@
+//! Game pieces as VASSAL encodes them: a chain of traits, outermost first, ending in a
+//! BasicPiece, each with a type and a state, framed as an `AddPiece` command.
+
+use super::encoder::{chain, decode, encode, unchain};
+
+/// One trait of a piece: its type definition and its current state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trait {
+    /// The type, starting with the trait id such as `mark;`.
+    pub kind: String,
+    /// The state.
+    pub state: String,
+}
+
+/// A named key stroke as VASSAL writes it: `keyCode,modifiers`.
+pub fn key(code: u32, modifiers: u32) -> String {
+    format!("{code},{modifiers}")
+}
+
+/// Modifier value of Ctrl in VASSAL's key strokes.
+pub const CTRL: u32 = 130;
+
+impl Trait {
+    /// A BasicPiece: image and name in the type; map, position and gpid in the state. The
+    /// BasicPiece is the innermost trait and never escaped for TAB, so TABs become spaces.
+    pub fn basic(image: &str, name: &str, at: &Position) -> Trait {
+        let name = name.replace('\t', " ");
+        let name = name.as_str();
+        Trait {
+            kind: format!("piece;{}", encode(&["", "", image, name], ';')),
+            state: encode(
+                &[
+                    at.map.as_deref().unwrap_or("null"),
+                    &at.x.to_string(),
+                    &at.y.to_string(),
+                    &at.gpid,
+                    "0",
+                ],
+                ';',
+            ),
+        }
+    }
+
+    /// A property marker `key` with `value`.
+    pub fn marker(key: &str, value: &str) -> Trait {
+        Trait {
+            kind: format!("mark;{}", encode(&[key], ',')),
+            state: encode(&[value], ','),
+        }
+    }
+
+    /// A reference to a prototype, expanded by VASSAL at run time.
+    pub fn prototype(name: &str) -> Trait {
+        Trait { kind: format!("prototype;{name}"), state: String::new() }
+    }
+
+    /// The Delete command on Ctrl+D.
+    pub fn delete() -> Trait {
+        Trait {
+            kind: format!("delete;{}", encode(&["Delete", &key(68, CTRL), ""], ';')),
+            state: String::new(),
+        }
+    }
+
+    /// Reports `format` in the chat log when `keys` are pressed.
+    pub fn report(keys: &[String], format: &str) -> Trait {
+        let keys = encode(keys, ',');
+        Trait {
+            kind: format!(
+                "report;{}",
+                encode(&[&keys, format, "", "", "", "false"], ';')
+            ),
+            state: "-1".into(),
+        }
+    }
+
+    /// A two-sided counter as a Layer named `Step`: level 1 shows `front`, level 2 `back`.
+    /// "Flip" (Ctrl+F) turns it over; "Step loss" (Ctrl+L) shows the reduced side.
+    pub fn sides(front: &str, back: &str, reduced: bool) -> Trait {
+        let images = encode(&[front, back], ',');
+        let fields: [String; 33] = [
+            String::new(),      // 1 activate command
+            "128".into(),       // 2 legacy
+            "A".into(),         // 3 legacy
+            "Flip".into(),      // 4 increase command
+            "128".into(),       // 5 legacy
+            String::new(),      // 6 legacy
+            String::new(),      // 7 decrease command
+            "128".into(),       // 8 legacy
+            String::new(),      // 9 legacy
+            "Step loss".into(), // 10 reset command
+            key(76, CTRL),      // 11 reset key: Ctrl+L
+            "2".into(),         // 12 reset level: the reduced side
+            "false".into(),     // 13 draw underneath when selected
+            "0".into(),         // 14 x offset
+            "0".into(),         // 15 y offset
+            images,             // 16 images
+            ",".into(),         // 17 level names
+            "true".into(),      // 18 loop levels
+            "Step".into(),      // 19 layer name
+            String::new(),      // 20 random key
+            String::new(),      // 21 random text
+            "false".into(),     // 22 follow property
+            String::new(),      // 23 property name
+            "1".into(),         // 24 first level value
+            "1".into(),         // 25 version
+            "true".into(),      // 26 always active
+            String::new(),      // 27 activate key
+            key(70, CTRL),      // 28 increase key: Ctrl+F
+            String::new(),      // 29 decrease key
+            "Sides".into(),     // 30 description
+            "1.0".into(),       // 31 scale
+            String::new(),      // 32 only-when property
+            "true".into(),      // 33 only-when state
+        ];
+        Trait {
+            kind: format!("emb2;{}", encode(&fields, ';')),
+            state: if reduced { "2" } else { "1" }.into(),
+        }
+    }
+
+    /// The trait id, such as `mark` or `piece`.
+    pub fn id(&self) -> &str {
+        self.kind.split(';').next().unwrap_or_default()
+    }
+
+    /// The fields of the type after the id, decoded.
+    pub fn fields(&self) -> Vec<String> {
+        match self.kind.split_once(';') {
+            Some((_, rest)) => decode(rest, ';'),
+            None => Vec::new(),
+        }
+    }
+}
+
+/// Where a piece is: its map (or none in a palette), map pixels and gpid.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Position {
+    /// Map identifier, `None` for palette and prototype definitions.
+    pub map: Option<String>,
+    /// Map x in pixels.
+    pub x: i64,
+    /// Map y in pixels.
+    pub y: i64,
+    /// The gpid of the palette slot the piece comes from.
+    pub gpid: String,
+}
+
+/// A piece: its traits, outermost first, the last one the BasicPiece.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    /// Traits, outermost first.
+    pub traits: Vec<Trait>,
+}
+
+impl Piece {
+    /// The full type chain.
+    pub fn type_chain(&self) -> String {
+        chain(&self.traits.iter().map(|t| t.kind.as_str()).collect::<Vec<_>>())
+    }
+
+    /// The full state chain.
+    pub fn state_chain(&self) -> String {
+        chain(&self.traits.iter().map(|t| t.state.as_str()).collect::<Vec<_>>())
+    }
+
+    /// The `AddPiece` command: `+/id/TYPE/STATE` (`null` id for palette slots).
+    pub fn add_command(&self, id: &str) -> String {
+        format!("+/{}", encode(&[id, &self.type_chain(), &self.state_chain()], '/'))
+    }
+
+    /// The value of property marker `key`, if the piece has one.
+    pub fn marker(&self, key: &str) -> Option<String> {
+        self.traits
+            .iter()
+            .find(|t| {
+                t.id() == "mark" && t.fields().first().map(String::as_str) == Some(key)
+            })
+            .map(|t| decode(&t.state, ',').remove(0))
+    }
+
+    /// The BasicPiece's name.
+    pub fn name(&self) -> Option<String> {
+        let basic = self.traits.last().filter(|t| t.id() == "piece")?;
+        basic.fields().get(3).cloned()
+    }
+
+    /// Replaces every prototype reference by the prototype's traits (recursively, at most
+    /// `depth` levels), as VASSAL does when a piece is put into a game.
+    pub fn expand(&self, prototypes: &dyn Fn(&str) -> Option<Piece>, depth: u8) -> Piece {
+        let mut traits = Vec::new();
+        for t in &self.traits {
+            if t.id() == "prototype" && depth > 0 {
+                let name =
+                    t.kind["prototype;".len()..].split(';').next().unwrap_or_default();
+                if let Some(p) = prototypes(name) {
+                    let inner = p.expand(prototypes, depth - 1);
+                    traits.extend(inner.traits.into_iter().filter(|t| t.id() != "piece"));
+                }
+                continue;
+            }
+            traits.push(t.clone());
+        }
+        Piece { traits }
+    }
+}
+
+/// A decoded `AddPiece` command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Added {
+    /// The piece id (`null` in palettes).
+    pub id: String,
+    /// The piece, or `None` for a stack.
+    pub piece: Option<Piece>,
+    /// For a stack: map, x, y and the ids of its pieces, bottom first.
+    pub stack: Option<Stack>,
+}
+
+/// A stack in a saved game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stack {
+    /// Map identifier.
+    pub map: String,
+    /// Map x.
+    pub x: i64,
+    /// Map y.
+    pub y: i64,
+    /// Piece ids, bottom first.
+    pub pieces: Vec<String>,
+}
+
+impl Stack {
+    /// The `AddPiece` command of the stack, in VASSAL's layer-1 form.
+    pub fn add_command(&self, id: &str) -> String {
+        let mut state = vec![self.map.clone(), self.x.to_string(), self.y.to_string()];
+        state.extend(self.pieces.iter().cloned());
+        state.push("@@1".into());
+        format!("+/{}", encode(&[id, "stack", &encode(&state, ';')], '/'))
+    }
+}
+
+/// Why an `AddPiece` command could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError(pub String);
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Decodes an `AddPiece` command (`+/id/TYPE/STATE`).
+pub fn decode_add(command: &str) -> Result<Added, DecodeError> {
+    let body = command
+        .strip_prefix("+/")
+        .ok_or_else(|| DecodeError("an added piece starts with \"+/\"".into()))?;
+    let parts = decode(body, '/');
+    let [id, kind, state] = parts.as_slice() else {
+        return Err(DecodeError(format!(
+            "an added piece has 3 fields (id, type, state), found {}",
+            parts.len()
+        )));
+    };
+    if kind == "stack" {
+        let fields = decode(state, ';');
+        let number = |i: usize| -> Result<i64, DecodeError> {
+            let f = fields.get(i).map(String::as_str).unwrap_or_default();
+            f.parse().map_err(|_| {
+                DecodeError(format!("stack {id}: {f:?} is not a pixel position"))
+            })
+        };
+        let map = fields.first().cloned().unwrap_or_default();
+        let (x, y) = if map == "null" { (0, 0) } else { (number(1)?, number(2)?) };
+        let pieces = fields
+            .iter()
+            .skip(3)
+            .filter(|f| !f.is_empty() && !f.starts_with("@@"))
+            .cloned()
+            .collect();
+        return Ok(Added {
+            id: id.clone(),
+            piece: None,
+            stack: Some(Stack { map, x, y, pieces }),
+        });
+    }
+    let kinds = unchain(kind);
+    let mut states = unchain(state);
+    if states.len() < kinds.len() {
+        // VASSAL reads a missing state as empty only for the traits that have none.
+        states.resize(kinds.len(), String::new());
+    }
+    if states.len() != kinds.len() {
+        return Err(DecodeError(format!(
+            "piece {id}: {} traits but {} states",
+            kinds.len(),
+            states.len()
+        )));
+    }
+    let traits: Vec<Trait> = kinds
+        .into_iter()
+        .zip(states)
+        .map(|(kind, state)| Trait { kind, state })
+        .collect();
+    if traits.last().map(Trait::id) != Some("piece") {
+        return Err(DecodeError(format!(
+            "piece {id}: the innermost trait is not a BasicPiece"
+        )));
+    }
+    Ok(Added { id: id.clone(), piece: Some(Piece { traits }), stack: None })
+}
+
+impl Piece {
+    /// The BasicPiece position in its state: map, x, y, gpid.
+    pub fn position(&self) -> Option<Position> {
+        let basic = self.traits.last().filter(|t| t.id() == "piece")?;
+        let f = decode(&basic.state, ';');
+        let map = f.first().filter(|m| *m != "null").cloned();
+        let num = |i: usize| f.get(i).and_then(|v| v.parse().ok()).unwrap_or(0);
+        Some(Position {
+            map,
+            x: num(1),
+            y: num(2),
+            gpid: f.get(3).cloned().unwrap_or_default(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_the_documented_example() {
+        let piece = Piece {
+            traits: vec![
+                Trait::report(&[key(70, CTRL)], "$location$: $newPieceName$ flipped *"),
+                Trait::marker("Side", "German"),
+                Trait::prototype("Unit"),
+                Trait::basic(
+                    "ger_21pz_front.png",
+                    "21 Pz Div",
+                    &Position { gpid: "2".into(), ..Position::default() },
+                ),
+            ],
+        };
+        assert_eq!(
+            piece.add_command("null"),
+            "+/null/report;70\\,130;$location$: $newPieceName$ flipped *;;;;false\tmark;Side\\\tprototype;Unit\\\\\tpiece;;;ger_21pz_front.png;21 Pz Div/-1\tGerman\\\t\\\\\tnull;0;0;2;0"
+        );
+        let back = decode_add(&piece.add_command("null")).expect("decodes");
+        assert_eq!(back.piece.as_ref(), Some(&piece));
+        assert_eq!(piece.marker("Side").as_deref(), Some("German"));
+        assert_eq!(piece.name().as_deref(), Some("21 Pz Div"));
+    }
+
+    #[test]
+    fn names_with_delimiters_round_trip() {
+        let piece = Piece {
+            traits: vec![
+                Trait::sides("a/b.png", "a;c.png", true),
+                Trait::marker("Formation", "3/18 Gurk, 'x'"),
+                Trait::basic(
+                    "",
+                    "De Salles / I Corps; 1 2",
+                    &Position {
+                        map: Some("Main Map".into()),
+                        x: -3,
+                        y: 804,
+                        gpid: "17".into(),
+                    },
+                ),
+            ],
+        };
+        let back = decode_add(&piece.add_command("1700000000001")).expect("decodes");
+        assert_eq!(back.id, "1700000000001");
+        let p = back.piece.expect("a piece");
+        assert_eq!(p, piece);
+        assert_eq!(p.position().expect("placed").y, 804);
+        assert_eq!(p.marker("Formation").as_deref(), Some("3/18 Gurk, 'x'"));
+    }
+
+    #[test]
+    fn stacks_round_trip() {
+        let s = Stack {
+            map: "Main Map".into(),
+            x: 261,
+            y: 804,
+            pieces: vec!["1".into(), "2".into()],
+        };
+        assert_eq!(s.add_command("9"), "+/9/stack/Main Map;261;804;1;2;@@1");
+        assert_eq!(decode_add(&s.add_command("9")).expect("decodes").stack, Some(s));
+    }
+
+    #[test]
+    fn bad_commands_are_errors_not_panics() {
+        for bad in
+            ["", "+/", "+/a/b", "x/1/piece;;;;/null", "+/1/stack/m;x;y", "+/1/mark;a/b"]
+        {
+            assert!(decode_add(bad).is_err(), "{bad:?}");
+        }
+    }
+}
