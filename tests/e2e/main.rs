@@ -7,6 +7,7 @@ mod cli;
 mod counters;
 mod errata;
 mod maps;
+mod modules;
 mod rules;
 mod schemas;
 mod seeds;

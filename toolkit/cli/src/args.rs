@@ -220,6 +220,18 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// List the pieces of a module's predefined setups, or of a saved game, with their map
+    /// and location name.
+    Pieces {
+        /// A module (`.vmod`) or a saved game (`.vsav`).
+        file: PathBuf,
+        /// The module whose grids name a saved game's locations.
+        #[arg(long)]
+        module: Option<PathBuf>,
+        /// Output format of the report.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Measure muster against the raw cost of rendering and encoding the same images.
     Bench {
         /// Map resolutions to measure, in dots per inch.

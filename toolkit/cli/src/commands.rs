@@ -74,6 +74,9 @@ pub fn run(cli: &Cli) -> Result<Exit> {
         }
         Command::Errata { games, format } => errata(g, &games.games, *format),
         Command::Check { .. } => not_yet("check", "checking saved games"),
+        Command::Pieces { file, module, format } => {
+            crate::pieces::run(file, module.as_deref(), *format)
+        }
     }
 }
 

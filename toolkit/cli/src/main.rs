@@ -8,6 +8,7 @@ mod args;
 mod bench;
 mod commands;
 mod output;
+mod pieces;
 mod report;
 mod stages;
 mod validate;

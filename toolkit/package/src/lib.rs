@@ -7,4 +7,5 @@
 
 pub mod archive;
 pub mod module;
+pub mod read;
 pub mod vassal;
