@@ -11,4 +11,5 @@ mod modules;
 mod rules;
 mod schemas;
 mod seeds;
+mod table;
 mod util;

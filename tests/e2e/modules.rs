@@ -18,7 +18,7 @@ const GAMES: [&str; 5] =
     ["dance-of-war", "example-oasis", "gazala-1942", "gazala-line-1942", "gazala-scs"];
 
 /// One build of every seed game, shared by the tests that only read it.
-fn built() -> &'static Path {
+pub fn built() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("modules");

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use muster_hex::Cell;
 use muster_model::{Game, Span};
-use muster_rules::{Position, check_stacking};
+use muster_rules::{Allowed, Position, check_placement, check_stacking};
 use serde::Serialize;
 
 use crate::region::Region;
@@ -155,6 +155,36 @@ pub fn validate_scenario(game: &Game, scenario: &str) -> Vec<Finding> {
     out
 }
 
+/// Where each counter of a scenario may stand at the start: the union of the regions of
+/// the printed lines that place it, with their printed locations.
+pub fn allowed_hexes(game: &Game, scenario: &str) -> BTreeMap<String, Allowed> {
+    let mut allowed: BTreeMap<String, Allowed> = BTreeMap::new();
+    let Some(board) = &game.board else { return allowed };
+    let solution = solve::solve(game, scenario);
+    let placements = solve::placements(game, scenario);
+    for u in &solution.units {
+        if let Some(Some(Region::Hexes { cells, .. })) = solution.regions.get(u.placement)
+        {
+            let e = allowed.entry(u.unit.clone()).or_default();
+            let line = &placements[u.placement];
+            if e.rule.is_empty() {
+                e.rule = line.section.clone();
+            }
+            e.hexes.extend(cells.iter().filter_map(|c| board.label(*c)));
+            if let Some(t) = &line.location_text
+                && !e.printed.contains(&t.v)
+            {
+                e.printed.push(t.v.clone());
+            }
+        }
+    }
+    for a in allowed.values_mut() {
+        a.hexes.sort();
+        a.hexes.dedup();
+    }
+    allowed
+}
+
 /// Checks a concrete position (a player's setup) against a scenario: hexes overstacked
 /// under which rule, and units standing where their printed setup does not allow.
 pub fn check_position(game: &Game, scenario: &str, position: &Position) -> Vec<Finding> {
@@ -173,48 +203,17 @@ pub fn check_position(game: &Game, scenario: &str, position: &Position) -> Vec<F
             span: Span::detached(),
         })
         .collect();
-    let solution = solve::solve(game, scenario);
-    let Some(board) = &game.board else { return out };
-    let placements = solve::placements(game, scenario);
-    // Where each counter may stand: the union of the regions of the lines that place it.
-    let mut allowed: BTreeMap<&str, (Vec<Cell>, Vec<String>)> = BTreeMap::new();
-    for u in &solution.units {
-        if let Some(Some(Region::Hexes { cells, .. })) = solution.regions.get(u.placement)
-        {
-            let e = allowed.entry(u.unit.as_str()).or_default();
-            e.0.extend(cells.iter().copied());
-            if let Some(t) = &placements[u.placement].location_text {
-                e.1.push(t.v.clone());
-            }
-        }
-    }
-    for at in &position.units {
-        let base = at.id.split('#').next().unwrap_or_default();
-        let Some((cells, printed)) = allowed.get(base) else { continue };
-        let Ok(cell) = board.parse(&at.location) else { continue };
-        if !cells.contains(&cell) {
-            let line = solution
-                .units
-                .iter()
-                .find(|u| u.unit == base)
-                .map(|u| placements[u.placement].section.clone());
-            out.push(Finding {
-                game: game.id.clone(),
-                scenario: scenario.to_string(),
-                kind: "outside-setup".into(),
-                severity: "warning".into(),
-                rule: line.unwrap_or_default(),
-                location: at.location.clone(),
-                units: vec![at.name.clone()],
-                message: format!(
-                    "{} stands in {}, but its setup says `{}`",
-                    at.name,
-                    at.location,
-                    printed.join("` or `")
-                ),
-                span: Span::detached(),
-            });
-        }
-    }
+    let allowed = allowed_hexes(game, scenario);
+    out.extend(check_placement(&allowed, position).into_iter().map(|f| Finding {
+        game: game.id.clone(),
+        scenario: scenario.to_string(),
+        kind: "outside-setup".into(),
+        severity: "warning".into(),
+        rule: f.rule,
+        location: f.location,
+        units: f.units,
+        message: f.message,
+        span: Span::detached(),
+    }));
     out
 }

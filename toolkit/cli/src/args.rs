@@ -232,6 +232,15 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Serve the browser tables of built games on localhost.
+    Serve {
+        /// The game whose table `/` opens (default: the first built).
+        #[arg(long, short = 'g')]
+        game: Option<String>,
+        /// Port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+    },
     /// Measure muster against the raw cost of rendering and encoding the same images.
     Bench {
         /// Map resolutions to measure, in dots per inch.

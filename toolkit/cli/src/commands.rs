@@ -73,16 +73,16 @@ pub fn run(cli: &Cli) -> Result<Exit> {
             Ok(Exit::Clean)
         }
         Command::Errata { games, format } => errata(g, &games.games, *format),
-        Command::Check { .. } => not_yet("check", "checking saved games"),
+        Command::Check { save, module, scenario, format } => {
+            crate::check::run(save, module, scenario.as_deref(), *format)
+        }
+        Command::Serve { game, port } => {
+            crate::serve::run(&g.out, game.as_deref(), *port)
+        }
         Command::Pieces { file, module, format } => {
             crate::pieces::run(file, module.as_deref(), *format)
         }
     }
-}
-
-fn not_yet(cmd: &str, what: &str) -> Result<Exit> {
-    eprintln!("muster {cmd}: {what} is not available in this version of muster yet");
-    Ok(Exit::Unusable)
 }
 
 /// Stage 1 for every command: load the games, print what went wrong.

@@ -6,10 +6,12 @@
 
 mod args;
 mod bench;
+mod check;
 mod commands;
 mod output;
 mod pieces;
 mod report;
+mod serve;
 mod stages;
 mod validate;
 

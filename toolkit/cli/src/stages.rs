@@ -326,6 +326,10 @@ pub fn write_module(
         .map_err(|e| anyhow::anyhow!("failed to zip the module of {} ({e})", game.id))?;
     let path = out.join("dist").join(format!("{}.vmod", game.id));
     write_atomic(&path, &bytes)?;
+    let web = out.join("dist").join(&game.id).join("web");
+    for (name, bytes) in &module.web {
+        write_atomic(&web.join(name), bytes)?;
+    }
     let mut text = serde_json::to_string_pretty(&module.setups)?;
     text.push('\n');
     write_atomic(&out.join("dist").join(&game.id).join("module.json"), text.as_bytes())?;

@@ -9,3 +9,8 @@ pub mod archive;
 pub mod module;
 pub mod read;
 pub mod vassal;
+pub mod web;
+
+/// The embedded rules checker, `muster-checker` built for `wasm32-unknown-unknown`.
+pub const CHECKER_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/checker.wasm"));
+pub mod checker;

@@ -29,10 +29,13 @@
 
 #![deny(missing_docs)]
 
+pub mod embedded;
 mod language;
+mod placement;
 mod stacking;
 
 pub use language::{
     Alternative, Category, Filter, Free, Limit, OpposingUnits, Ruleset, StackingRule,
 };
+pub use placement::{Allowed, check_placement};
 pub use stacking::{Finding, PlacedUnit, Position, check_stacking};

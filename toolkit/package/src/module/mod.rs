@@ -16,6 +16,8 @@ pub use boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
 pub use pieces::{Prototype, Slot, image_name};
 pub use setups::{PlacedPiece, SetupFile};
 
+use muster_rules::embedded::{FORMAT, RulesetDoc, UnitFacts};
+
 use crate::vassal::encoder::encode;
 use crate::vassal::xml::Element;
 
@@ -69,6 +71,8 @@ pub struct Module {
     pub slots: usize,
     /// Prototypes defined.
     pub prototypes: usize,
+    /// The browser table: path under `web/` → bytes.
+    pub web: BTreeMap<String, Vec<u8>>,
 }
 
 /// Builds every file of a game's module from its rendered sheets and solved scenarios.
@@ -227,12 +231,16 @@ pub fn build(
     files.insert("buildFile.xml".into(), build_file.into_bytes());
     files.insert("moduledata".into(), moduledata(game, options).into_bytes());
     files.insert("rules/ruleset.json".into(), ruleset_json(game)?);
+    files.insert("rules/checker.wasm".into(), crate::CHECKER_WASM.to_vec());
+    let web = crate::web::files(game, &plan, &table, &slots, &setup_files, &files)
+        .map_err(|e| PackageError(format!("failed to write the table's data ({e})")))?;
     slots.extend(deck_slots);
     Ok(Module {
         files,
         setups: setup_files,
         slots: slots.len(),
         prototypes: prototypes.len(),
+        web,
     })
 }
 
@@ -253,41 +261,50 @@ pub fn moduledata(game: &Game, options: &ModuleOptions) -> String {
         .document()
 }
 
-/// `rules/ruleset.json`: the stacking and placement rules and the facts about each counter
-/// that they read, for the embedded checker.
-pub fn ruleset_json(game: &Game) -> Result<Vec<u8>, PackageError> {
-    let units: Vec<serde_json::Value> = game
+/// The game's ruleset document: its stacking and placement rules and the facts about
+/// each counter, hex and scenario that they read, for the embedded checker.
+pub fn ruleset_doc(game: &Game) -> RulesetDoc {
+    let units = game
         .units
         .iter()
-        .map(|u| {
-            serde_json::json!({
-                "id": u.id,
-                "name": u.printed.v,
-                "side": u.side,
-                "nationality": u.nationality,
-                "formation": u.formation,
-                "category": u.category,
-                "type": u.unit_type,
-                "size": u.size,
-                "steps": u.steps,
-            })
+        .chain(&game.markers)
+        .map(|u| UnitFacts {
+            id: u.id.clone(),
+            name: u.printed.v.clone(),
+            side: u.side.clone(),
+            nationality: u.nationality.clone(),
+            formation: u.formation.clone(),
+            category: u.category,
+            unit_type: u.unit_type.clone(),
+            size: u.size.clone(),
+            steps: u.steps,
         })
         .collect();
-    let labels: Vec<String> = game
+    let hexes = game
         .board
         .as_ref()
         .map(|b| b.cells().filter_map(|c| b.label(c)).collect())
         .unwrap_or_default();
-    let doc = serde_json::json!({
-        "format": "muster-ruleset/1",
-        "game": game.id,
-        "title": game.meta.title,
-        "rules": muster_check::ruleset(game),
-        "units": units,
-        "hexes": labels,
-    });
-    let mut bytes =
-        serde_json::to_vec_pretty(&doc).map_err(|e| PackageError(e.to_string()))?;
+    let scenarios = game
+        .scenarios
+        .iter()
+        .map(|s| (s.id.v.clone(), muster_check::allowed_hexes(game, &s.id.v)))
+        .collect();
+    RulesetDoc {
+        format: FORMAT.into(),
+        game: game.id.clone(),
+        title: game.meta.title.clone(),
+        rules: muster_check::ruleset(game),
+        units,
+        hexes,
+        scenarios,
+    }
+}
+
+/// `rules/ruleset.json`: [`ruleset_doc`] as JSON.
+pub fn ruleset_json(game: &Game) -> Result<Vec<u8>, PackageError> {
+    let mut bytes = serde_json::to_vec(&ruleset_doc(game))
+        .map_err(|e| PackageError(e.to_string()))?;
     bytes.push(b'\n');
     Ok(bytes)
 }

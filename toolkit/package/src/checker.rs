@@ -1,0 +1,162 @@
+//! Running a module's own embedded checker (`rules/checker.wasm`) in a WebAssembly
+//! interpreter, so a module keeps checking by its own rules whatever muster is installed.
+
+use muster_rules::embedded::{Report, Request};
+use wasmi::{Config, Engine, Instance, Linker, Memory, Module, Store, TypedFunc};
+
+/// Instructions' worth of fuel one call may burn before it is stopped.
+const FUEL: u64 = 20_000_000_000;
+
+/// Why the embedded checker could not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckerError(pub String);
+
+impl std::fmt::Display for CheckerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CheckerError {}
+
+fn err(what: &str) -> impl Fn(wasmi::Error) -> CheckerError + '_ {
+    move |e| CheckerError(format!("the embedded checker failed to {what} ({e})"))
+}
+
+/// A loaded embedded checker with its ruleset.
+pub struct EmbeddedChecker {
+    store: Store<()>,
+    memory: Memory,
+    input: TypedFunc<u32, u32>,
+    check: TypedFunc<(), u32>,
+    out_ptr: TypedFunc<(), u32>,
+    out_len: TypedFunc<(), u32>,
+}
+
+impl EmbeddedChecker {
+    /// Instantiates `wasm` (which must import nothing) and loads `ruleset` into it.
+    pub fn new(wasm: &[u8], ruleset: &[u8]) -> Result<EmbeddedChecker, CheckerError> {
+        let mut config = Config::default();
+        config.consume_fuel(true);
+        let engine = Engine::new(&config);
+        let module = Module::new(&engine, wasm).map_err(err("load"))?;
+        let mut store = Store::new(&engine, ());
+        store.set_fuel(FUEL).map_err(err("start"))?;
+        let linker = Linker::<()>::new(&engine);
+        let instance: Instance =
+            linker.instantiate_and_start(&mut store, &module).map_err(err("start"))?;
+        let memory = instance.get_memory(&store, "memory").ok_or_else(|| {
+            CheckerError("the embedded checker exports no memory".into())
+        })?;
+        let func =
+            |name: &str| CheckerError(format!("the embedded checker has no `{name}`"));
+        let version: TypedFunc<(), u32> = instance
+            .get_typed_func(&store, "muster_version")
+            .map_err(|_| func("muster_version"))?;
+        let v = version.call(&mut store, ()).map_err(err("answer"))?;
+        if v != 1 {
+            return Err(CheckerError(format!(
+                "the embedded checker speaks interface {v}; this muster reads interface 1"
+            )));
+        }
+        let mut me = EmbeddedChecker {
+            input: instance
+                .get_typed_func(&store, "muster_input")
+                .map_err(|_| func("muster_input"))?,
+            check: instance
+                .get_typed_func(&store, "muster_check")
+                .map_err(|_| func("muster_check"))?,
+            out_ptr: instance
+                .get_typed_func(&store, "muster_output_ptr")
+                .map_err(|_| func("muster_output_ptr"))?,
+            out_len: instance
+                .get_typed_func(&store, "muster_output_len")
+                .map_err(|_| func("muster_output_len"))?,
+            memory,
+            store,
+        };
+        let load: TypedFunc<(), u32> = instance
+            .get_typed_func(&me.store, "muster_load")
+            .map_err(|_| func("muster_load"))?;
+        me.send(ruleset)?;
+        let status = load.call(&mut me.store, ()).map_err(err("load the ruleset"))?;
+        let answer = me.output()?;
+        if status != 0 {
+            return Err(CheckerError(format!(
+                "the embedded checker refused the ruleset: {answer}"
+            )));
+        }
+        Ok(me)
+    }
+
+    fn send(&mut self, bytes: &[u8]) -> Result<(), CheckerError> {
+        let len = u32::try_from(bytes.len())
+            .map_err(|_| CheckerError("the input is too large for the checker".into()))?;
+        let ptr = self.input.call(&mut self.store, len).map_err(err("take input"))?;
+        self.memory
+            .write(&mut self.store, ptr as usize, bytes)
+            .map_err(|e| CheckerError(format!("cannot write the checker's input ({e})")))
+    }
+
+    fn output(&mut self) -> Result<String, CheckerError> {
+        let ptr = self.out_ptr.call(&mut self.store, ()).map_err(err("answer"))?;
+        let len = self.out_len.call(&mut self.store, ()).map_err(err("answer"))?;
+        let mut buf = vec![0u8; len as usize];
+        self.memory.read(&self.store, ptr as usize, &mut buf).map_err(|e| {
+            CheckerError(format!("cannot read the checker's answer ({e})"))
+        })?;
+        String::from_utf8(buf)
+            .map_err(|_| CheckerError("the checker's answer is not UTF-8".into()))
+    }
+
+    /// Checks a position.
+    pub fn check(&mut self, request: &Request) -> Result<Report, CheckerError> {
+        let json =
+            serde_json::to_vec(request).map_err(|e| CheckerError(e.to_string()))?;
+        self.store.set_fuel(FUEL).map_err(err("start"))?;
+        self.send(&json)?;
+        let status = self.check.call(&mut self.store, ()).map_err(err("check"))?;
+        let answer = self.output()?;
+        if status != 0 {
+            return Err(CheckerError(format!(
+                "the embedded checker refused the position: {answer}"
+            )));
+        }
+        serde_json::from_str(&answer).map_err(|e| {
+            CheckerError(format!("the checker's answer is not a report ({e})"))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use muster_rules::embedded::PieceAt;
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        assert!(EmbeddedChecker::new(b"not wasm", b"{}").is_err());
+        let e = EmbeddedChecker::new(crate::CHECKER_WASM, b"{\"format\": 1}")
+            .err()
+            .expect("refused");
+        assert!(e.0.contains("refused the ruleset"), "{e}");
+    }
+
+    #[test]
+    fn an_empty_ruleset_finds_nothing_and_names_unknown_units() {
+        let doc = serde_json::json!({
+            "format": "muster-ruleset/1", "game": "g", "title": "G",
+            "rules": {"stacking": []}, "units": [], "hexes": [], "scenarios": {}
+        });
+        let mut c = EmbeddedChecker::new(crate::CHECKER_WASM, doc.to_string().as_bytes())
+            .expect("loads");
+        let r = c
+            .check(&Request {
+                scenario: None,
+                pieces: vec![PieceAt { unit: "x".into(), location: "0101".into() }],
+            })
+            .expect("checks");
+        assert!(r.violations.is_empty());
+        assert_eq!(r.unknown_units, vec!["x".to_string()]);
+    }
+}
