@@ -99,10 +99,11 @@ fn validate_reports_printed_labels_that_are_off_the_map_as_findings() {
 }
 
 #[test]
-fn commands_not_yet_available_say_so_with_exit_2() {
+fn check_with_missing_files_names_them_and_exits_2() {
     let out = muster(&root(), &["check", "game.vsav", "--module", "game.vmod"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not available"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("game.vmod") && err.contains("cannot read"), "{err}");
 }
 
 #[test]

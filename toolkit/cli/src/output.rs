@@ -25,6 +25,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<bool> {
         })?;
     tmp.write_all(bytes)
         .with_context(|| format!("failed to write {}", path.display()))?;
+    // Temporary files are private; outputs are ordinary readable files.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(fs::Permissions::from_mode(0o644))
+            .with_context(|| format!("failed to write {}", path.display()))?;
+    }
     tmp.as_file()
         .sync_all()
         .with_context(|| format!("failed to write {}", path.display()))?;
@@ -44,6 +52,11 @@ mod tests {
         assert!(!write_atomic(&p, b"one").unwrap());
         assert!(write_atomic(&p, b"two").unwrap());
         assert_eq!(fs::read(&p).unwrap(), b"two");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o644);
+        }
         let leftovers: Vec<_> = fs::read_dir(p.parent().unwrap()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary files are left behind");
     }
