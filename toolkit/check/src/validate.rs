@@ -188,32 +188,27 @@ pub fn allowed_hexes(game: &Game, scenario: &str) -> BTreeMap<String, Allowed> {
 /// Checks a concrete position (a player's setup) against a scenario: hexes overstacked
 /// under which rule, and units standing where their printed setup does not allow.
 pub fn check_position(game: &Game, scenario: &str, position: &Position) -> Vec<Finding> {
-    let rules = ruleset(game);
-    let mut out: Vec<Finding> = check_stacking(&rules, position)
-        .into_iter()
-        .map(|f| Finding {
+    let finding = |kind: &str| {
+        let kind = kind.to_string();
+        move |f: muster_rules::Finding| Finding {
             game: game.id.clone(),
             scenario: scenario.to_string(),
-            kind: "overstack".into(),
+            kind: kind.clone(),
             severity: "warning".into(),
             rule: f.rule,
             location: f.location,
             units: f.units,
             message: f.message,
             span: Span::detached(),
-        })
+        }
+    };
+    let mut out: Vec<Finding> = check_stacking(&ruleset(game), position)
+        .into_iter()
+        .map(finding("overstack"))
         .collect();
     let allowed = allowed_hexes(game, scenario);
-    out.extend(check_placement(&allowed, position).into_iter().map(|f| Finding {
-        game: game.id.clone(),
-        scenario: scenario.to_string(),
-        kind: "outside-setup".into(),
-        severity: "warning".into(),
-        rule: f.rule,
-        location: f.location,
-        units: f.units,
-        message: f.message,
-        span: Span::detached(),
-    }));
+    out.extend(
+        check_placement(&allowed, position).into_iter().map(finding("outside-setup")),
+    );
     out
 }

@@ -3,27 +3,15 @@
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::{Context, Result};
-use muster_package::archive::{Archive, MAX_TOTAL_BYTES};
+use anyhow::Result;
+use muster_package::archive::Archive;
 use muster_package::checker::EmbeddedChecker;
 use muster_package::read::{list_pieces, read_module, read_save};
 use muster_rules::embedded::{PieceAt, Request, RulesetDoc};
 
 use crate::args::Format;
 use crate::commands::Exit;
-
-fn read(path: &Path) -> Result<Vec<u8>> {
-    let size = std::fs::metadata(path)
-        .with_context(|| format!("cannot read {}", path.display()))?
-        .len();
-    if size > MAX_TOTAL_BYTES {
-        anyhow::bail!(
-            "{} is {size} bytes, more than the {MAX_TOTAL_BYTES} muster reads",
-            path.display()
-        );
-    }
-    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
-}
+use crate::pieces::read_limited;
 
 /// Checks `save` with the checker and ruleset inside `module`; exit 1 on violations.
 pub fn run(
@@ -34,7 +22,8 @@ pub fn run(
 ) -> Result<Exit> {
     let fail =
         |e: &dyn std::fmt::Display, p: &Path| anyhow::anyhow!("{}: {e}", p.display());
-    let mut archive = Archive::open(read(module)?).map_err(|e| fail(&e, module))?;
+    let mut archive =
+        Archive::open(read_limited(module)?).map_err(|e| fail(&e, module))?;
     let info = read_module(&mut archive).map_err(|e| fail(&e, module))?;
     let ruleset = archive.read("rules/ruleset.json").map_err(|e| fail(&e, module))?;
     let wasm = archive.read("rules/checker.wasm").map_err(|e| fail(&e, module))?;
@@ -54,7 +43,7 @@ pub fn run(
                 .unwrap_or_default()
         );
     }
-    let saved = read_save(read(save)?).map_err(|e| fail(&e, save))?;
+    let saved = read_save(read_limited(save)?).map_err(|e| fail(&e, save))?;
     let pieces = list_pieces(&saved, Some(&info));
     let hexes: std::collections::BTreeSet<&str> =
         doc.hexes.iter().map(String::as_str).collect();

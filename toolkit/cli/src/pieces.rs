@@ -12,7 +12,8 @@ use muster_package::read::{
 use crate::args::Format;
 use crate::commands::Exit;
 
-fn open(path: &Path) -> Result<Archive> {
+/// Reads a module or saved game, refusing files larger than muster unpacks.
+pub fn read_limited(path: &Path) -> Result<Vec<u8>> {
     let size = std::fs::metadata(path)
         .with_context(|| format!("cannot read {}", path.display()))?
         .len();
@@ -22,9 +23,12 @@ fn open(path: &Path) -> Result<Archive> {
             path.display()
         );
     }
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Archive::open(bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+fn open(path: &Path) -> Result<Archive> {
+    Archive::open(read_limited(path)?)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 fn module_info(path: &Path) -> Result<(ModuleInfo, Archive)> {
@@ -55,8 +59,7 @@ pub fn run(file: &Path, module: Option<&Path>, format: Format) -> Result<Exit> {
         }
     } else {
         let info = module.map(module_info).transpose()?.map(|(i, _)| i);
-        let bytes = std::fs::read(file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
+        let bytes = read_limited(file)?;
         let saved =
             read_save(bytes).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         let errors = saved.errors.iter().map(ToString::to_string).collect();

@@ -141,9 +141,10 @@ fn name(v: i64, leading: u32) -> String {
 }
 
 impl VassalGrid {
-    /// The point VASSAL 3.7 snaps `(x, y)` to: the integer centre of the hex it falls in,
-    /// as `HexGrid.hexPointCenterFromRawIndex` computes it.
-    pub fn snap(&self, x: f64, y: f64) -> (i64, i64) {
+    /// VASSAL's raw column and row of a point (`HexGrid.getRawColumn`/`getRawRow`): odd raw
+    /// columns lie half a hex lower. Sideways grids swap the point first (the origin stays
+    /// as written).
+    fn raw_index(&self, x: f64, y: f64) -> (i64, i64) {
         let (px, py) = if self.sideways { (y, x) } else { (x, y) };
         let (x0, y0) = (self.x0 as f64, self.y0 as f64);
         let nx = ((px - x0) / self.dx + 0.5).floor() as i64;
@@ -152,6 +153,14 @@ impl VassalGrid {
         } else {
             java_round((py - y0 - self.dy / 2.0) / self.dy)
         };
+        (nx, ny)
+    }
+
+    /// The point VASSAL 3.7 snaps `(x, y)` to: the integer centre of the hex it falls in,
+    /// as `HexGrid.hexPointCenterFromRawIndex` computes it.
+    pub fn snap(&self, x: f64, y: f64) -> (i64, i64) {
+        let (x0, y0) = (self.x0 as f64, self.y0 as f64);
+        let (nx, ny) = self.raw_index(x, y);
         let cx = (self.dx * nx as f64 + x0) as i64;
         let cy = if nx % 2 == 0 {
             (self.dy * ny as f64 + y0) as i64
@@ -164,15 +173,7 @@ impl VassalGrid {
     /// The location name VASSAL 3.7 gives the point `(x, y)` of a container of
     /// `width` by `height` pixels.
     pub fn location_name(&self, x: f64, y: f64, width: f64, height: f64) -> String {
-        // Sideways grids swap the point before the maths (the origin stays as written).
-        let (px, py) = if self.sideways { (y, x) } else { (x, y) };
-        let (x0, y0) = (self.x0 as f64, self.y0 as f64);
-        let nx = ((px - x0) / self.dx + 0.5).floor() as i64;
-        let ny = if nx % 2 == 0 {
-            java_round((py - y0) / self.dy)
-        } else {
-            java_round((py - y0 - self.dy / 2.0) / self.dy)
-        };
+        let (nx, ny) = self.raw_index(x, y);
         let max_v = (height / self.dx + 0.5).floor() as i64;
         let max_h = (width / self.dy + 0.5).floor() as i64;
         // The index along real y is flipped by vDescend, the one along real x by hDescend.
