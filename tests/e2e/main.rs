@@ -6,6 +6,7 @@ mod bad_input;
 mod cli;
 mod counters;
 mod errata;
+mod hardening;
 mod maps;
 mod modules;
 mod rules;

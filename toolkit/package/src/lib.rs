@@ -1,16 +1,16 @@
-//! Packaging: VASSAL 3.7 modules (`.vmod`) with predefined setups (`.vsav`), written
-//! reproducibly, and read back safely.
+//! Packaging: a game as a VASSAL 3.7 module (`.vmod`) with predefined setups (`.vsav`),
+//! the embedded rules checker, and the browser table.
 //!
-//! The format layer (`vassal`) knows nothing of games: encoders, pieces, saved games and
-//! the buildFile. `module` turns a loaded game, its rendered images and its solved setups
-//! into the files of a module; `archive` zips them; `read` opens modules and saves again.
+//! The formats themselves live in `muster-vassal` (re-exported here as `archive`, `read`
+//! and `vassal`), which knows nothing of games. `module` turns a loaded game, its rendered
+//! images and its solved setups into the files of a module; `web` into the browser table;
+//! `checker` runs a module's own WebAssembly checker.
 
-pub mod archive;
+pub mod checker;
 pub mod module;
-pub mod read;
-pub mod vassal;
 pub mod web;
+
+pub use muster_vassal::{archive, read, vassal};
 
 /// The embedded rules checker, `muster-checker` built for `wasm32-unknown-unknown`.
 pub const CHECKER_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/checker.wasm"));
-pub mod checker;

@@ -169,6 +169,21 @@ impl Piece {
         format!("+/{}", encode(&[id, &self.type_chain(), &self.state_chain()], '/'))
     }
 
+    /// Whether VASSAL's encoding can carry this piece unchanged: the innermost trait holds
+    /// no TAB (it is never escaped) and no type or state ends with a backslash (it would
+    /// escape the delimiter after it). Pieces muster writes always are.
+    pub fn encodable(&self) -> bool {
+        let inner_ok = self
+            .traits
+            .last()
+            .is_some_and(|t| !t.kind.contains('\t') && !t.state.contains('\t'));
+        inner_ok
+            && self
+                .traits
+                .iter()
+                .all(|t| !t.kind.ends_with('\\') && !t.state.ends_with('\\'))
+    }
+
     /// The value of property marker `key`, if the piece has one.
     pub fn marker(&self, key: &str) -> Option<String> {
         self.traits
@@ -391,6 +406,33 @@ mod tests {
         };
         assert_eq!(s.add_command("9"), "+/9/stack/Main Map;261;804;1;2;@@1");
         assert_eq!(decode_add(&s.add_command("9")).expect("decodes").stack, Some(s));
+    }
+
+    #[test]
+    fn pieces_vassal_cannot_carry_are_told_apart() {
+        // Found by the `piece` fuzz target: an escaped TAB inside the innermost trait decodes
+        // (as in VASSAL) but cannot be written back the same way.
+        let found = [
+            "+/null/mark;Size\tpiece;;;;",
+            &"\0".repeat(68),
+            "\\\\\\\\",
+            &"\0".repeat(72),
+            "\\\\\tmark;Reducemod_vement\\\\\\\\\\+/nul",
+        ]
+        .concat();
+        let piece = decode_add(&found).expect("decodes").piece.expect("a piece");
+        assert!(!piece.encodable());
+        let ours = Piece {
+            traits: vec![
+                Trait::marker("Side", "axis"),
+                Trait::basic("a.png", "A/B; C", &Position::default()),
+            ],
+        };
+        assert!(ours.encodable());
+        assert_eq!(
+            decode_add(&ours.add_command("1")).expect("decodes").piece,
+            Some(ours)
+        );
     }
 
     #[test]

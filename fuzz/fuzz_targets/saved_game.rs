@@ -1,0 +1,24 @@
+//! Saved games and modules from arbitrary bytes: the zip reader, every save header, the
+//! command stream and the buildFile reader.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use muster_vassal::archive::Archive;
+use muster_vassal::read::{list_pieces, read_module, read_save};
+use muster_vassal::vassal::save::{deobfuscate, parse_stream};
+
+fuzz_target!(|data: &[u8]| {
+    // The bytes as a savedGame entry.
+    if let Ok(text) = deobfuscate(data) {
+        let _ = parse_stream(&text);
+    }
+    // The bytes as a zip: a saved game, and a module.
+    if let Ok(saved) = read_save(data.to_vec()) {
+        let _ = list_pieces(&saved, None);
+    }
+    if let Ok(mut archive) = Archive::open(data.to_vec()) {
+        if let Ok(info) = read_module(&mut archive) {
+            let _ = info.setups.len();
+        }
+    }
+});

@@ -1,0 +1,8 @@
+//! The VASSAL 3.7 formats, independent of any game: VASSAL's sequence encoding, pieces as
+//! trait chains, saved games in every header VASSAL has written, the buildFile's XML, zip
+//! archives written reproducibly and read defensively, and reading modules and saved games
+//! back to pieces with their location names.
+
+pub mod archive;
+pub mod read;
+pub mod vassal;
