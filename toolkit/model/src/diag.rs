@@ -7,6 +7,8 @@ use serde::Serialize;
 
 use crate::span::{FileId, Span};
 
+/// How many characters of a long source line a diagnostic shows around its column.
+const WINDOW: usize = 100;
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -149,9 +151,27 @@ impl Sources {
                         rest.char_indices().take_while(|(i, _)| *i < len).count().max(1)
                     })
                     .unwrap_or(1);
+                // Long lines (minified or hostile files) are shown as a window around
+                // the column, so one diagnostic never prints megabytes.
+                let chars = line.chars().count();
+                let (shown, caret) = if chars > WINDOW * 2 {
+                    let start =
+                        col.saturating_sub(WINDOW / 2).min(chars.saturating_sub(WINDOW));
+                    let piece: String = line.chars().skip(start).take(WINDOW).collect();
+                    let before = if start > 0 { "…" } else { "" };
+                    let after = if start + WINDOW < chars { "…" } else { "" };
+                    (
+                        format!("{before}{piece}{after}"),
+                        col - start + before.chars().count(),
+                    )
+                } else {
+                    (line.to_string(), col)
+                };
+                let width = width.min(WINDOW);
                 let _ = writeln!(out, "{pad} |");
-                let _ = writeln!(out, "{n} | {line}");
-                let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col), "^".repeat(width));
+                let _ = writeln!(out, "{n} | {shown}");
+                let _ =
+                    writeln!(out, "{pad} | {}{}", " ".repeat(caret), "^".repeat(width));
             }
         }
         if let Some(e) = &d.expected {
@@ -201,6 +221,26 @@ pub fn suggest<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_are_shown_as_a_window_around_the_column() {
+        let mut s = Sources::new();
+        let line = format!("{}X{}", "a".repeat(5000), "b".repeat(5000));
+        let f = s.add("g.yaml".into(), line);
+        let d = Diagnostic::error(
+            Span { file: f, line: 1, column: 5001, offset: 5000, len: 1 },
+            "here",
+        );
+        let text = s.render(&d);
+        assert!(text.len() < 600, "{} bytes", text.len());
+        let lines: Vec<&str> = text.lines().collect();
+        let code = lines[2].trim_start_matches("1 | ");
+        let caret = lines[3].trim_start_matches("  | ");
+        assert!(code.starts_with('…') && code.ends_with('…'));
+        // The caret still stands under the X.
+        let at = caret.chars().position(|c| c == '^').unwrap();
+        assert_eq!(code.chars().nth(at), Some('X'));
+    }
 
     #[test]
     fn render_points_at_the_column() {

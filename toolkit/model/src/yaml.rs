@@ -40,7 +40,12 @@ fn to_diagnostic(file: FileId, e: &serde_saphyr::Error) -> Diagnostic {
     });
     let full = e.without_snippet().to_string();
     let message = strip_location(&full);
-    let message = if message.starts_with("budget breached") {
+    let message = if message.starts_with("budget breached: Depth")
+        || message == "recursion limit exceeded"
+    {
+        "the document nests more deeply than muster reads (too many levels of lists or mappings)"
+            .to_string()
+    } else if message.starts_with("budget breached") {
         "the document is too large once its aliases are expanded (more nodes than muster's limit)"
             .to_string()
     } else {
