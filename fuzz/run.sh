@@ -12,6 +12,8 @@ bash fuzz/seed.sh "$PWD/${2:-dist}"
 export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks"
+# A bounded smoke run: a light optimisation builds faster than it fuzzes slower.
+export CARGO_PROFILE_RELEASE_OPT_LEVEL=${FUZZ_OPT_LEVEL:-1} CARGO_PROFILE_RELEASE_DEBUG=0
 # With an explicit --target the flags reach the targets but not build scripts.
 host=$(rustc -vV | sed -n 's/^host: //p')
 cargo build --quiet --release --locked --manifest-path fuzz/Cargo.toml --target-dir fuzz/target/plain --target "$host"
