@@ -467,16 +467,15 @@ impl<'g> Resolver<'g> {
             .units
             .iter()
             .chain(&self.game.markers)
-            .filter(|u| u.side == side || u.side.is_empty())
-            .map(|u| {
-                let n = normalise(&u.printed.v);
-                let d = normalise(&u.name.designation);
-                let s = strsim::normalized_levenshtein(&p, &n)
-                    .max(strsim::jaro_winkler(&p, &n) * 0.9);
+            .zip(&self.names)
+            .filter(|(u, _)| u.side == side || u.side.is_empty())
+            .map(|(u, (_, n, d))| {
+                let s = strsim::normalized_levenshtein(&p, n)
+                    .max(strsim::jaro_winkler(&p, n) * 0.9);
                 let sd = if d.is_empty() {
                     0.0
                 } else {
-                    strsim::normalized_levenshtein(&p, &d)
+                    strsim::normalized_levenshtein(&p, d)
                 };
                 (u.id.clone(), u.printed.v.clone(), (s.max(sd) * 100.0).round() / 100.0)
             })
