@@ -7,6 +7,7 @@ mod cli;
 mod counters;
 mod errata;
 mod hardening;
+mod incremental;
 mod maps;
 mod modules;
 mod rules;

@@ -185,6 +185,13 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Remove the build outputs of each game (`counters/`, `maps/`, `dist/`) and the build
+    /// cache (`.muster-cache/`) from the output folder.
+    Clean {
+        /// Games whose outputs to remove. Default: every game, and the whole cache.
+        #[command(flatten)]
+        games: Games,
+    },
     /// Load each game and check its scenarios' printed setups.
     Validate {
         /// Games to validate.
@@ -241,11 +248,15 @@ pub enum Command {
         #[arg(long, default_value_t = 8000)]
         port: u16,
     },
-    /// Measure muster against the raw cost of rendering and encoding the same images.
+    /// Time a cold build of every game, the raw cost of the same images and archives, a
+    /// rebuild with no change, a rebuild after changing one counter, and validation.
     Bench {
-        /// Map resolutions to measure, in dots per inch.
-        #[arg(long = "map-dpi", default_values_t = [150u32, 300])]
-        map_dpi: Vec<u32>,
+        /// Resolution of map images, in dots per inch.
+        #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(10..=1200))]
+        map_dpi: u32,
+        /// Counter images and print sheets, as for `build`.
+        #[command(flatten)]
+        counters: CounterArgs,
         /// Where to write the figures.
         #[arg(long, default_value = "dist/bench.json")]
         output: PathBuf,

@@ -1,22 +1,32 @@
-//! `muster bench`: measures muster against the raw cost of the same pixels.
+//! `muster bench`: muster's build against the raw cost of the same pixels, in one run.
 //!
-//! For every map of every game, at each resolution, it times muster's own path (scene
-//! building, strip rasterisation, PNG encoding) and the floor: a bare loop that parses the
-//! same SVG with usvg, renders it into one full-size pixmap with resvg and encodes the same
-//! pixels with the same PNG settings. Peak memory is read per phase from the kernel
-//! (`VmHWM`, reset between phases).
+//! On a copy of the sources in a temporary folder it times:
+//!
+//! 1. a cold build of every game (empty output folder and cache), recording every image it
+//!    draws and every archive it zips;
+//! 2. the floor: the same SVGs parsed with usvg, rendered whole with resvg and encoded with
+//!    the same PNG settings, and the same files zipped, in a bare parallel loop on the same
+//!    threads;
+//! 3. a rebuild with no change;
+//! 4. a rebuild after changing one counter (a movement value in the largest game that
+//!    prints one);
+//! 5. validating every scenario, as `muster validate` does (best of five).
+//!
+//! Peak memory of the cold build is read from the kernel (`VmHWM`, reset before it).
 
 use std::fs;
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use muster_model::Game;
-use muster_render::{Compression, map_svg, raster, render_png};
+use muster_render::raster;
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
+use crate::args::{CounterArgs, Format, Global};
+use crate::build::{Settings, cache_dir};
+use crate::cache::{Cache, DrawJob};
 use crate::output::write_atomic;
-use crate::stages::pixels;
 
 /// Resets the peak resident set size so the next phase measures its own peak.
 fn reset_peak() {
@@ -35,171 +45,333 @@ fn peak_bytes() -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
-/// The floor: parse, render the whole image at once, encode the same way.
-fn floor_png(svg: &str, w: u32, h: u32) -> Result<usize> {
-    let tree = raster::parse(svg)?;
-    let pixmap = raster::render_pixmap(&tree, w, h).context("pixmap")?;
-    let mut rgb = Vec::with_capacity(w as usize * h as usize * 3);
+/// The floor for one image: parse, render the whole image at once, encode the same way.
+fn floor_png(job: &DrawJob) -> Result<usize> {
+    let tree = raster::parse(&job.svg)?;
+    let pixmap = raster::render_pixmap(&tree, job.width, job.height)
+        .context("pixmap too large")?;
+    let mut rgb = Vec::with_capacity(job.width as usize * job.height as usize * 3);
     for px in pixmap.data().chunks_exact(4) {
         rgb.extend_from_slice(&px[..3]);
     }
-    let mut out = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut out, w, h);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Balanced);
-        let mut writer = enc.write_header()?;
-        writer.write_image_data(&rgb)?;
-    }
-    Ok(out.len())
+    drop(pixmap);
+    Ok(raster::encode_png(
+        &rgb,
+        job.width,
+        job.height,
+        muster_render::Compression::Balanced,
+    )?
+    .len())
 }
 
-/// Times map rendering at a resolution, muster's path and the floor.
-fn maps_at(games: &[Game], dpi: u32) -> Result<Value> {
-    let scenes: Vec<_> = games
-        .iter()
-        .flat_map(|g| (0..g.maps.len()).filter_map(move |i| map_svg(g, i)))
-        .collect();
-    let total_px: u64 = scenes
-        .iter()
-        .map(|s| u64::from(pixels(s.width_in, dpi)) * u64::from(pixels(s.height_in, dpi)))
-        .sum();
-
-    reset_peak();
-    let t = Instant::now();
-    let mut bytes = 0;
-    for g in games {
-        for i in 0..g.maps.len() {
-            let Some(s) = map_svg(g, i) else { continue };
-            let png = render_png(
-                &s.svg,
-                pixels(s.width_in, dpi),
-                pixels(s.height_in, dpi),
-                Compression::Balanced,
-            )?;
-            bytes += png.len();
-        }
+/// The time and size of encoding one image's pixels with each PNG setting.
+fn png_settings(job: &DrawJob) -> Result<Value> {
+    use muster_render::Compression;
+    let rgb = raster::render_rgb(&job.svg, job.width, job.height)?;
+    let mut out = serde_json::Map::new();
+    for (name, c) in [("fast", Compression::Fast), ("balanced", Compression::Balanced)] {
+        let t = Instant::now();
+        let bytes = raster::encode_png(&rgb, job.width, job.height, c)?.len();
+        out.insert(
+            name.into(),
+            json!({"seconds": t.elapsed().as_secs_f64(), "bytes": bytes}),
+        );
     }
-    let muster_s = t.elapsed().as_secs_f64();
-    let muster_peak = peak_bytes();
-
-    reset_peak();
-    let t = Instant::now();
-    let mut floor_bytes = 0;
-    for s in &scenes {
-        floor_bytes +=
-            floor_png(&s.svg, pixels(s.width_in, dpi), pixels(s.height_in, dpi))?;
-    }
-    let floor_s = t.elapsed().as_secs_f64();
-    let floor_peak = peak_bytes();
-    Ok(json!({
-        "dpi": dpi,
-        "maps": scenes.len(),
-        "pixels": total_px,
-        "muster_seconds": muster_s,
-        "muster_pixels_per_second": total_px as f64 / muster_s,
-        "muster_peak_bytes": muster_peak,
-        "muster_png_bytes": bytes,
-        "floor_seconds": floor_s,
-        "floor_pixels_per_second": total_px as f64 / floor_s,
-        "floor_peak_bytes": floor_peak,
-        "floor_png_bytes": floor_bytes,
-        "ratio_to_floor": muster_s / floor_s,
-    }))
+    Ok(
+        json!({"image": job.label, "width": job.width, "height": job.height, "encodings": out}),
+    )
 }
 
-/// Times counter images at 300 dpi: muster's path (scene, strip render, encode, in
-/// parallel) and the floor (the same SVGs parsed, rendered whole and encoded in a bare
-/// sequential loop).
-fn counters_at(games: &[Game], dpi: u32) -> Result<Value> {
-    use muster_render::counter::{counter_svg, faces};
-    use rayon::prelude::*;
-
-    let size = 0.625;
-    let px = pixels(size, dpi);
-    let jobs: Vec<(&Game, &muster_model::Unit, muster_render::Face)> = games
-        .iter()
-        .flat_map(|g| {
-            g.units
-                .iter()
-                .chain(&g.markers)
-                .flat_map(move |u| faces(u).into_iter().map(move |f| (g, u, f)))
-        })
-        .collect();
-    reset_peak();
-    let t = Instant::now();
-    let bytes: usize = jobs
-        .par_iter()
-        .map(|(g, u, f)| {
-            let (svg, _) = counter_svg(g, u, *f, size);
-            render_png(&svg, px, px, Compression::Balanced).map(|p| p.len())
-        })
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter()
-        .sum();
-    let muster_s = t.elapsed().as_secs_f64();
-    let svgs: Vec<String> =
-        jobs.iter().map(|(g, u, f)| counter_svg(g, u, *f, size).0).collect();
-    reset_peak();
-    let t = Instant::now();
-    let mut floor_bytes = 0;
-    for svg in &svgs {
-        floor_bytes += floor_png(svg, px, px)?;
+/// Which stage of a build drew an image, from its label.
+fn stage_of(job: &DrawJob) -> &'static str {
+    if job.label.starts_with("map ") {
+        "maps"
+    } else if job.label.starts_with("module ") {
+        "module"
+    } else {
+        "counters"
     }
-    let floor_s = t.elapsed().as_secs_f64();
-    Ok(json!({
-        "dpi": dpi,
-        "counter_sides": jobs.len(),
-        "muster_seconds": muster_s,
-        "muster_counters_per_second": jobs.len() as f64 / muster_s,
-        "muster_png_bytes": bytes,
-        "floor_seconds": floor_s,
-        "floor_counters_per_second": jobs.len() as f64 / floor_s,
-        "floor_png_bytes": floor_bytes,
-        "ratio_to_floor": muster_s / floor_s,
-    }))
 }
 
-/// Runs the benchmark on the games under `sources` and writes the figures as JSON.
-pub fn run(sources: &Path, output: &Path, dpis: &[u32]) -> Result<Value> {
-    reset_peak();
+/// One build of every game under `g.sources` into `g.out`, timed.
+fn timed_build(
+    g: &Global,
+    settings: &Settings,
+    cache: &Cache,
+) -> Result<(f64, Vec<Value>)> {
     let t = Instant::now();
-    let loaded = muster_model::load(sources, &[], &muster_model::LoadOptions::default());
-    let load_s = t.elapsed().as_secs_f64();
+    let loaded =
+        muster_model::load(&g.sources, &[], &muster_model::LoadOptions::default());
     anyhow::ensure!(
         !loaded.has_errors(),
         "the games under {} do not load",
-        sources.display()
+        g.sources.display()
     );
-    let mut maps = Vec::new();
-    for &dpi in dpis {
-        maps.push(maps_at(&loaded.games, dpi)?);
+    let built = crate::build::run(g, &loaded, true, settings, cache)?;
+    Ok((t.elapsed().as_secs_f64(), built.summaries))
+}
+
+/// Changes one counter: the first movement value in the counter manifest of the game with
+/// the most counter sides that prints one. Returns the game, file and line changed.
+fn change_one_counter(sources: &Path, summaries: &[Value]) -> Result<Option<Value>> {
+    let mut games: Vec<(&str, u64)> = summaries
+        .iter()
+        .filter_map(|s| Some((s["game"].as_str()?, s["counter_sides"].as_u64()?)))
+        .collect();
+    games.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    for (game, _) in games {
+        let path = sources.join(game).join("counters.yaml");
+        let Ok(text) = fs::read_to_string(&path) else { continue };
+        let Some(at) = text.find("movement: ") else { continue };
+        let start = at + "movement: ".len();
+        let digits = text[start..].chars().take_while(char::is_ascii_digit).count();
+        let Ok(value) = text[start..start + digits].parse::<u32>() else { continue };
+        let changed =
+            format!("{}{}{}", &text[..start], value + 1, &text[start + digits..]);
+        fs::write(&path, changed)
+            .with_context(|| format!("failed to change {}", path.display()))?;
+        let line = text[..at].lines().count();
+        return Ok(Some(json!({
+            "game": game,
+            "file": format!("{game}/counters.yaml"),
+            "line": line,
+            "change": format!("movement {value} → {}", value + 1),
+        })));
     }
-    let counters = counters_at(&loaded.games, 300)?;
-    // Validating every scenario (resolve, check, solve), best of five runs.
+    Ok(None)
+}
+
+/// Runs the benchmark on the games under `g.sources`, prints the figures and writes them
+/// as JSON to `output`.
+pub fn run(
+    g: &Global,
+    map_dpi: u32,
+    counters: &CounterArgs,
+    output: &Path,
+) -> Result<Value> {
+    let work = tempfile::tempdir().context("failed to make a temporary folder")?;
+    let sources = work.path().join("sources");
+    for dir in muster_model::discover_games(&g.sources).map_err(anyhow::Error::msg)? {
+        for file in crate::cache::files_under(&dir) {
+            let rel = file.strip_prefix(&g.sources).unwrap_or(&file);
+            let to = sources.join(rel);
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent)?;
+            }
+            fs::copy(&file, &to)
+                .with_context(|| format!("failed to copy {}", file.display()))?;
+        }
+    }
+    let bench = Global {
+        sources: sources.clone(),
+        out: work.path().join("out"),
+        quiet: true,
+        jobs: g.jobs,
+    };
+    let settings = Settings { map_dpi, counters, format: Format::Text };
+
+    // 1. Cold build.
+    let cache = Cache::open(cache_dir(&bench.out), true)?;
+    reset_peak();
+    let (cold_s, summaries) = timed_build(&bench, &settings, &cache)?;
+    let cold_peak = peak_bytes();
+    let recorded = cache.take_recorded();
+    let stage_seconds = |stage: &str| -> f64 {
+        summaries.iter().filter_map(|s| s["stage_seconds"][stage].as_f64()).sum()
+    };
+    let counter_sides: u64 =
+        summaries.iter().filter_map(|s| s["counter_sides"].as_u64()).sum();
+    let map_pixels: u64 = recorded
+        .draws
+        .iter()
+        .filter(|d| stage_of(d) == "maps")
+        .map(|d| u64::from(d.width) * u64::from(d.height))
+        .sum();
+
+    // 2. The floor, stage by stage, then the archives.
+    let mut floor = serde_json::Map::new();
+    let mut floor_total = 0.0;
+    for stage in ["maps", "counters", "module"] {
+        let jobs: Vec<&DrawJob> =
+            recorded.draws.iter().filter(|d| stage_of(d) == stage).collect();
+        let t = Instant::now();
+        let bytes: usize = jobs
+            .par_iter()
+            .map(|j| floor_png(j))
+            .collect::<Result<Vec<_>>>()?
+            .iter()
+            .sum();
+        let s = t.elapsed().as_secs_f64();
+        floor_total += s;
+        floor.insert(
+            stage.into(),
+            json!({"images": jobs.len(), "seconds": s, "png_bytes": bytes, "muster_seconds": stage_seconds(stage)}),
+        );
+    }
+    let t = Instant::now();
+    let zipped: usize = recorded
+        .zips
+        .par_iter()
+        .map(|files| muster_package::archive::write_zip(files).map(|z| z.len()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .iter()
+        .sum();
+    let zip_s = t.elapsed().as_secs_f64();
+    floor_total += zip_s;
+    floor.insert(
+        "zip".into(),
+        json!({"archives": recorded.zips.len(), "seconds": zip_s, "bytes": zipped}),
+    );
+    // PNG settings: the largest image's pixels encoded each way.
+    let png_settings = match recorded
+        .draws
+        .iter()
+        .max_by_key(|d| u64::from(d.width) * u64::from(d.height))
+    {
+        Some(job) => png_settings(job)?,
+        None => json!(null),
+    };
+    drop(recorded);
+
+    // 3. No change.
+    let cache = Cache::open(cache_dir(&bench.out), false)?;
+    let (noop_s, noop) = timed_build(&bench, &settings, &cache)?;
+    let noop_made: usize =
+        noop.iter().map(|s| s["cache"]["made"].as_array().map_or(0, Vec::len)).sum();
+
+    // 4. One counter changed.
+    let changed = change_one_counter(&sources, &summaries)?;
+    let one = match &changed {
+        Some(change) => {
+            let cache = Cache::open(cache_dir(&bench.out), false)?;
+            let (s, after) = timed_build(&bench, &settings, &cache)?;
+            let made: Vec<Value> = after
+                .iter()
+                .flat_map(|x| x["cache"]["made"].as_array().cloned().unwrap_or_default())
+                .collect();
+            json!({"seconds": s, "changed": change, "made": made})
+        }
+        None => json!(null),
+    };
+
+    // 5. Validation of every scenario, best of five.
+    let loaded = muster_model::load(&sources, &[], &muster_model::LoadOptions::default());
     let scenarios: usize = loaded.games.iter().map(|g| g.scenarios.len()).sum();
     let mut best = f64::MAX;
     for _ in 0..5 {
         let t = Instant::now();
-        let mut findings = 0;
-        for g in &loaded.games {
-            for s in &g.scenarios {
-                findings += muster_check::validate_scenario(g, &s.id.v).len();
-            }
-        }
-        std::hint::black_box(findings);
+        std::hint::black_box(crate::validate::scenario_findings(&loaded.games, None));
         best = best.min(t.elapsed().as_secs_f64());
     }
+
+    let maps_s = stage_seconds("maps");
+    let counters_s = stage_seconds("counters");
     let report = json!({
-        "load_seconds": load_s,
-        "games": loaded.games.len(),
-        "maps": maps,
-        "counters": counters,
-        "validation": { "scenarios": scenarios, "seconds": best },
+        "threads": rayon::current_num_threads(),
+        "games": summaries.len(),
+        "map_dpi": map_dpi,
+        "counter_dpi": counters.dpi,
+        "sheet_dpi": counters.sheet_dpi,
+        "cold_build": {
+            "seconds": cold_s,
+            "peak_bytes": cold_peak,
+            "counter_sides": counter_sides,
+            "counters_per_second": counter_sides as f64 / counters_s,
+            "map_pixels": map_pixels,
+            "map_pixels_per_second": map_pixels as f64 / maps_s,
+            "stage_seconds": {"maps": maps_s, "counters": counters_s, "module": stage_seconds("module")},
+        },
+        "floor": {
+            "seconds": floor_total,
+            "stages": floor,
+        },
+        "ratio_cold_to_floor": cold_s / floor_total,
+        "noop_rebuild": {"seconds": noop_s, "made": noop_made},
+        "one_counter_rebuild": one,
+        "validation": {"scenarios": scenarios, "seconds": best},
+        "png_settings": png_settings,
     });
+    print_report(&report);
     let mut text = serde_json::to_string_pretty(&report)?;
     text.push('\n');
     write_atomic(output, text.as_bytes())?;
+    println!("figures written to {}", output.display());
     Ok(report)
+}
+
+fn print_report(r: &Value) {
+    let f = |v: &Value| v.as_f64().unwrap_or_default();
+    let c = &r["cold_build"];
+    println!(
+        "cold build of {} games (maps {} dpi, counters {} dpi, sheets {} dpi, {} threads): {:.2} s, peak {:.0} MiB",
+        r["games"],
+        r["map_dpi"],
+        r["counter_dpi"],
+        r["sheet_dpi"],
+        r["threads"],
+        f(&c["seconds"]),
+        f(&c["peak_bytes"]) / 1048576.0
+    );
+    println!(
+        "  {:.0} counter sides/s over the counter stage, {:.1} Mpx/s over the map stage",
+        f(&c["counters_per_second"]),
+        f(&c["map_pixels_per_second"]) / 1e6
+    );
+    println!(
+        "floor (bare resvg + PNG encoder + zip on the same inputs): {:.2} s",
+        f(&r["floor"]["seconds"])
+    );
+    for (stage, v) in r["floor"]["stages"].as_object().into_iter().flatten() {
+        println!(
+            "  {stage}: {:.2} s floor{}",
+            f(&v["seconds"]),
+            v.get("muster_seconds")
+                .map(|m| format!(", {:.2} s in muster's stage", f(m)))
+                .unwrap_or_default()
+        );
+    }
+    println!("ratio cold build / floor: {:.2}", f(&r["ratio_cold_to_floor"]));
+    println!(
+        "no-op rebuild: {:.3} s ({} made)",
+        f(&r["noop_rebuild"]["seconds"]),
+        r["noop_rebuild"]["made"]
+    );
+    let one = &r["one_counter_rebuild"];
+    if one.is_null() {
+        println!("one-counter rebuild: no counter with a movement value to change");
+    } else {
+        println!(
+            "one-counter rebuild ({} line {}, {}): {:.3} s, made {}",
+            one["changed"]["file"].as_str().unwrap_or_default(),
+            one["changed"]["line"],
+            one["changed"]["change"].as_str().unwrap_or_default(),
+            f(&one["seconds"]),
+            one["made"]
+                .as_array()
+                .map(|m| m
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", "))
+                .unwrap_or_default()
+        );
+    }
+    let p = &r["png_settings"];
+    for (name, e) in p["encodings"].as_object().into_iter().flatten() {
+        println!(
+            "PNG {name} on {} ({}x{}): {:.2} s, {:.1} MB{}",
+            p["image"].as_str().unwrap_or_default(),
+            p["width"],
+            p["height"],
+            f(&e["seconds"]),
+            f(&e["bytes"]) / 1e6,
+            if name == "balanced" { " (muster's setting)" } else { "" }
+        );
+    }
+    println!(
+        "validating all {} scenarios: {:.1} ms",
+        r["validation"]["scenarios"],
+        f(&r["validation"]["seconds"]) * 1000.0
+    );
 }

@@ -2,7 +2,6 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::time::Instant;
 
 use anyhow::{Context, Result};
 use muster_model::{Game, LoadOptions, Loaded};
@@ -10,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::args::{Cli, Command, Format, Global};
 use crate::output::write_atomic;
-use crate::report::{counts, print_diagnostics};
+use crate::report::print_diagnostics;
 
 /// Exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -34,42 +33,25 @@ pub fn run(cli: &Cli) -> Result<Exit> {
     }
     match &cli.command {
         Command::Build { games, map_dpi, counters, format } => {
-            build(g, &games.games, *map_dpi, counters, *format)
+            let loaded = load(g, &games.games, *format);
+            let cache =
+                crate::cache::Cache::open(crate::build::cache_dir(&g.out), false)?;
+            let settings =
+                crate::build::Settings { map_dpi: *map_dpi, counters, format: *format };
+            let built =
+                crate::build::run(g, &loaded, games.games.is_empty(), &settings, &cache)?;
+            Ok(built.exit)
         }
+        Command::Clean { games } => crate::clean::run(g, &games.games),
         Command::Inspect { game } => inspect(g, game),
         Command::Schema { write } => schema(write.as_deref()),
         Command::Validate { games, scenario, format } => {
             validate(g, &games.games, scenario.as_deref(), *format)
         }
-        Command::Bench { map_dpi, output } => {
+        Command::Bench { map_dpi, counters, output } => {
             let out =
                 if output.is_absolute() { output.clone() } else { g.out.join(output) };
-            let report = crate::bench::run(&g.sources, &out, map_dpi)?;
-            for m in report["maps"].as_array().into_iter().flatten() {
-                println!(
-                    "maps at {} dpi: {:.1} Mpx/s (floor {:.1} Mpx/s, ratio {:.2}), peak {:.0} MiB (floor {:.0} MiB)",
-                    m["dpi"],
-                    m["muster_pixels_per_second"].as_f64().unwrap_or_default() / 1e6,
-                    m["floor_pixels_per_second"].as_f64().unwrap_or_default() / 1e6,
-                    m["ratio_to_floor"].as_f64().unwrap_or_default(),
-                    m["muster_peak_bytes"].as_f64().unwrap_or_default() / 1048576.0,
-                    m["floor_peak_bytes"].as_f64().unwrap_or_default() / 1048576.0,
-                );
-            }
-            let c = &report["counters"];
-            println!(
-                "counters at {} dpi: {:.0} sides/s (floor {:.0} sides/s single-threaded, ratio {:.2})",
-                c["dpi"],
-                c["muster_counters_per_second"].as_f64().unwrap_or_default(),
-                c["floor_counters_per_second"].as_f64().unwrap_or_default(),
-                c["ratio_to_floor"].as_f64().unwrap_or_default(),
-            );
-            println!(
-                "validating all {} scenarios: {:.1} ms",
-                report["validation"]["scenarios"],
-                report["validation"]["seconds"].as_f64().unwrap_or_default() * 1000.0
-            );
-            println!("figures written to {}", out.display());
+            crate::bench::run(g, *map_dpi, counters, &out)?;
             Ok(Exit::Clean)
         }
         Command::Errata { games, format } => errata(g, &games.games, *format),
@@ -94,107 +76,8 @@ fn load(g: &Global, games: &[String], format: Format) -> Loaded {
     loaded
 }
 
-fn build(
-    g: &Global,
-    games: &[String],
-    map_dpi: u32,
-    counters: &crate::args::CounterArgs,
-    format: Format,
-) -> Result<Exit> {
-    let started = Instant::now();
-    let loaded = load(g, games, format);
-    let mut summaries = Vec::new();
-    for game in &loaded.games {
-        let t = Instant::now();
-        let dist = g.out.join("dist").join(&game.id);
-        let model = serde_json::to_vec_pretty(&game_json(game))?;
-        write_atomic(&dist.join("game.json"), &model)?;
-        let maps = crate::stages::render_maps(game, &g.out, map_dpi)?;
-        let counter_images = crate::stages::render_counters(game, &g.out, counters)?;
-        let (solutions, setups) = crate::stages::write_setups(game, &g.out)?;
-        let errata = crate::stages::write_errata(game, &g.out, &loaded.sources)?;
-        let untyped = game.units.iter().filter(|u| u.unit_type.is_none()).count();
-        let mut summary = summary(game, t.elapsed().as_secs_f64());
-        summary["units_of_unknown_type"] = json!(untyped);
-        summary["hexes_of_unknown_terrain"] =
-            json!(maps.iter().map(|m| m.unknown_terrain).sum::<usize>());
-        summary["map_images"] = json!(maps);
-        summary["counter_sides"] = json!(counter_images.sides);
-        summary["unknown_counter_values"] = json!(counter_images.unknown_values);
-        summary["sheet_pages"] = json!(counter_images.pages);
-        summary["counters"] = json!(counter_images);
-        summary["setup_findings"] = json!(setups);
-        let module = crate::stages::write_module(
-            game,
-            &g.out,
-            &maps,
-            &solutions,
-            counters.counter_size,
-        )?;
-        summary["module"] = json!(module);
-        summary["errata"] = json!(errata.iter().filter(|e| e.severity != "info").count());
-        if format == Format::Text && !g.quiet {
-            eprintln!("{}", summary_line(&summary));
-        }
-        summaries.push(summary);
-    }
-    let (errors, warnings) = counts(&loaded.diagnostics);
-    if format == Format::Json {
-        let out = json!({
-            "games": summaries,
-            "errors": errors,
-            "warnings": warnings,
-            "diagnostics": loaded.diagnostics.iter().map(|d| loaded.sources.to_json(d)).collect::<Vec<_>>(),
-            "seconds": started.elapsed().as_secs_f64(),
-        });
-        println!("{}", serde_json::to_string_pretty(&out)?);
-    } else if !g.quiet {
-        eprintln!(
-            "built {} game(s) in {:.2} s; {errors} error(s), {warnings} warning(s)",
-            loaded.games.len(),
-            started.elapsed().as_secs_f64()
-        );
-    }
-    Ok(if loaded.has_errors() { Exit::Unusable } else { Exit::Clean })
-}
-
-fn summary(game: &Game, seconds: f64) -> Value {
-    let placements: usize = game.parsed.iter().map(|p| p.placements.len()).sum();
-    json!({
-        "game": game.id,
-        "units": game.units.len(),
-        "markers": game.markers.len(),
-        "formations": game.formations.len(),
-        "maps": game.maps.len(),
-        "scenarios": game.scenarios.len(),
-        "placements": placements,
-        "seconds": seconds,
-    })
-}
-
-fn summary_line(s: &Value) -> String {
-    format!(
-        "{}: {} units ({} of unknown type), {} markers, {} counter sides ({} unknown values), {} sheet pages, {} formations, {} maps ({} hexes of unknown terrain), {} scenarios, {} placements, {} setup findings, {} errata ({:.2} s)",
-        s["game"].as_str().unwrap_or_default(),
-        s["units"],
-        s["units_of_unknown_type"],
-        s["markers"],
-        s["counter_sides"],
-        s["unknown_counter_values"],
-        s["sheet_pages"],
-        s["formations"],
-        s["maps"],
-        s["hexes_of_unknown_terrain"],
-        s["scenarios"],
-        s["placements"],
-        s["setup_findings"],
-        s["errata"],
-        s["seconds"].as_f64().unwrap_or_default()
-    )
-}
-
 /// The loaded game as JSON, for `inspect` and `dist/<game>/game.json`.
-fn game_json(game: &Game) -> Value {
+pub(crate) fn game_json(game: &Game) -> Value {
     let maps: Vec<Value> = game
         .maps
         .iter()
@@ -306,7 +189,12 @@ fn errata(g: &Global, games: &[String], format: Format) -> Result<Exit> {
     let loaded = load(g, games, format);
     let mut all = Vec::new();
     for game in &loaded.games {
-        let found = crate::stages::write_errata(game, &g.out, &loaded.sources)?;
+        let found = crate::stages::write_errata(
+            &crate::output::Outputs::default(),
+            &g.out,
+            game,
+            &loaded.sources,
+        )?;
         if format == Format::Text {
             for e in &found {
                 let at = crate::report::place(&loaded.sources, e.span);
@@ -350,10 +238,7 @@ fn validate(
         );
         return Ok(Exit::Unusable);
     }
-    let mut findings = Vec::new();
-    for game in &loaded.games {
-        findings.extend(crate::validate::scenario_findings(game, scenario));
-    }
+    let findings = crate::validate::scenario_findings(&loaded.games, scenario);
     let serious = findings.iter().filter(|f| f.severity != "info").count();
     if format == Format::Json {
         let list: Vec<Value> = findings

@@ -6,10 +6,14 @@
 
 mod args;
 mod bench;
+mod build;
+mod cache;
 mod check;
+mod clean;
 mod commands;
 mod output;
 mod pieces;
+mod progress;
 mod report;
 mod serve;
 mod stages;

@@ -2,12 +2,36 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use muster_model::Game;
-use muster_render::{Compression, map_svg, render_png};
+use muster_render::map_svg;
 use serde::Serialize;
 
-use crate::output::write_atomic;
+use crate::cache::Cache;
+use crate::output::Outputs;
+use crate::progress::{Progress, Stage};
+
+/// What the stages of one game's build share: where outputs go, the files written so far,
+/// the cache and the progress display.
+pub struct Context<'a> {
+    /// The output folder.
+    pub out: &'a Path,
+    /// The files written.
+    pub outputs: Outputs,
+    /// The build cache.
+    pub cache: &'a Cache,
+    /// Progress display.
+    pub progress: Progress,
+    /// The game being built.
+    pub game: &'a str,
+}
+
+impl Context<'_> {
+    /// A progress bar for a stage of this game.
+    pub fn stage(&self, stage: &str, len: usize) -> Stage {
+        self.progress.stage(self.game, stage, len)
+    }
+}
 
 /// What was written for one map sheet.
 #[derive(Debug, Serialize)]
@@ -44,33 +68,42 @@ pub fn pixels(inches: f64, dpi: u32) -> u32 {
 }
 
 /// Renders every map sheet of a game to `maps/<game>/<map>.svg` and `.png`.
-pub fn render_maps(game: &Game, out: &Path, dpi: u32) -> Result<Vec<MapImage>> {
-    let dir = out.join("maps").join(&game.id);
-    let mut images = Vec::new();
-    for index in 0..game.maps.len() {
-        let Some(scene) = map_svg(game, index) else { continue };
-        let (w, h) = (pixels(scene.width_in, dpi), pixels(scene.height_in, dpi));
-        let png =
-            render_png(&scene.svg, w, h, Compression::Balanced).with_context(|| {
-                format!("failed to render map {} of {}", scene.id, game.id)
-            })?;
-        write_atomic(&dir.join(format!("{}.svg", scene.id)), scene.svg.as_bytes())?;
-        let png_path = dir.join(format!("{}.png", scene.id));
-        write_atomic(&png_path, &png)?;
-        images.push(MapImage {
-            map: scene.id.clone(),
-            png: png_path.display().to_string(),
-            width: w,
-            height: h,
-            width_in: scene.width_in,
-            height_in: scene.height_in,
-            printed_size: scene.printed_size,
-            unknown_terrain: scene.unknown_terrain,
-            bytes: png.len(),
-            data: png,
-            dpi,
-        });
-    }
+pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>> {
+    use rayon::prelude::*;
+
+    let dir = ctx.out.join("maps").join(&game.id);
+    let bar = ctx.stage("maps", game.maps.len());
+    let images = (0..game.maps.len())
+        .into_par_iter()
+        .filter_map(|index| map_svg(game, index))
+        .map(|scene| {
+            let (w, h) = (pixels(scene.width_in, dpi), pixels(scene.height_in, dpi));
+            let png = ctx.cache.png(
+                &format!("map {} of {}", scene.id, game.id),
+                &scene.svg,
+                w,
+                h,
+            )?;
+            ctx.outputs
+                .write(&dir.join(format!("{}.svg", scene.id)), scene.svg.as_bytes())?;
+            let png_path = dir.join(format!("{}.png", scene.id));
+            ctx.outputs.write(&png_path, &png)?;
+            bar.inc();
+            Ok(MapImage {
+                map: scene.id.clone(),
+                png: png_path.display().to_string(),
+                width: w,
+                height: h,
+                width_in: scene.width_in,
+                height_in: scene.height_in,
+                printed_size: scene.printed_size,
+                unknown_terrain: scene.unknown_terrain,
+                bytes: png.len(),
+                data: png,
+                dpi,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
     Ok(images)
 }
 
@@ -92,39 +125,36 @@ pub struct CounterImages {
 }
 
 /// Renders every counter side to `counters/<game>/<id>-<side>.png`, the print sheets to
-/// `counters/<game>/sheets.pdf` and `sheet-NN-<kind>.png`, and a contact sheet; removes
-/// counter images left over from counters that no longer exist.
+/// `counters/<game>/sheets.pdf` and `sheet-NN-<kind>.png`, and a contact sheet.
 pub fn render_counters(
+    ctx: &Context,
     game: &Game,
-    out: &Path,
     args: &crate::args::CounterArgs,
 ) -> Result<CounterImages> {
     use muster_render::counter::{counter_svg, faces};
     use muster_render::sheet::{self, SheetOptions};
     use rayon::prelude::*;
 
-    let dir = out.join("counters").join(&game.id);
+    let dir = ctx.out.join("counters").join(&game.id);
     let all: Vec<&muster_model::Unit> = game.units.iter().chain(&game.markers).collect();
     let jobs: Vec<(&muster_model::Unit, muster_render::Face)> =
         all.iter().flat_map(|u| faces(u).into_iter().map(move |f| (*u, f))).collect();
     let px = pixels(args.counter_size, args.dpi);
-    let rendered: Vec<(String, Vec<u8>, usize)> =
-        jobs.par_iter()
-            .map(|(u, face)| {
-                let (svg, unknown) = counter_svg(game, u, *face, args.counter_size);
-                let png = render_png(&svg, px, px, Compression::Balanced).with_context(
-                    || format!("failed to render counter {} of {}", u.id, game.id),
-                )?;
-                Ok((format!("{}-{}.png", u.id, face.name()), png, unknown))
-            })
-            .collect::<Result<_>>()?;
-    let mut keep: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-    rendered
+    let bar = ctx.stage("counters", jobs.len());
+    let unknown_values = jobs
         .par_iter()
-        .map(|(name, png, _)| write_atomic(&dir.join(name), png).map(|_| ()))
-        .collect::<Result<()>>()?;
-    keep.extend(rendered.iter().map(|(n, _, _)| n.clone()));
-    let unknown_values = rendered.iter().map(|(_, _, u)| u).sum();
+        .map(|(u, face)| {
+            let (svg, unknown) = counter_svg(game, u, *face, args.counter_size);
+            let name = format!("{}-{}.png", u.id, face.name());
+            let png = ctx.cache.png(&format!("counter {name}"), &svg, px, px)?;
+            ctx.outputs.write(&dir.join(&name), &png)?;
+            bar.inc();
+            Ok(unknown)
+        })
+        .collect::<Result<Vec<usize>>>()?
+        .into_iter()
+        .sum();
+    drop(bar);
 
     // Print sheets.
     let options = SheetOptions {
@@ -140,117 +170,150 @@ pub fn render_counters(
     };
     let order = sheet::sheet_order(game);
     let sides: Vec<usize> = order.iter().map(|u| faces(u).len()).collect();
-    let pages = sheet::layout(&sides, &options).with_context(|| {
-        format!("failed to lay out the counter sheets of {}", game.id)
+    let pages = sheet::layout(&sides, &options).map_err(|e| {
+        anyhow::anyhow!("failed to lay out the counter sheets of {} ({e})", game.id)
     })?;
     let svgs: Vec<String> =
         pages.par_iter().map(|p| sheet::page_svg(game, &order, p, &options)).collect();
-    let pdf = sheet::pdf(&svgs, options.page_in).map_err(|e| {
-        anyhow::anyhow!("failed to write the PDF sheets of {} ({e})", game.id)
-    })?;
+    let bar = ctx.stage("sheets", svgs.len() + 2);
     let pdf_path = dir.join("sheets.pdf");
-    write_atomic(&pdf_path, &pdf)?;
-    keep.insert("sheets.pdf".into());
-    let (w, h) = (
-        pixels(options.page_in.0, args.sheet_dpi),
-        pixels(options.page_in.1, args.sheet_dpi),
-    );
-    let pngs: Vec<(String, Vec<u8>)> = svgs
-        .par_iter()
-        .zip(&pages)
-        .enumerate()
-        .map(|(i, (svg, page))| {
-            let kind = match page.kind {
-                sheet::PageKind::Fronts => "fronts",
-                sheet::PageKind::Backs => "backs",
-                sheet::PageKind::Folded => "folded",
-            };
-            let png = render_png(svg, w, h, Compression::Balanced)?;
-            Ok((format!("sheet-{:02}-{kind}.png", i + 1), png))
-        })
-        .collect::<Result<_>>()?;
-    for (name, png) in &pngs {
-        write_atomic(&dir.join(name), png)?;
-        keep.insert(name.clone());
-    }
-
-    // Contact sheet: every counter, both sides, with its id.
-    let contact = contact_svg(game, &all);
-    let cols = 12.0;
-    let rows = (all.len() as f64 / cols).ceil().max(1.0);
-    let cw = pixels(cols * 1.6, 100);
-    let ch = pixels(rows * 0.95 + 0.4, 100);
-    let png = render_png(&contact, cw, ch, Compression::Balanced)?;
     let contact_path = dir.join("contact.png");
-    write_atomic(&contact_path, &png)?;
-    keep.insert("contact.png".into());
-
-    // Remove images of counters that no longer exist.
-    if let Ok(entries) = std::fs::read_dir(&dir) {
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let ours = name.ends_with(".png") || name.ends_with(".pdf");
-            if ours && !keep.contains(&name) {
-                std::fs::remove_file(e.path()).with_context(|| {
-                    format!("failed to remove {}", e.path().display())
-                })?;
+    // The PDF, the sheet images and the contact sheet are independent: draw them at once.
+    let (pdf, (pngs, contact)) = rayon::join(
+        || -> Result<()> {
+            let mut key = ctx.cache.key("pdf");
+            key.part(&options.page_in.0.to_le_bytes())
+                .part(&options.page_in.1.to_le_bytes());
+            for svg in &svgs {
+                key.part(svg.as_bytes());
             }
-        }
-    }
+            let pdf = ctx.cache.get_or_make(
+                &key.finish(),
+                || format!("sheets.pdf of {}", game.id),
+                || {
+                    sheet::pdf(&svgs, options.page_in).map_err(|e| {
+                        anyhow::anyhow!(
+                            "failed to write the PDF sheets of {} ({e})",
+                            game.id
+                        )
+                    })
+                },
+            )?;
+            ctx.outputs.write(&pdf_path, &pdf)?;
+            bar.inc();
+            Ok(())
+        },
+        || {
+            rayon::join(
+                || {
+                    let (w, h) = (
+                        pixels(options.page_in.0, args.sheet_dpi),
+                        pixels(options.page_in.1, args.sheet_dpi),
+                    );
+                    svgs.par_iter()
+                        .zip(&pages)
+                        .enumerate()
+                        .map(|(i, (svg, page))| {
+                            let kind = match page.kind {
+                                sheet::PageKind::Fronts => "fronts",
+                                sheet::PageKind::Backs => "backs",
+                                sheet::PageKind::Folded => "folded",
+                            };
+                            let name = format!("sheet-{:02}-{kind}.png", i + 1);
+                            let png = ctx.cache.png(&name, svg, w, h)?;
+                            ctx.outputs.write(&dir.join(&name), &png)?;
+                            bar.inc();
+                            Ok(())
+                        })
+                        .collect::<Result<()>>()
+                },
+                || -> Result<()> {
+                    // Every counter, both sides, with its id.
+                    let bands: Vec<(String, u32)> = contact_bands(game, &all)
+                        .into_iter()
+                        .map(|(svg, h)| (svg, pixels(h, CONTACT_DPI)))
+                        .collect();
+                    let width = pixels(12.0 * 1.6, CONTACT_DPI);
+                    let png = ctx.cache.png_bands("contact.png", &bands, width)?;
+                    ctx.outputs.write(&contact_path, &png)?;
+                    bar.inc();
+                    Ok(())
+                },
+            )
+        },
+    );
+    pdf?;
+    pngs?;
+    contact?;
     Ok(CounterImages {
-        sides: rendered.len(),
+        sides: jobs.len(),
         unknown_values,
         pdf: pdf_path.display().to_string(),
         pages: svgs.len(),
-        png_pages: pngs.len(),
+        png_pages: svgs.len(),
         contact_sheet: contact_path.display().to_string(),
     })
 }
 
-/// A contact sheet: every counter with both sides side by side and its id beneath, twelve
-/// to a row, 1.6 by 0.95 inches a cell.
-fn contact_svg(game: &Game, units: &[&muster_model::Unit]) -> String {
+/// Contact sheet resolution, in dots per inch.
+const CONTACT_DPI: u32 = 100;
+
+/// A contact sheet as bands drawn one under the other: a title, then one band per row of
+/// twelve counters, each with both sides side by side and its printed name beneath, 1.6 by
+/// 0.95 inches a cell. Returns each band's SVG and height in inches; a changed counter
+/// changes only its own band.
+fn contact_bands(game: &Game, units: &[&muster_model::Unit]) -> Vec<(String, f64)> {
     use std::fmt::Write;
 
     use muster_render::counter::{counter_fragment, faces};
 
     let cols = 12usize;
-    let rows = units.len().div_ceil(cols).max(1);
     let (cw, chh) = (1.6 * 96.0, 0.95 * 96.0);
     let size = 0.6 * 96.0;
     let w = cols as f64 * cw;
-    let h = rows as f64 * chh + 0.4 * 96.0;
-    let mut s = format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{}in" height="{}in" viewBox="0 0 {w:.2} {h:.2}" font-family="{}"><rect width="100%" height="100%" fill="#ffffff"/><text x="8" y="24" font-size="18" font-weight="bold">{} — {} counters</text>"##,
-        w / 96.0,
-        h / 96.0,
-        muster_render::fonts::FAMILY,
-        escape(&game.meta.title),
-        units.len()
-    );
-    for (i, u) in units.iter().enumerate() {
-        let x = (i % cols) as f64 * cw + 8.0;
-        let y = (i / cols) as f64 * chh + 0.4 * 96.0;
-        for (k, face) in faces(u).into_iter().enumerate() {
-            let art = counter_fragment(game, u, face, 0.0);
+    let band = |h: f64, body: &str| {
+        format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{}in" height="{}in" viewBox="0 0 {w:.2} {h:.2}" font-family="{}"><rect width="100%" height="100%" fill="#ffffff"/>{body}</svg>
+"##,
+            w / 96.0,
+            h / 96.0,
+            muster_render::fonts::FAMILY,
+        )
+    };
+    let mut bands = vec![(
+        band(
+            0.4 * 96.0,
+            &format!(
+                r##"<text x="8" y="24" font-size="18" font-weight="bold">{} — {} counters</text>"##,
+                escape(&game.meta.title),
+                units.len()
+            ),
+        ),
+        0.4,
+    )];
+    for row in units.chunks(cols) {
+        let mut s = String::new();
+        for (i, u) in row.iter().enumerate() {
+            let x = i as f64 * cw + 8.0;
+            for (k, face) in faces(u).into_iter().enumerate() {
+                let art = counter_fragment(game, u, face, 0.0);
+                let _ = write!(
+                    s,
+                    r##"<svg x="{:.2}" y="0" width="{size:.2}" height="{size:.2}" viewBox="0 0 100 100">{}<rect width="100" height="100" fill="none" stroke="#000000" stroke-width="1"/></svg>"##,
+                    x + k as f64 * (size + 4.0),
+                    art.fragment
+                );
+            }
             let _ = write!(
                 s,
-                r##"<svg x="{:.2}" y="{:.2}" width="{size:.2}" height="{size:.2}" viewBox="0 0 100 100">{}<rect width="100" height="100" fill="none" stroke="#000000" stroke-width="1"/></svg>"##,
-                x + k as f64 * (size + 4.0),
-                y,
-                art.fragment
+                r##"<text x="{x:.2}" y="{:.2}" font-size="8" fill="#333333">{}</text>"##,
+                size + 10.0,
+                escape(&u.printed.v)
             );
         }
-        let _ = write!(
-            s,
-            r##"<text x="{:.2}" y="{:.2}" font-size="8" fill="#333333">{}</text>"##,
-            x,
-            y + size + 10.0,
-            escape(&u.printed.v)
-        );
+        bands.push((band(chh, &s), 0.95));
     }
-    s.push_str("</svg>\n");
-    s
+    bands
 }
 
 fn escape(s: &str) -> String {
@@ -261,26 +324,36 @@ fn escape(s: &str) -> String {
 /// its hex or in its holding box) and `dist/<game>/validation.json`. Returns the solutions
 /// and the number of findings that need attention.
 pub fn write_setups(
+    ctx: &Context,
     game: &Game,
-    out: &Path,
 ) -> Result<(Vec<muster_check::Solution>, usize)> {
-    let dir = out.join("dist").join(&game.id);
+    let dir = ctx.out.join("dist").join(&game.id);
+    use rayon::prelude::*;
+    let solved: Vec<(muster_check::Solution, Vec<muster_check::Finding>)> = game
+        .scenarios
+        .par_iter()
+        .map(|s| {
+            (
+                muster_check::solve(game, &s.id.v),
+                muster_check::validate_scenario(game, &s.id.v),
+            )
+        })
+        .collect();
     let mut findings = Vec::new();
     let mut solutions = Vec::new();
-    for s in &game.scenarios {
-        let solution = muster_check::solve(game, &s.id.v);
+    for (s, (solution, found)) in game.scenarios.iter().zip(solved) {
         let mut text = serde_json::to_string_pretty(&solution)?;
         text.push('\n');
-        write_atomic(
+        ctx.outputs.write(
             &dir.join("setups").join(format!("{}.json", s.id.v)),
             text.as_bytes(),
         )?;
-        findings.extend(muster_check::validate_scenario(game, &s.id.v));
+        findings.extend(found);
         solutions.push(solution);
     }
     let mut text = serde_json::to_string_pretty(&findings)?;
     text.push('\n');
-    write_atomic(&dir.join("validation.json"), text.as_bytes())?;
+    ctx.outputs.write(&dir.join("validation.json"), text.as_bytes())?;
     Ok((solutions, findings.iter().filter(|f| f.severity != "info").count()))
 }
 
@@ -302,8 +375,8 @@ pub struct ModuleReport {
 /// Packages a game as `dist/<game>.vmod` and writes what each setup holds to
 /// `dist/<game>/module.json`.
 pub fn write_module(
+    ctx: &Context,
     game: &Game,
-    out: &Path,
     maps: &[MapImage],
     solutions: &[muster_check::Solution],
     counter_in: f64,
@@ -320,19 +393,24 @@ pub fn write_module(
         })
         .collect();
     let options = ModuleOptions { counter_in, version: "1.0".into() };
-    let module = build(game, &sheets, solutions, &options)
+    let bar = ctx.stage("module", 1);
+    let draw = |label: &str, svg: &str, w: u32, h: u32| {
+        ctx.cache.png(&format!("module {label}"), svg, w, h).map_err(|e| format!("{e:#}"))
+    };
+    let module = build(game, &sheets, solutions, &options, &draw)
         .map_err(|e| anyhow::anyhow!("failed to package {} ({e})", game.id))?;
-    let bytes = muster_package::archive::write_zip(&module.files)
-        .map_err(|e| anyhow::anyhow!("failed to zip the module of {} ({e})", game.id))?;
-    let path = out.join("dist").join(format!("{}.vmod", game.id));
-    write_atomic(&path, &bytes)?;
-    let web = out.join("dist").join(&game.id).join("web");
+    let bytes = ctx.cache.zip(&format!("{}.vmod", game.id), &module.files)?;
+    let dist = ctx.out.join("dist");
+    let path = dist.join(format!("{}.vmod", game.id));
+    ctx.outputs.write(&path, &bytes)?;
+    let web = dist.join(&game.id).join("web");
     for (name, bytes) in &module.web {
-        write_atomic(&web.join(name), bytes)?;
+        ctx.outputs.write(&web.join(name), bytes)?;
     }
     let mut text = serde_json::to_string_pretty(&module.setups)?;
     text.push('\n');
-    write_atomic(&out.join("dist").join(&game.id).join("module.json"), text.as_bytes())?;
+    ctx.outputs.write(&dist.join(&game.id).join("module.json"), text.as_bytes())?;
+    bar.inc();
     Ok(ModuleReport {
         path: path.display().to_string(),
         bytes: bytes.len(),
@@ -428,8 +506,9 @@ pub fn errata_markdown(
 
 /// Writes `dist/<game>/errata.md` and `errata.json`; returns the findings.
 pub fn write_errata(
-    game: &Game,
+    outputs: &Outputs,
     out: &Path,
+    game: &Game,
     sources: &muster_model::Sources,
 ) -> Result<Vec<muster_check::Erratum>> {
     let errata = muster_check::errata(game);
@@ -438,8 +517,8 @@ pub fn write_errata(
         errata.iter().map(|e| erratum_json(e, sources)).collect();
     let mut text = serde_json::to_string_pretty(&json)?;
     text.push('\n');
-    write_atomic(&dir.join("errata.json"), text.as_bytes())?;
-    write_atomic(
+    outputs.write(&dir.join("errata.json"), text.as_bytes())?;
+    outputs.write(
         &dir.join("errata.md"),
         errata_markdown(game, &errata, sources).as_bytes(),
     )?;

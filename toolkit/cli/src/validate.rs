@@ -24,11 +24,17 @@ pub fn finding_json(f: &Finding, sources: &Sources) -> Value {
     })
 }
 
-/// Validates every scenario of a game (or one).
-pub fn scenario_findings(game: &Game, only: Option<&str>) -> Vec<Finding> {
-    game.scenarios
+/// Validates every scenario of the games (or the one named), scenarios in parallel,
+/// findings in game and scenario order.
+pub fn scenario_findings(games: &[Game], only: Option<&str>) -> Vec<Finding> {
+    use rayon::prelude::*;
+    let scenarios: Vec<(&Game, &str)> = games
         .iter()
-        .filter(|s| only.is_none_or(|o| o == s.id.v))
-        .flat_map(|s| muster_check::validate_scenario(game, &s.id.v))
+        .flat_map(|g| g.scenarios.iter().map(move |s| (g, s.id.v.as_str())))
+        .filter(|(_, s)| only.is_none_or(|o| o == *s))
+        .collect();
+    scenarios
+        .par_iter()
+        .flat_map_iter(|(game, s)| muster_check::validate_scenario(game, s))
         .collect()
 }

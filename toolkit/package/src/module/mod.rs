@@ -75,18 +75,24 @@ pub struct Module {
     pub web: BTreeMap<String, Vec<u8>>,
 }
 
-/// Builds every file of a game's module from its rendered sheets and solved scenarios.
+/// Draws an SVG as a PNG of the given size: `(label, svg, width, height)`. The caller
+/// chooses how (directly, or through a cache).
+pub type Draw<'a> = dyn Fn(&str, &str, u32, u32) -> Result<Vec<u8>, String> + 'a;
+
+/// Builds every file of a game's module from its rendered sheets and solved scenarios,
+/// drawing counter images with `draw`.
 pub fn build(
     game: &Game,
     sheets: &[SheetImage],
     solutions: &[Solution],
     options: &ModuleOptions,
+    draw: &Draw,
 ) -> Result<Module, PackageError> {
     let dpi = sheets.first().map_or(150.0, |s| s.dpi);
     let counter_px = ((options.counter_in * dpi).round() as u32).max(16);
     let mut files = BTreeMap::new();
     let render = |svg: &str, w: u32, h: u32, what: &str| {
-        muster_render::render_png(svg, w, h, muster_render::Compression::Balanced)
+        draw(what, svg, w, h)
             .map_err(|e| PackageError(format!("failed to draw {what} ({e})")))
     };
 
@@ -95,8 +101,9 @@ pub fn build(
     for u in game.units.iter().chain(&game.markers) {
         for face in muster_render::faces(u) {
             let (svg, _) = muster_render::counter_svg(game, u, face, options.counter_in);
-            let png = render(&svg, counter_px, counter_px, &format!("counter {}", u.id))?;
-            files.insert(format!("images/{}", image_name(u, face)), png);
+            let name = image_name(u, face);
+            let png = render(&svg, counter_px, counter_px, &format!("counter {name}"))?;
+            files.insert(format!("images/{name}"), png);
         }
     }
 

@@ -1,0 +1,310 @@
+//! The build cache: a rebuild with no change does nothing, a changed counter remakes only
+//! what shows it, results never differ from a cold build, and `muster clean` undoes it all.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+use crate::util::{copy_tree, muster, root};
+
+const BUILD: [&str; 10] = [
+    "build",
+    "--format",
+    "json",
+    "--map-dpi",
+    "30",
+    "--dpi",
+    "40",
+    "--sheet-dpi",
+    "20",
+    "--quiet",
+];
+
+fn workspace(games: &[&str]) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for g in games {
+        copy_tree(&root().join("sources").join(g), &tmp.path().join("sources").join(g));
+    }
+    tmp
+}
+
+fn build(dir: &Path) -> Value {
+    let out = muster(dir, &BUILD);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Every output file (not sources, not the cache): path → (bytes, modification time).
+fn outputs(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
+    let mut out = BTreeMap::new();
+    for top in ["counters", "maps", "dist"] {
+        let mut stack = vec![dir.join(top)];
+        while let Some(d) = stack.pop() {
+            let Ok(entries) = fs::read_dir(&d) else { continue };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                    let mtime = fs::metadata(&p).unwrap().modified().unwrap();
+                    out.insert(rel, (fs::read(&p).unwrap(), mtime));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn game<'a>(report: &'a Value, id: &str) -> &'a Value {
+    report["games"].as_array().unwrap().iter().find(|g| g["game"] == id).unwrap()
+}
+
+fn made(report: &Value, id: &str) -> Vec<String> {
+    game(report, id)["cache"]["made"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_rebuild_with_no_change_rewrites_nothing() {
+    let tmp = workspace(&["example-oasis", "gazala-line-1942"]);
+    let first = build(tmp.path());
+    assert_eq!(game(&first, "example-oasis")["up_to_date"], false);
+    let before = outputs(tmp.path());
+    assert!(before.len() > 20, "{} outputs", before.len());
+    let again = build(tmp.path());
+    for g in again["games"].as_array().unwrap() {
+        assert_eq!(g["up_to_date"], true, "{}", g["game"]);
+        assert_eq!(
+            g["counter_sides"],
+            game(&first, g["game"].as_str().unwrap())["counter_sides"]
+        );
+    }
+    assert_eq!(outputs(tmp.path()), before, "same bytes, same modification times");
+}
+
+#[test]
+fn changing_one_counter_remakes_that_counter_its_sheet_and_the_module_only() {
+    let tmp = workspace(&["example-oasis"]);
+    build(tmp.path());
+    let before = outputs(tmp.path());
+    let manifest = tmp.path().join("sources/example-oasis/counters.yaml");
+    let text = fs::read_to_string(&manifest).unwrap();
+    let changed = text.replacen(
+        "{printed: 1 Bde HQ, front: {movement: 8}}",
+        "{printed: 1 Bde HQ, front: {movement: 9}}",
+        1,
+    );
+    assert_ne!(text, changed);
+    fs::write(&manifest, changed).unwrap();
+    let report = build(tmp.path());
+    let g = game(&report, "example-oasis");
+    assert_eq!(g["up_to_date"], false);
+    let mut made = made(&report, "example-oasis");
+    made.sort();
+    let counter: Vec<&String> =
+        made.iter().filter(|m| m.starts_with("counter ")).collect();
+    assert_eq!(counter.len(), 1, "{made:?}");
+    assert!(counter[0].ends_with("-front.png"), "{made:?}");
+    assert!(made.contains(&"sheets.pdf of example-oasis".to_string()), "{made:?}");
+    assert!(made.contains(&"example-oasis.vmod".to_string()), "{made:?}");
+    assert!(made.contains(&"contact.png".to_string()), "{made:?}");
+    let sheets: Vec<&String> = made.iter().filter(|m| m.starts_with("sheet-")).collect();
+    assert_eq!(sheets.len(), 1, "one sheet page shows the front: {made:?}");
+    assert!(!made.iter().any(|m| m.starts_with("map ")), "{made:?}");
+    assert!(g["cache"]["reused"].as_u64().unwrap() > 10);
+
+    // Only the files showing the counter changed.
+    let after = outputs(tmp.path());
+    let changed: Vec<&String> = after
+        .keys()
+        .filter(|k| before.get(*k).map(|b| &b.0) != Some(&after[*k].0))
+        .collect();
+    assert!(
+        changed.iter().any(|c| c.ends_with(counter[0].trim_start_matches("counter ")))
+    );
+    for c in &changed {
+        assert!(
+            c.starts_with("counters/")
+                || c.ends_with(".vmod")
+                || c.contains("/web/")
+                || c.ends_with("game.json"),
+            "{c} changed: {changed:?}"
+        );
+    }
+    let unchanged = after.keys().filter(|k| before.get(*k) == Some(&after[*k])).count();
+    assert!(unchanged > after.len() / 2, "untouched files keep their times");
+
+    // The incremental result is the cold build's, byte for byte.
+    let cold = tempfile::tempdir().unwrap();
+    copy_tree(&tmp.path().join("sources"), &cold.path().join("sources"));
+    build(cold.path());
+    let cold_outputs = outputs(cold.path());
+    assert_eq!(cold_outputs.keys().collect::<Vec<_>>(), after.keys().collect::<Vec<_>>());
+    for (k, (bytes, _)) in &cold_outputs {
+        assert!(bytes == &after[k].0, "{k} differs from a cold build");
+    }
+}
+
+#[test]
+fn touched_or_stray_outputs_are_rebuilt_and_swept() {
+    let tmp = workspace(&["example-oasis"]);
+    build(tmp.path());
+    let map = tmp.path().join("maps/example-oasis/oasis.png");
+    let bytes = fs::read(&map).unwrap();
+    fs::remove_file(&map).unwrap();
+    let stray = tmp.path().join("dist/example-oasis/web/left-over.png");
+    fs::write(&stray, b"old").unwrap();
+    let report = build(tmp.path());
+    assert_eq!(game(&report, "example-oasis")["up_to_date"], false);
+    assert!(made(&report, "example-oasis").is_empty(), "everything came from the cache");
+    assert_eq!(fs::read(&map).unwrap(), bytes);
+    assert!(!stray.exists(), "files the build did not write are removed");
+}
+
+#[test]
+fn a_damaged_cache_is_noticed_and_remade() {
+    let tmp = workspace(&["example-oasis"]);
+    build(tmp.path());
+    let before = outputs(tmp.path());
+    // Damage every cached object and drop the stamps.
+    let cache = tmp.path().join(".muster-cache");
+    let mut stack = vec![cache.join("objects")];
+    let mut damaged = 0;
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                fs::write(e.path(), b"garbage").unwrap();
+                damaged += 1;
+            }
+        }
+    }
+    assert!(damaged > 10);
+    fs::remove_dir_all(cache.join("games")).unwrap();
+    let report = build(tmp.path());
+    assert!(made(&report, "example-oasis").len() > 10);
+    let after = outputs(tmp.path());
+    for (k, (bytes, _)) in &before {
+        assert!(bytes == &after[k].0, "{k}");
+    }
+}
+
+#[test]
+fn clean_removes_outputs_and_cache_but_not_other_files() {
+    let tmp = workspace(&["example-oasis", "gazala-line-1942"]);
+    build(tmp.path());
+    let notes = tmp.path().join("dist/notes.txt");
+    fs::write(&notes, b"mine").unwrap();
+    let out = muster(tmp.path(), &["clean", "--game", "gazala-line-1942", "--quiet"]);
+    assert!(out.status.success());
+    assert!(!tmp.path().join("dist/gazala-line-1942.vmod").exists());
+    assert!(tmp.path().join("dist/example-oasis.vmod").is_file());
+    assert!(!tmp.path().join(".muster-cache/games/gazala-line-1942.json").exists());
+    let out = muster(tmp.path(), &["clean"]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("removed"), "{err}");
+    for gone in ["counters", "maps", ".muster-cache", "dist/example-oasis"] {
+        assert!(!tmp.path().join(gone).exists(), "{gone}");
+    }
+    assert_eq!(fs::read(&notes).unwrap(), b"mine");
+    assert!(tmp.path().join("sources/example-oasis/game.yaml").is_file());
+}
+
+#[test]
+fn builds_off_a_terminal_draw_no_progress_bars_and_end_with_one_line_per_game() {
+    let tmp = workspace(&["example-oasis", "gazala-line-1942"]);
+    let out = muster(
+        tmp.path(),
+        &["build", "--map-dpi", "30", "--dpi", "40", "--sheet-dpi", "20"],
+    );
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains('\r') && !err.contains('\x1b'), "{err:?}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(
+        lines[0].starts_with(
+            "example-oasis: 11 counter sides, 2 sheet pages, 1 maps, 1 scenarios"
+        ),
+        "{err}"
+    );
+    assert!(lines[2].starts_with("built 2 game(s)"), "{err}");
+    let again = muster(
+        tmp.path(),
+        &["build", "--map-dpi", "30", "--dpi", "40", "--sheet-dpi", "20"],
+    );
+    assert!(String::from_utf8_lossy(&again.stderr).contains("up to date"));
+    let quiet = muster(
+        tmp.path(),
+        &["build", "--quiet", "--map-dpi", "30", "--dpi", "40", "--sheet-dpi", "20"],
+    );
+    assert!(quiet.stderr.is_empty());
+}
+
+#[test]
+fn bench_times_every_figure_in_one_run() {
+    let tmp = workspace(&["example-oasis", "gazala-1942"]);
+    let out = muster(
+        tmp.path(),
+        &[
+            "bench",
+            "--map-dpi",
+            "20",
+            "--dpi",
+            "30",
+            "--sheet-dpi",
+            "15",
+            "--output",
+            "bench.json",
+        ],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "cold build of 2 games",
+        "floor",
+        "ratio cold build / floor",
+        "no-op rebuild",
+        "one-counter rebuild",
+        "validating all 4 scenarios",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    let v: Value =
+        serde_json::from_slice(&fs::read(tmp.path().join("bench.json")).unwrap())
+            .unwrap();
+    assert!(v["cold_build"]["seconds"].as_f64().unwrap() > 0.0);
+    assert!(v["floor"]["seconds"].as_f64().unwrap() > 0.0);
+    assert!(v["ratio_cold_to_floor"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["floor"]["stages"]["zip"]["archives"], 2);
+    assert_eq!(v["noop_rebuild"]["made"], 0);
+    // gazala-1942 has the most counter sides with a movement value (Rommel's).
+    assert_eq!(v["one_counter_rebuild"]["changed"]["game"], "gazala-1942");
+    let made: Vec<&str> = v["one_counter_rebuild"]["made"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(made.contains(&"gazala-1942.vmod"), "{made:?}");
+    assert!(!made.iter().any(|m| m.starts_with("map ")), "{made:?}");
+    assert_eq!(v["validation"]["scenarios"], 4);
+    assert!(v["cold_build"]["peak_bytes"].as_u64().unwrap() > 0);
+    // The benchmark works on a copy: the sources are as they were.
+    let manifest =
+        fs::read_to_string(tmp.path().join("sources/gazala-1942/counters.yaml")).unwrap();
+    assert_eq!(
+        manifest,
+        fs::read_to_string(root().join("sources/gazala-1942/counters.yaml")).unwrap()
+    );
+}

@@ -1,0 +1,516 @@
+//! The build cache under `<out>/.muster-cache/`.
+//!
+//! Two layers, both keyed by BLAKE3 hashes that start with muster's own identity (its
+//! version and the bytes of the running executable), so a different muster never reuses
+//! what another one made:
+//!
+//! - **objects**: content-addressed results of expensive steps (a PNG drawn from an SVG at
+//!   a size, the PDF of a set of pages, a module's zip). The key hashes every input of the
+//!   step; the object holds the result behind a hash of its own bytes, so an object cut
+//!   short or damaged is noticed and made again.
+//! - **stamps**: per game, the hash of everything under its source folder and of the build
+//!   options, with the list of outputs (path, size, modification time) the build left. A
+//!   build whose stamp matches and whose outputs are untouched does nothing for that game.
+//!
+//! A build of every game removes the objects it did not use; a build of some games keeps
+//! them all.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::UNIX_EPOCH;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::output::{write_atomic, write_atomic_unsynced};
+
+/// The folder name of the cache under the output folder.
+pub const DIR: &str = ".muster-cache";
+
+/// A cache key: the hash of a step's inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key(blake3::Hash);
+
+impl Key {
+    /// The key as 64 hex digits.
+    pub fn hex(&self) -> String {
+        self.0.to_hex().to_string()
+    }
+}
+
+/// Builds a key from labelled parts; each part is length-prefixed so that no two different
+/// sequences of parts hash alike.
+pub struct KeyBuilder(blake3::Hasher);
+
+impl KeyBuilder {
+    /// Adds a part.
+    pub fn part(&mut self, bytes: &[u8]) -> &mut Self {
+        self.0.update(&(bytes.len() as u64).to_le_bytes());
+        self.0.update(bytes);
+        self
+    }
+
+    /// The key.
+    pub fn finish(&self) -> Key {
+        Key(self.0.finalize())
+    }
+}
+
+/// An image drawn in a build: what it was drawn from, for the benchmark's floor.
+#[derive(Debug, Clone)]
+pub struct DrawJob {
+    /// What it is (`counter ...`, `map ...`, `sheet-01-fronts.png`, ...).
+    pub label: String,
+    /// The SVG.
+    pub svg: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+}
+
+/// What the cache did during one game's build.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct CacheReport {
+    /// Results taken from the cache.
+    pub reused: usize,
+    /// Results made in this build, by label (`counter 1-sa-inf-bde-full`, `module`, ...).
+    pub made: Vec<String>,
+}
+
+/// A game's stamp: what its last complete build was made from and left behind.
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+struct Stamp {
+    /// Hash of the game's inputs and the build options.
+    key: String,
+    /// Outputs: path, size in bytes, modification time in nanoseconds.
+    outputs: Vec<(String, u64, u128)>,
+    /// The cache objects the build used, kept while the stamp stands.
+    objects: Vec<String>,
+    /// The game's build summary.
+    summary: serde_json::Value,
+}
+
+/// The build cache, shared by the stages of a build.
+pub struct Cache {
+    root: PathBuf,
+    identity: blake3::Hash,
+    used: Mutex<BTreeSet<String>>,
+    kept: Mutex<BTreeSet<String>>,
+    reused: AtomicUsize,
+    made: Mutex<Vec<String>>,
+    drawn: Option<Mutex<Recorded>>,
+}
+
+/// The inputs of every image drawn and archive zipped, kept for the benchmark's floor.
+#[derive(Debug, Default)]
+pub struct Recorded {
+    /// Images.
+    pub draws: Vec<DrawJob>,
+    /// Archives: path → bytes.
+    pub zips: Vec<std::collections::BTreeMap<String, Vec<u8>>>,
+}
+
+impl Cache {
+    /// Opens (without creating) the cache in `root`. `record` keeps every drawn image's
+    /// inputs for the benchmark.
+    pub fn open(root: PathBuf, record: bool) -> Result<Self> {
+        Ok(Cache {
+            root,
+            identity: identity()?,
+            used: Mutex::default(),
+            kept: Mutex::default(),
+            reused: AtomicUsize::new(0),
+            made: Mutex::default(),
+            drawn: record.then(Mutex::default),
+        })
+    }
+
+    /// Starts a key for a kind of step.
+    pub fn key(&self, kind: &str) -> KeyBuilder {
+        let mut h = blake3::Hasher::new();
+        h.update(self.identity.as_bytes());
+        let mut k = KeyBuilder(h);
+        k.part(kind.as_bytes());
+        k
+    }
+
+    fn object_path(&self, key: &Key) -> PathBuf {
+        let hex = key.hex();
+        self.root.join("objects").join(&hex[..2]).join(&hex[2..])
+    }
+
+    /// The cached result for `key`, or `make`'s, which is then stored. `label` names the
+    /// result in the build report when it is made.
+    pub fn get_or_make(
+        &self,
+        key: &Key,
+        label: impl FnOnce() -> String,
+        make: impl FnOnce() -> Result<Vec<u8>>,
+    ) -> Result<Vec<u8>> {
+        let path = self.object_path(key);
+        lock(&self.used).insert(key.hex());
+        if let Some(bytes) = read_object(&path) {
+            self.reused.fetch_add(1, Ordering::Relaxed);
+            return Ok(bytes);
+        }
+        let bytes = make()?;
+        let mut stored = blake3::hash(&bytes).as_bytes().to_vec();
+        stored.extend_from_slice(&bytes);
+        // A lost object is made again, so it needs no flush to disk.
+        write_atomic_unsynced(&path, &stored)?;
+        lock(&self.made).push(label());
+        Ok(bytes)
+    }
+
+    /// A PNG of `svg` at `width` × `height` pixels, from the cache or drawn now.
+    pub fn png(
+        &self,
+        label: &str,
+        svg: &str,
+        width: u32,
+        height: u32,
+    ) -> Result<Vec<u8>> {
+        let key = self
+            .key("png")
+            .part(svg.as_bytes())
+            .part(&width.to_le_bytes())
+            .part(&height.to_le_bytes())
+            .finish();
+        if let Some(drawn) = &self.drawn {
+            lock(drawn).draws.push(DrawJob {
+                label: label.to_string(),
+                svg: svg.to_string(),
+                width,
+                height,
+            });
+        }
+        self.get_or_make(
+            &key,
+            || label.to_string(),
+            || {
+                muster_render::render_png(
+                    svg,
+                    width,
+                    height,
+                    muster_render::Compression::Balanced,
+                )
+                .with_context(|| format!("failed to draw {label}"))
+            },
+        )
+    }
+
+    /// A PNG of bands drawn one under the other, each `(svg, height)` at `width` pixels:
+    /// each band's pixels come from the cache or are drawn now, then the whole is encoded
+    /// (or taken from the cache).
+    pub fn png_bands(
+        &self,
+        label: &str,
+        bands: &[(String, u32)],
+        width: u32,
+    ) -> Result<Vec<u8>> {
+        use rayon::prelude::*;
+        let keys: Vec<Key> = bands
+            .iter()
+            .map(|(svg, h)| {
+                self.key("rgb")
+                    .part(svg.as_bytes())
+                    .part(&width.to_le_bytes())
+                    .part(&h.to_le_bytes())
+                    .finish()
+            })
+            .collect();
+        let mut whole = self.key("png-bands");
+        for k in &keys {
+            whole.part(k.0.as_bytes());
+        }
+        if let Some(drawn) = &self.drawn {
+            lock(drawn).draws.extend(bands.iter().map(|(svg, h)| DrawJob {
+                label: label.to_string(),
+                svg: svg.clone(),
+                width,
+                height: *h,
+            }));
+        }
+        // The bands stay cached for the next change even when the whole image is reused.
+        lock(&self.used).extend(keys.iter().map(Key::hex));
+        let height: u32 = bands.iter().map(|(_, h)| h).sum();
+        self.get_or_make(
+            &whole.finish(),
+            || label.to_string(),
+            || {
+                let pixels = bands
+                    .par_iter()
+                    .zip(&keys)
+                    .enumerate()
+                    .map(|(i, ((svg, h), key))| {
+                        self.get_or_make(
+                            key,
+                            || format!("{label} band {i}"),
+                            || {
+                                muster_render::raster::render_rgb(svg, width, *h)
+                                    .with_context(|| format!("failed to draw {label}"))
+                            },
+                        )
+                    })
+                    .collect::<Result<Vec<_>>>()?
+                    .concat();
+                muster_render::raster::encode_png(
+                    &pixels,
+                    width,
+                    height,
+                    muster_render::Compression::Balanced,
+                )
+                .with_context(|| format!("failed to encode {label}"))
+            },
+        )
+    }
+
+    /// What the cache did since the last call.
+    pub fn take_report(&self) -> CacheReport {
+        CacheReport {
+            reused: self.reused.swap(0, Ordering::Relaxed),
+            made: std::mem::take(&mut *lock(&self.made)),
+        }
+    }
+
+    /// A reproducible zip of `files`, from the cache or zipped now.
+    pub fn zip(
+        &self,
+        label: &str,
+        files: &std::collections::BTreeMap<String, Vec<u8>>,
+    ) -> Result<Vec<u8>> {
+        let mut key = self.key("zip");
+        for (name, bytes) in files {
+            key.part(name.as_bytes()).part(bytes);
+        }
+        if let Some(drawn) = &self.drawn {
+            lock(drawn).zips.push(files.clone());
+        }
+        self.get_or_make(
+            &key.finish(),
+            || label.to_string(),
+            || {
+                muster_package::archive::write_zip(files)
+                    .map_err(|e| anyhow::anyhow!("failed to zip {label} ({e})"))
+            },
+        )
+    }
+
+    /// Every image drawn and archive zipped (or taken from the cache) so far, when
+    /// recording.
+    pub fn take_recorded(&self) -> Recorded {
+        self.drawn.as_ref().map(|d| std::mem::take(&mut *lock(d))).unwrap_or_default()
+    }
+
+    /// The key of a game's build: everything under its source folder, its id and the
+    /// build options.
+    pub fn game_key(&self, source_dir: &Path, game: &str, options: &str) -> Result<Key> {
+        let mut k = self.key("game");
+        k.part(game.as_bytes()).part(options.as_bytes());
+        for path in files_under(source_dir) {
+            let rel = path.strip_prefix(source_dir).unwrap_or(&path);
+            let bytes = fs::read(&path)
+                .with_context(|| format!("failed to read {}", path.display()))?;
+            k.part(rel.to_string_lossy().as_bytes()).part(&bytes);
+        }
+        Ok(k.finish())
+    }
+
+    fn stamp_path(&self, game: &str) -> PathBuf {
+        self.root.join("games").join(format!("{game}.json"))
+    }
+
+    /// The summary of a game's last build when `key` matches it and every output it left
+    /// is still there, untouched, with nothing added.
+    pub fn up_to_date(
+        &self,
+        game: &str,
+        key: &Key,
+        outputs: &[PathBuf],
+    ) -> Option<serde_json::Value> {
+        let text = fs::read(self.stamp_path(game)).ok()?;
+        let stamp: Stamp = serde_json::from_slice(&text).ok()?;
+        if stamp.key != key.hex() || stamp.outputs != listing(outputs) {
+            return None;
+        }
+        lock(&self.kept).extend(stamp.objects);
+        Some(stamp.summary)
+    }
+
+    /// Records a game's completed build, with the objects it used since the last stamp.
+    pub fn stamp(
+        &self,
+        game: &str,
+        key: &Key,
+        outputs: &[PathBuf],
+        summary: &serde_json::Value,
+    ) -> Result<()> {
+        let objects: Vec<String> =
+            std::mem::take(&mut *lock(&self.used)).into_iter().collect();
+        lock(&self.kept).extend(objects.iter().cloned());
+        let stamp = Stamp {
+            key: key.hex(),
+            outputs: listing(outputs),
+            objects,
+            summary: summary.clone(),
+        };
+        write_atomic(&self.stamp_path(game), &serde_json::to_vec(&stamp)?)?;
+        Ok(())
+    }
+
+    /// Removes every object that neither this build nor the stamps of up-to-date games
+    /// used.
+    pub fn prune(&self) -> Result<usize> {
+        let mut used = lock(&self.kept).clone();
+        used.extend(lock(&self.used).iter().cloned());
+        let mut removed = 0;
+        for path in files_under(&self.root.join("objects")) {
+            let name: String = path
+                .iter()
+                .rev()
+                .take(2)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect();
+            if !used.contains(&name) {
+                fs::remove_file(&path)
+                    .with_context(|| format!("failed to remove {}", path.display()))?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+}
+
+/// Reads an object, or nothing when it is missing or damaged.
+fn read_object(path: &Path) -> Option<Vec<u8>> {
+    let stored = fs::read(path).ok()?;
+    let (hash, bytes) = stored.split_at_checked(32)?;
+    (blake3::hash(bytes).as_bytes() == hash).then(|| bytes.to_vec())
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// muster's identity: its version and the bytes of the running executable.
+fn identity() -> Result<blake3::Hash> {
+    let mut h = blake3::Hasher::new();
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    let exe = std::env::current_exe().context("failed to find the muster executable")?;
+    let bytes =
+        fs::read(&exe).with_context(|| format!("failed to read {}", exe.display()))?;
+    h.update(&bytes);
+    Ok(h.finalize())
+}
+
+/// Every file under `dir` (following no symbolic links), sorted; nothing when it is absent.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            match e.file_type() {
+                Ok(t) if t.is_dir() => stack.push(e.path()),
+                Ok(t) if t.is_file() => out.push(e.path()),
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Path, size and modification time of every file under the given outputs (files or
+/// folders).
+fn listing(outputs: &[PathBuf]) -> Vec<(String, u64, u128)> {
+    let mut out = Vec::new();
+    for root in outputs {
+        let files =
+            if root.is_dir() { files_under(root) } else { vec![root.to_path_buf()] };
+        for f in files {
+            let Ok(meta) = fs::metadata(&f) else { continue };
+            let mtime = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            out.push((f.display().to_string(), meta.len(), mtime));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_are_reused_and_damaged_ones_made_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::open(dir.path().to_path_buf(), false).unwrap();
+        let key = cache.key("test").part(b"input").finish();
+        let made = cache.get_or_make(&key, || "a".into(), || Ok(b"result".to_vec()));
+        assert_eq!(made.unwrap(), b"result");
+        let again = cache.get_or_make(&key, || "a".into(), || anyhow::bail!("not again"));
+        assert_eq!(again.unwrap(), b"result");
+        let report = cache.take_report();
+        assert_eq!((report.reused, report.made), (1, vec!["a".to_string()]));
+        // Damage the object: it is made again.
+        let path = cache.object_path(&key);
+        let mut bytes = fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        fs::write(&path, bytes).unwrap();
+        let remade = cache.get_or_make(&key, || "b".into(), || Ok(b"result".to_vec()));
+        assert_eq!(remade.unwrap(), b"result");
+        assert_eq!(cache.take_report().made, vec!["b".to_string()]);
+    }
+
+    #[test]
+    fn keys_separate_their_parts() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::open(dir.path().to_path_buf(), false).unwrap();
+        let ab = cache.key("k").part(b"a").part(b"b").finish();
+        let a_b = cache.key("k").part(b"ab").finish();
+        assert_ne!(ab, a_b);
+        assert_ne!(ab, cache.key("other").part(b"a").part(b"b").finish());
+    }
+
+    #[test]
+    fn stamps_notice_touched_outputs_and_prune_drops_unused_objects() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        fs::create_dir_all(&out).unwrap();
+        fs::write(out.join("a.png"), b"one").unwrap();
+        let cache = Cache::open(dir.path().join("cache"), false).unwrap();
+        let key = cache.key("game").part(b"x").finish();
+        let summary = serde_json::json!({"game": "g"});
+        cache.stamp("g", &key, std::slice::from_ref(&out), &summary).unwrap();
+        assert_eq!(
+            cache.up_to_date("g", &key, std::slice::from_ref(&out)),
+            Some(summary)
+        );
+        let other = cache.key("game").part(b"y").finish();
+        assert_eq!(cache.up_to_date("g", &other, std::slice::from_ref(&out)), None);
+        fs::write(out.join("b.png"), b"two").unwrap();
+        assert_eq!(cache.up_to_date("g", &key, std::slice::from_ref(&out)), None);
+
+        let k1 = cache.key("o").part(b"1").finish();
+        let k2 = cache.key("o").part(b"2").finish();
+        cache.get_or_make(&k1, String::new, || Ok(vec![1])).unwrap();
+        cache.get_or_make(&k2, String::new, || Ok(vec![2])).unwrap();
+        let fresh = Cache::open(dir.path().join("cache"), false).unwrap();
+        fresh.get_or_make(&k1, String::new, || Ok(vec![1])).unwrap();
+        assert_eq!(fresh.prune().unwrap(), 1);
+        assert!(fresh.object_path(&k1).is_file());
+        assert!(!fresh.object_path(&k2).exists());
+    }
+}
