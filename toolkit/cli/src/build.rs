@@ -81,6 +81,7 @@ pub fn run(
                     game: &game.id,
                 };
                 let mut summary = build_game(&ctx, game, loaded, settings)?;
+                ctx.outputs.commit()?;
                 ctx.outputs.sweep(&owned)?;
                 summary["seconds"] = json!(t.elapsed().as_secs_f64());
                 cache.stamp(&game.id, &key, &owned, &summary)?;

@@ -189,12 +189,9 @@ fn errata(g: &Global, games: &[String], format: Format) -> Result<Exit> {
     let loaded = load(g, games, format);
     let mut all = Vec::new();
     for game in &loaded.games {
-        let found = crate::stages::write_errata(
-            &crate::output::Outputs::default(),
-            &g.out,
-            game,
-            &loaded.sources,
-        )?;
+        let outputs = crate::output::Outputs::default();
+        let found = crate::stages::write_errata(&outputs, &g.out, game, &loaded.sources)?;
+        outputs.commit()?;
         if format == Format::Text {
             for e in &found {
                 let at = crate::report::place(&loaded.sources, e.span);
