@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use anyhow::Result;
 use muster_model::{Game, Loaded};
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::args::{CounterArgs, Format, Global};
-use crate::cache::Cache;
+use crate::cache::{Cache, GameCache};
 use crate::commands::Exit;
 use crate::output::Outputs;
 use crate::progress::Progress;
@@ -60,36 +61,15 @@ pub fn run(
     let started = Instant::now();
     let progress = Progress::new(g.quiet || settings.format == Format::Json);
     let options = format!("map-dpi {} {:?}", settings.map_dpi, settings.counters);
+    // Games build side by side; their summaries are reported in order.
+    let built: Vec<Result<Value>> = loaded
+        .games
+        .par_iter()
+        .map(|game| build_or_skip(g, game, loaded, settings, cache, &progress, &options))
+        .collect();
     let mut summaries = Vec::new();
-    for game in &loaded.games {
-        let t = Instant::now();
-        let key = cache.game_key(&game.dir, &game.id, &options)?;
-        let owned = game_outputs(&g.out, &game.id);
-        let summary = match cache.up_to_date(&game.id, &key, &owned) {
-            Some(mut summary) => {
-                summary["up_to_date"] = json!(true);
-                summary["cache"] = json!({"reused": 0, "made": []});
-                summary["seconds"] = json!(t.elapsed().as_secs_f64());
-                summary
-            }
-            None => {
-                let ctx = Context {
-                    out: &g.out,
-                    outputs: Outputs::default(),
-                    cache,
-                    progress,
-                    game: &game.id,
-                };
-                let mut summary = build_game(&ctx, game, loaded, settings)?;
-                ctx.outputs.commit()?;
-                ctx.outputs.sweep(&owned)?;
-                summary["seconds"] = json!(t.elapsed().as_secs_f64());
-                cache.stamp(&game.id, &key, &owned, &summary)?;
-                summary["up_to_date"] = json!(false);
-                summary["cache"] = json!(cache.take_report());
-                summary
-            }
-        };
+    for summary in built {
+        let summary = summary?;
         if settings.format == Format::Text && !g.quiet {
             eprintln!("{}", summary_line(&summary));
         }
@@ -117,6 +97,43 @@ pub fn run(
     }
     let exit = if loaded.has_errors() { Exit::Unusable } else { Exit::Clean };
     Ok(Built { summaries, exit })
+}
+
+/// Builds one game, or reports it up to date when its inputs and outputs are as its last
+/// build left them.
+fn build_or_skip(
+    g: &Global,
+    game: &Game,
+    loaded: &Loaded,
+    settings: &Settings,
+    cache: &Cache,
+    progress: &Progress,
+    options: &str,
+) -> Result<Value> {
+    let t = Instant::now();
+    let key = cache.game_key(&game.dir, &game.id, options)?;
+    let owned = game_outputs(&g.out, &game.id);
+    if let Some(mut summary) = cache.up_to_date(&game.id, &key, &owned) {
+        summary["up_to_date"] = json!(true);
+        summary["cache"] = json!({"reused": 0, "made": []});
+        summary["seconds"] = json!(t.elapsed().as_secs_f64());
+        return Ok(summary);
+    }
+    let ctx = Context {
+        out: &g.out,
+        outputs: Outputs::default(),
+        cache: GameCache::new(cache),
+        progress: progress.clone(),
+        game: &game.id,
+    };
+    let mut summary = build_game(&ctx, game, loaded, settings)?;
+    ctx.outputs.commit()?;
+    ctx.outputs.sweep(&owned)?;
+    summary["seconds"] = json!(t.elapsed().as_secs_f64());
+    cache.stamp(&ctx.cache, &game.id, &key, &owned, &summary)?;
+    summary["up_to_date"] = json!(false);
+    summary["cache"] = json!(ctx.cache.report());
+    Ok(summary)
 }
 
 /// Every stage of one game, in order: model, maps, counters, setups, errata, module.

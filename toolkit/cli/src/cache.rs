@@ -98,11 +98,17 @@ struct Stamp {
 pub struct Cache {
     root: PathBuf,
     identity: blake3::Hash,
-    used: Mutex<BTreeSet<String>>,
     kept: Mutex<BTreeSet<String>>,
+    drawn: Option<Mutex<Recorded>>,
+}
+
+/// The cache as one game's build sees it: it counts what the build reuses and makes, and
+/// which objects it uses, so that games can build side by side.
+pub struct GameCache<'a> {
+    cache: &'a Cache,
+    used: Mutex<BTreeSet<String>>,
     reused: AtomicUsize,
     made: Mutex<Vec<String>>,
-    drawn: Option<Mutex<Recorded>>,
 }
 
 /// The inputs of every image drawn and archive zipped, kept for the benchmark's floor.
@@ -121,10 +127,7 @@ impl Cache {
         Ok(Cache {
             root,
             identity: identity()?,
-            used: Mutex::default(),
             kept: Mutex::default(),
-            reused: AtomicUsize::new(0),
-            made: Mutex::default(),
             drawn: record.then(Mutex::default),
         })
     }
@@ -141,163 +144,6 @@ impl Cache {
     fn object_path(&self, key: &Key) -> PathBuf {
         let hex = key.hex();
         self.root.join("objects").join(&hex[..2]).join(&hex[2..])
-    }
-
-    /// The cached result for `key`, or `make`'s, which is then stored. `label` names the
-    /// result in the build report when it is made.
-    pub fn get_or_make(
-        &self,
-        key: &Key,
-        label: impl FnOnce() -> String,
-        make: impl FnOnce() -> Result<Vec<u8>>,
-    ) -> Result<Vec<u8>> {
-        let path = self.object_path(key);
-        lock(&self.used).insert(key.hex());
-        if let Some(bytes) = read_object(&path) {
-            self.reused.fetch_add(1, Ordering::Relaxed);
-            return Ok(bytes);
-        }
-        let bytes = make()?;
-        let mut stored = blake3::hash(&bytes).as_bytes().to_vec();
-        stored.extend_from_slice(&bytes);
-        // A lost object is made again, so it needs no flush to disk.
-        write_atomic_unsynced(&path, &stored)?;
-        lock(&self.made).push(label());
-        Ok(bytes)
-    }
-
-    /// A PNG of `svg` at `width` × `height` pixels, from the cache or drawn now.
-    pub fn png(
-        &self,
-        label: &str,
-        svg: &str,
-        width: u32,
-        height: u32,
-    ) -> Result<Vec<u8>> {
-        let key = self
-            .key("png")
-            .part(svg.as_bytes())
-            .part(&width.to_le_bytes())
-            .part(&height.to_le_bytes())
-            .finish();
-        if let Some(drawn) = &self.drawn {
-            lock(drawn).draws.push(DrawJob {
-                label: label.to_string(),
-                svg: svg.to_string(),
-                width,
-                height,
-            });
-        }
-        self.get_or_make(
-            &key,
-            || label.to_string(),
-            || {
-                muster_render::render_png(
-                    svg,
-                    width,
-                    height,
-                    muster_render::Compression::Balanced,
-                )
-                .with_context(|| format!("failed to draw {label}"))
-            },
-        )
-    }
-
-    /// A PNG of bands drawn one under the other, each `(svg, height)` at `width` pixels:
-    /// each band's pixels come from the cache or are drawn now, then the whole is encoded
-    /// (or taken from the cache).
-    pub fn png_bands(
-        &self,
-        label: &str,
-        bands: &[(String, u32)],
-        width: u32,
-    ) -> Result<Vec<u8>> {
-        use rayon::prelude::*;
-        let keys: Vec<Key> = bands
-            .iter()
-            .map(|(svg, h)| {
-                self.key("rgb")
-                    .part(svg.as_bytes())
-                    .part(&width.to_le_bytes())
-                    .part(&h.to_le_bytes())
-                    .finish()
-            })
-            .collect();
-        let mut whole = self.key("png-bands");
-        for k in &keys {
-            whole.part(k.0.as_bytes());
-        }
-        if let Some(drawn) = &self.drawn {
-            lock(drawn).draws.extend(bands.iter().map(|(svg, h)| DrawJob {
-                label: label.to_string(),
-                svg: svg.clone(),
-                width,
-                height: *h,
-            }));
-        }
-        // The bands stay cached for the next change even when the whole image is reused.
-        lock(&self.used).extend(keys.iter().map(Key::hex));
-        let height: u32 = bands.iter().map(|(_, h)| h).sum();
-        self.get_or_make(
-            &whole.finish(),
-            || label.to_string(),
-            || {
-                let pixels = bands
-                    .par_iter()
-                    .zip(&keys)
-                    .enumerate()
-                    .map(|(i, ((svg, h), key))| {
-                        self.get_or_make(
-                            key,
-                            || format!("{label} band {i}"),
-                            || {
-                                muster_render::raster::render_rgb(svg, width, *h)
-                                    .with_context(|| format!("failed to draw {label}"))
-                            },
-                        )
-                    })
-                    .collect::<Result<Vec<_>>>()?
-                    .concat();
-                muster_render::raster::encode_png(
-                    &pixels,
-                    width,
-                    height,
-                    muster_render::Compression::Balanced,
-                )
-                .with_context(|| format!("failed to encode {label}"))
-            },
-        )
-    }
-
-    /// What the cache did since the last call.
-    pub fn take_report(&self) -> CacheReport {
-        CacheReport {
-            reused: self.reused.swap(0, Ordering::Relaxed),
-            made: std::mem::take(&mut *lock(&self.made)),
-        }
-    }
-
-    /// A reproducible zip of `files`, from the cache or zipped now.
-    pub fn zip(
-        &self,
-        label: &str,
-        files: &std::collections::BTreeMap<String, Vec<u8>>,
-    ) -> Result<Vec<u8>> {
-        let mut key = self.key("zip");
-        for (name, bytes) in files {
-            key.part(name.as_bytes()).part(bytes);
-        }
-        if let Some(drawn) = &self.drawn {
-            lock(drawn).zips.push(files.clone());
-        }
-        self.get_or_make(
-            &key.finish(),
-            || label.to_string(),
-            || {
-                muster_package::archive::write_zip(files)
-                    .map_err(|e| anyhow::anyhow!("failed to zip {label} ({e})"))
-            },
-        )
     }
 
     /// Every image drawn and archive zipped (or taken from the cache) so far, when
@@ -341,16 +187,16 @@ impl Cache {
         Some(stamp.summary)
     }
 
-    /// Records a game's completed build, with the objects it used since the last stamp.
+    /// Records a game's completed build, with the objects it used.
     pub fn stamp(
         &self,
-        game: &str,
+        game: &GameCache,
+        id: &str,
         key: &Key,
         outputs: &[PathBuf],
         summary: &serde_json::Value,
     ) -> Result<()> {
-        let objects: Vec<String> =
-            std::mem::take(&mut *lock(&self.used)).into_iter().collect();
+        let objects: Vec<String> = lock(&game.used).iter().cloned().collect();
         lock(&self.kept).extend(objects.iter().cloned());
         let stamp = Stamp {
             key: key.hex(),
@@ -358,15 +204,14 @@ impl Cache {
             objects,
             summary: summary.clone(),
         };
-        write_atomic(&self.stamp_path(game), &serde_json::to_vec(&stamp)?)?;
+        write_atomic(&self.stamp_path(id), &serde_json::to_vec(&stamp)?)?;
         Ok(())
     }
 
-    /// Removes every object that neither this build nor the stamps of up-to-date games
-    /// used.
+    /// Removes every object that neither this build's stamped games nor the stamps of
+    /// up-to-date games used.
     pub fn prune(&self) -> Result<usize> {
-        let mut used = lock(&self.kept).clone();
-        used.extend(lock(&self.used).iter().cloned());
+        let used = lock(&self.kept).clone();
         let mut removed = 0;
         for path in files_under(&self.root.join("objects")) {
             let name: String = path
@@ -385,6 +230,181 @@ impl Cache {
             }
         }
         Ok(removed)
+    }
+}
+
+impl<'a> GameCache<'a> {
+    /// A fresh view of `cache` for one game's build.
+    pub fn new(cache: &'a Cache) -> Self {
+        GameCache {
+            cache,
+            used: Mutex::default(),
+            reused: AtomicUsize::new(0),
+            made: Mutex::default(),
+        }
+    }
+
+    /// Starts a key for a kind of step (see [`Cache::key`]).
+    pub fn key(&self, kind: &str) -> KeyBuilder {
+        self.cache.key(kind)
+    }
+
+    /// The cached result for `key`, or `make`'s, which is then stored. `label` names the
+    /// result in the build report when it is made.
+    pub fn get_or_make(
+        &self,
+        key: &Key,
+        label: impl FnOnce() -> String,
+        make: impl FnOnce() -> Result<Vec<u8>>,
+    ) -> Result<Vec<u8>> {
+        let path = self.cache.object_path(key);
+        lock(&self.used).insert(key.hex());
+        if let Some(bytes) = read_object(&path) {
+            self.reused.fetch_add(1, Ordering::Relaxed);
+            return Ok(bytes);
+        }
+        let bytes = make()?;
+        let mut stored = blake3::hash(&bytes).as_bytes().to_vec();
+        stored.extend_from_slice(&bytes);
+        // A lost object is made again, so it needs no flush to disk.
+        write_atomic_unsynced(&path, &stored)?;
+        lock(&self.made).push(label());
+        Ok(bytes)
+    }
+
+    /// A PNG of `svg` at `width` × `height` pixels, from the cache or drawn now.
+    pub fn png(
+        &self,
+        label: &str,
+        svg: &str,
+        width: u32,
+        height: u32,
+    ) -> Result<Vec<u8>> {
+        let key = self
+            .key("png")
+            .part(svg.as_bytes())
+            .part(&width.to_le_bytes())
+            .part(&height.to_le_bytes())
+            .finish();
+        if let Some(drawn) = &self.cache.drawn {
+            lock(drawn).draws.push(DrawJob {
+                label: label.to_string(),
+                svg: svg.to_string(),
+                width,
+                height,
+            });
+        }
+        self.get_or_make(
+            &key,
+            || label.to_string(),
+            || {
+                muster_render::render_png(
+                    svg,
+                    width,
+                    height,
+                    muster_render::Compression::Balanced,
+                )
+                .with_context(|| format!("failed to draw {label}"))
+            },
+        )
+    }
+
+    /// A PNG of bands drawn one under the other, each `(svg, height)` at `width` pixels:
+    /// each band's pixels come from the cache or are drawn now, then the whole is encoded
+    /// (or taken from the cache).
+    pub fn png_bands(
+        &self,
+        label: &str,
+        bands: &[(String, u32)],
+        width: u32,
+    ) -> Result<Vec<u8>> {
+        use rayon::prelude::*;
+        let keys: Vec<Key> = bands
+            .iter()
+            .map(|(svg, h)| {
+                self.cache
+                    .key("rgb")
+                    .part(svg.as_bytes())
+                    .part(&width.to_le_bytes())
+                    .part(&h.to_le_bytes())
+                    .finish()
+            })
+            .collect();
+        let mut whole = self.cache.key("png-bands");
+        for k in &keys {
+            whole.part(k.0.as_bytes());
+        }
+        if let Some(drawn) = &self.cache.drawn {
+            lock(drawn).draws.extend(bands.iter().map(|(svg, h)| DrawJob {
+                label: label.to_string(),
+                svg: svg.clone(),
+                width,
+                height: *h,
+            }));
+        }
+        // The bands stay cached for the next change even when the whole image is reused.
+        lock(&self.used).extend(keys.iter().map(Key::hex));
+        let height: u32 = bands.iter().map(|(_, h)| h).sum();
+        self.get_or_make(
+            &whole.finish(),
+            || label.to_string(),
+            || {
+                let pixels = bands
+                    .par_iter()
+                    .zip(&keys)
+                    .enumerate()
+                    .map(|(i, ((svg, h), key))| {
+                        self.get_or_make(
+                            key,
+                            || format!("{label} band {i}"),
+                            || {
+                                muster_render::raster::render_rgb(svg, width, *h)
+                                    .with_context(|| format!("failed to draw {label}"))
+                            },
+                        )
+                    })
+                    .collect::<Result<Vec<_>>>()?
+                    .concat();
+                muster_render::raster::encode_png(
+                    &pixels,
+                    width,
+                    height,
+                    muster_render::Compression::Balanced,
+                )
+                .with_context(|| format!("failed to encode {label}"))
+            },
+        )
+    }
+
+    /// What the cache did for this game.
+    pub fn report(&self) -> CacheReport {
+        CacheReport {
+            reused: self.reused.load(Ordering::Relaxed),
+            made: lock(&self.made).clone(),
+        }
+    }
+
+    /// A reproducible zip of `files`, from the cache or zipped now.
+    pub fn zip(
+        &self,
+        label: &str,
+        files: &std::collections::BTreeMap<String, Vec<u8>>,
+    ) -> Result<Vec<u8>> {
+        let mut key = self.cache.key("zip");
+        for (name, bytes) in files {
+            key.part(name.as_bytes()).part(bytes);
+        }
+        if let Some(drawn) = &self.cache.drawn {
+            lock(drawn).zips.push(files.clone());
+        }
+        self.get_or_make(
+            &key.finish(),
+            || label.to_string(),
+            || {
+                muster_package::archive::write_zip(files)
+                    .map_err(|e| anyhow::anyhow!("failed to zip {label} ({e})"))
+            },
+        )
     }
 }
 
@@ -456,12 +476,13 @@ mod tests {
     fn objects_are_reused_and_damaged_ones_made_again() {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::open(dir.path().to_path_buf(), false).unwrap();
+        let game = GameCache::new(&cache);
         let key = cache.key("test").part(b"input").finish();
-        let made = cache.get_or_make(&key, || "a".into(), || Ok(b"result".to_vec()));
+        let made = game.get_or_make(&key, || "a".into(), || Ok(b"result".to_vec()));
         assert_eq!(made.unwrap(), b"result");
-        let again = cache.get_or_make(&key, || "a".into(), || anyhow::bail!("not again"));
+        let again = game.get_or_make(&key, || "a".into(), || anyhow::bail!("not again"));
         assert_eq!(again.unwrap(), b"result");
-        let report = cache.take_report();
+        let report = game.report();
         assert_eq!((report.reused, report.made), (1, vec!["a".to_string()]));
         // Damage the object: it is made again.
         let path = cache.object_path(&key);
@@ -469,9 +490,10 @@ mod tests {
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
         fs::write(&path, bytes).unwrap();
-        let remade = cache.get_or_make(&key, || "b".into(), || Ok(b"result".to_vec()));
+        let other = GameCache::new(&cache);
+        let remade = other.get_or_make(&key, || "b".into(), || Ok(b"result".to_vec()));
         assert_eq!(remade.unwrap(), b"result");
-        assert_eq!(cache.take_report().made, vec!["b".to_string()]);
+        assert_eq!(other.report().made, vec!["b".to_string()]);
     }
 
     #[test]
@@ -493,7 +515,11 @@ mod tests {
         let cache = Cache::open(dir.path().join("cache"), false).unwrap();
         let key = cache.key("game").part(b"x").finish();
         let summary = serde_json::json!({"game": "g"});
-        cache.stamp("g", &key, std::slice::from_ref(&out), &summary).unwrap();
+        let k1 = cache.key("o").part(b"1").finish();
+        let k2 = cache.key("o").part(b"2").finish();
+        let game = GameCache::new(&cache);
+        game.get_or_make(&k1, String::new, || Ok(vec![1])).unwrap();
+        cache.stamp(&game, "g", &key, std::slice::from_ref(&out), &summary).unwrap();
         assert_eq!(
             cache.up_to_date("g", &key, std::slice::from_ref(&out)),
             Some(summary)
@@ -503,12 +529,11 @@ mod tests {
         fs::write(out.join("b.png"), b"two").unwrap();
         assert_eq!(cache.up_to_date("g", &key, std::slice::from_ref(&out)), None);
 
-        let k1 = cache.key("o").part(b"1").finish();
-        let k2 = cache.key("o").part(b"2").finish();
-        cache.get_or_make(&k1, String::new, || Ok(vec![1])).unwrap();
-        cache.get_or_make(&k2, String::new, || Ok(vec![2])).unwrap();
+        // An unstamped build's objects go; a stamped game's stay.
+        GameCache::new(&cache).get_or_make(&k2, String::new, || Ok(vec![2])).unwrap();
         let fresh = Cache::open(dir.path().join("cache"), false).unwrap();
-        fresh.get_or_make(&k1, String::new, || Ok(vec![1])).unwrap();
+        fs::remove_file(out.join("b.png")).unwrap();
+        assert!(fresh.up_to_date("g", &key, std::slice::from_ref(&out)).is_some());
         assert_eq!(fresh.prune().unwrap(), 1);
         assert!(fresh.object_path(&k1).is_file());
         assert!(!fresh.object_path(&k2).exists());

@@ -3,29 +3,29 @@
 
 use std::io::IsTerminal;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// Whether progress is shown.
-#[derive(Debug, Clone, Copy)]
+/// The progress display: bars of games building side by side, one line each.
+#[derive(Debug, Clone)]
 pub struct Progress {
-    shown: bool,
+    bars: Option<MultiProgress>,
 }
 
 impl Progress {
     /// Progress on stderr, unless `quiet` or stderr is not a terminal.
     pub fn new(quiet: bool) -> Self {
-        Progress { shown: !quiet && std::io::stderr().is_terminal() }
+        let shown = !quiet && std::io::stderr().is_terminal();
+        Progress {
+            bars: shown.then(|| {
+                MultiProgress::with_draw_target(ProgressDrawTarget::stderr_with_hz(10))
+            }),
+        }
     }
 
     /// A bar for one stage of a game's build, counting `len` steps; cleared when dropped.
     pub fn stage(&self, game: &str, stage: &str, len: usize) -> Stage {
-        if !self.shown {
-            return Stage(None);
-        }
-        let bar = ProgressBar::with_draw_target(
-            Some(len as u64),
-            ProgressDrawTarget::stderr_with_hz(10),
-        );
+        let Some(bars) = &self.bars else { return Stage(None) };
+        let bar = bars.add(ProgressBar::new(len as u64));
         let style = ProgressStyle::with_template(
             "{prefix:>18.bold} {msg:<9} [{bar:32}] {pos}/{len} {elapsed}",
         )

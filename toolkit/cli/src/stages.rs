@@ -7,7 +7,7 @@ use muster_model::Game;
 use muster_render::map_svg;
 use serde::Serialize;
 
-use crate::cache::Cache;
+use crate::cache::GameCache;
 use crate::output::Outputs;
 use crate::progress::{Progress, Stage};
 
@@ -18,8 +18,8 @@ pub struct Context<'a> {
     pub out: &'a Path,
     /// The files written.
     pub outputs: Outputs,
-    /// The build cache.
-    pub cache: &'a Cache,
+    /// The build cache, as this game's build sees it.
+    pub cache: GameCache<'a>,
     /// Progress display.
     pub progress: Progress,
     /// The game being built.
