@@ -7,29 +7,21 @@ use std::time::Duration;
 
 use muster_package::archive::Archive;
 
-use crate::util::{copy_tree, muster, root};
+use crate::util::{copy_tree, files_under, muster, root};
 
 const BUILD: [&str; 8] =
     ["build", "--quiet", "--map-dpi", "60", "--dpi", "60", "--sheet-dpi", "30"];
 
 /// Every file under `dir`, relative path → bytes.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                out.push((rel, std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
+    files_under(dir)
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(dir).unwrap().display().to_string();
+            let bytes = std::fs::read(&p).unwrap();
+            (rel, bytes)
+        })
+        .collect()
 }
 
 /// Whatever a build left: complete files under their real names, and at most temporary

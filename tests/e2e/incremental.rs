@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::util::{copy_tree, muster, root};
+use crate::util::{copy_tree, files_under, muster, root};
 
 const BUILD: [&str; 10] = [
     "build",
@@ -41,19 +41,10 @@ fn build(dir: &Path) -> Value {
 fn outputs(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
     let mut out = BTreeMap::new();
     for top in ["counters", "maps", "dist"] {
-        let mut stack = vec![dir.join(top)];
-        while let Some(d) = stack.pop() {
-            let Ok(entries) = fs::read_dir(&d) else { continue };
-            for e in entries.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else {
-                    let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                    let mtime = fs::metadata(&p).unwrap().modified().unwrap();
-                    out.insert(rel, (fs::read(&p).unwrap(), mtime));
-                }
-            }
+        for p in files_under(&dir.join(top)) {
+            let rel = p.strip_prefix(dir).unwrap().display().to_string();
+            let mtime = fs::metadata(&p).unwrap().modified().unwrap();
+            out.insert(rel, (fs::read(&p).unwrap(), mtime));
         }
     }
     out
@@ -176,18 +167,11 @@ fn a_damaged_cache_is_noticed_and_remade() {
     let before = outputs(tmp.path());
     // Damage every cached object and drop the stamps.
     let cache = tmp.path().join(".muster-cache");
-    let mut stack = vec![cache.join("objects")];
-    let mut damaged = 0;
-    while let Some(d) = stack.pop() {
-        for e in fs::read_dir(&d).unwrap().flatten() {
-            if e.path().is_dir() {
-                stack.push(e.path());
-            } else {
-                fs::write(e.path(), b"garbage").unwrap();
-                damaged += 1;
-            }
-        }
+    let objects = files_under(&cache.join("objects"));
+    for p in &objects {
+        fs::write(p, b"garbage").unwrap();
     }
+    let damaged = objects.len();
     assert!(damaged > 10);
     fs::remove_dir_all(cache.join("games")).unwrap();
     let report = build(tmp.path());

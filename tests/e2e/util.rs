@@ -35,6 +35,25 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Every file under `dir`, sorted; nothing when it is absent.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Loads the seed games with the library.
 pub fn seeds() -> muster_model::Loaded {
     muster_model::load(
