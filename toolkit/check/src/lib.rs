@@ -19,4 +19,6 @@ pub mod validate;
 pub use errata::{Erratum, errata};
 pub use resolve::{Resolution, Resolved, Resolver, normalise};
 pub use solve::{Solution, SolvedUnit, ruleset, solve};
-pub use validate::{Finding, allowed_hexes, check_position, validate_scenario};
+pub use validate::{
+    Finding, allowed_hexes, check_position, validate_scenario, validate_solved,
+};

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::region::Region;
 use crate::resolve::Resolved;
-use crate::solve::{self, placed, ruleset};
+use crate::solve::{self, Solution, placed, ruleset};
 
 /// A problem with a scenario or a position.
 #[derive(Debug, Clone, Serialize)]
@@ -40,7 +40,12 @@ pub struct Finding {
 /// within the stacking rules, every group shown placeable (by solving it) or the reason it
 /// cannot be.
 pub fn validate_scenario(game: &Game, scenario: &str) -> Vec<Finding> {
-    let solution = solve::solve(game, scenario);
+    validate_solved(game, scenario, &solve::solve(game, scenario))
+}
+
+/// [`validate_scenario`] for a scenario already solved: `solution` is what
+/// [`solve::solve`] gave for it.
+pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<Finding> {
     let placements = solve::placements(game, scenario);
     let rules = ruleset(game);
     let mut out = Vec::new();

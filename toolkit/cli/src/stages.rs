@@ -333,10 +333,9 @@ pub fn write_setups(
         .scenarios
         .par_iter()
         .map(|s| {
-            (
-                muster_check::solve(game, &s.id.v),
-                muster_check::validate_scenario(game, &s.id.v),
-            )
+            let solution = muster_check::solve(game, &s.id.v);
+            let findings = muster_check::validate_solved(game, &s.id.v, &solution);
+            (solution, findings)
         })
         .collect();
     let mut findings = Vec::new();
