@@ -15,3 +15,4 @@ mod schemas;
 mod seeds;
 mod table;
 mod util;
+mod vassal;

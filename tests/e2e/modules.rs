@@ -14,7 +14,7 @@ use crate::util::{copy_tree, muster, root};
 
 const BUILD: [&str; 8] =
     ["build", "--quiet", "--map-dpi", "40", "--dpi", "20", "--sheet-dpi", "10"];
-const GAMES: [&str; 5] =
+pub const GAMES: [&str; 5] =
     ["dance-of-war", "example-oasis", "gazala-1942", "gazala-line-1942", "gazala-scs"];
 
 /// One build of every seed game, shared by the tests that only read it.
