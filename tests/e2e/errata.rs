@@ -286,3 +286,19 @@ fn split_strengths_and_stated_counts_are_checked() {
         && e["expected"] == "13"
         && e["message"].as_str().unwrap().contains("lists give 12")));
 }
+
+#[test]
+fn a_unit_list_that_fits_no_form_is_reported_not_resolved() {
+    let (new, path, _tmp) = injected(
+        "scenarios/cauldron-and-knightsbridge.yaml",
+        "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Inf Bn)",
+        "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Inf Bn), Bns: : 2 SG",
+    );
+    let found: Vec<_> = new.iter().filter(|e| e["kind"] == "unparsable-list").collect();
+    assert_eq!(found.len(), 1, "{new:#?}");
+    assert_eq!(found[0]["subject"], "Bns: : 2 SG");
+    assert!(found[0]["message"].as_str().unwrap().contains("fits no form"));
+    assert_eq!(found[0]["line"], line_of(&path, "Bns: : 2 SG"));
+    // Nothing is guessed for it.
+    assert!(!new.iter().any(|e| e["kind"] == "unknown-unit"), "{new:#?}");
+}

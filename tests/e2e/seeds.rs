@@ -306,3 +306,122 @@ fn scs_worked_example_w_i_4_counts_four_or_fewer_hexes() {
         1
     );
 }
+
+/// Every printed item of a scenario with what it resolves to, as the solver sees them.
+fn resolved(g: &Game, scenario: &str) -> Vec<(String, muster_check::Resolution)> {
+    let solution = muster_check::solve(g, scenario);
+    let ps = muster_check::solve::placements(g, scenario);
+    solution
+        .resolutions
+        .into_iter()
+        .enumerate()
+        .flat_map(|(k, res)| {
+            let section = ps[k].section.clone();
+            res.into_iter().map(move |r| (section.clone(), r))
+        })
+        .collect()
+}
+
+fn unit_id(r: &muster_check::Resolution) -> Option<&str> {
+    match &r.to {
+        muster_check::Resolved::Unit { id, differs_from: None, listed_under: None } => {
+            Some(id)
+        }
+        _ => None,
+    }
+}
+
+#[test]
+fn scs_printed_notation_reads_as_the_rulebook_means_it() {
+    let loaded = seeds();
+    let g = game(&loaded.games, "gazala-scs");
+    // 15.5.3.3 "(or with any of the above): KG Hecker Comm Bn": KG Hecker, qualified, in
+    // the special reserve box of the solved setup.
+    let hecker: Vec<_> = g
+        .placements("full-campaign")
+        .iter()
+        .filter(|p| p.section == "15.5.3.3")
+        .flat_map(|p| &p.units.items)
+        .collect();
+    assert_eq!(hecker.len(), 1);
+    assert_eq!(hecker[0].name, "KG Hecker Comm Bn");
+    assert_eq!(hecker[0].qualifier.as_deref(), Some("or with any of the above"));
+    let solution = muster_check::solve(g, "full-campaign");
+    let placed: Vec<_> =
+        solution.units.iter().filter(|u| u.name == "KG Hecker Commando Bn").collect();
+    assert_eq!(placed.len(), 1, "KG Hecker is in the solved setup");
+    assert_eq!(placed[0].holding.as_deref(), Some("In Special Reserve"));
+
+    // 15.7.3 "1 SA Div (4 Fld, 5 Fld, 7 Fld Arty Bn)": three Fld Arty Bns of the 1st SA
+    // Division, found as printed (no name differs).
+    let collapse = resolved(g, "british-collapse");
+    for n in ["4 Fld", "5 Fld", "7 Fld Arty Bn"] {
+        let (_, r) =
+            collapse.iter().find(|(s, r)| s == "15.7.3" && r.printed == n).unwrap();
+        let want = format!("1-sa-div-{}-fld-arty-bn", &n[..1]);
+        assert_eq!(unit_id(r), Some(want.as_str()), "{n}");
+    }
+
+    // 15.6.3.2 "Cstl Arty Bns 523, 528, 529, 532; ...; Arty Bns II/115, 408 Hvy": labels
+    // without a colon.
+    let main = resolved(g, "main-event");
+    let group: Vec<&str> = main
+        .iter()
+        .filter(|(s, _)| s == "15.6.3.2")
+        .filter_map(|(_, r)| unit_id(r))
+        .collect();
+    for id in [
+        "axis-independent-german-523-coastal-arty-bn",
+        "axis-independent-german-532-coastal-arty-bn",
+        "axis-independent-german-ii-115-arty-bn",
+        "axis-independent-german-408-hvy-arty-bn",
+    ] {
+        assert!(group.contains(&id), "{id} in {group:?}");
+    }
+
+    // 15.6.3.1 "…, 4 SU": four supply units, like 15.5.3.1's "4 x SU".
+    let (_, su) = main
+        .iter()
+        .find(|(s, r)| s == "15.6.3.1" && r.count == 4)
+        .expect("4 SU is a count");
+    assert_eq!(su.printed, "SU");
+    assert_eq!(unit_id(su), Some("marker-supply-unit"));
+}
+
+#[test]
+fn no_seed_unit_list_is_left_unparsed() {
+    let loaded = seeds();
+    let mut unparsed = Vec::new();
+    for g in &loaded.games {
+        for p in g.parsed.iter().flat_map(|s| &s.placements) {
+            for item in p.units.items.iter().flat_map(|i| i.walk()) {
+                if item.unparsed {
+                    unparsed.push((g.id.clone(), item.name.clone()));
+                }
+                // A unit's name never keeps notation punctuation.
+                assert!(!item.name.contains([':', '(', ')', '[', ']']), "{}", item.name);
+            }
+        }
+    }
+    assert!(unparsed.is_empty(), "{unparsed:?}");
+}
+
+#[test]
+fn scs_nationality_marks_of_the_manifest_are_read() {
+    // 16.1.3 and 16.1.4 mark British units of the South African divisions "(Brit)"; 0.7
+    // and game.yaml declare the mark.
+    let loaded = seeds();
+    let g = game(&loaded.games, "gazala-scs");
+    for printed in [
+        "7 RTR Arm Bn (Brit)",
+        "42 RTR Arm Bn (Brit)",
+        "67 Med Arty Bn (Brit)",
+        "68 Med Arty Bn (Brit)",
+    ] {
+        let u = g.units.iter().find(|u| u.printed.v == printed).unwrap();
+        assert_eq!(u.nationality.as_deref(), Some("britain"), "{printed}");
+    }
+    // Their neighbours without the mark stay South African.
+    let u = g.units.iter().find(|u| u.printed.v == "1 SA AT Bn").unwrap();
+    assert_eq!(u.nationality.as_deref(), Some("south-africa"));
+}

@@ -160,8 +160,19 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
             for r in res {
                 match &r.to {
                     Resolved::Unknown { nearest } => {
-                        let split = missing_comma(&resolver, &r.printed, &p.side);
+                        let split = if r.unparsed {
+                            None
+                        } else {
+                            missing_comma(&resolver, &r.printed, &p.side)
+                        };
                         let (suggestion, message) = match (&split, nearest.first()) {
+                            _ if r.unparsed => (
+                                None,
+                                format!(
+                                    "`{}` fits no form of the printed unit notation",
+                                    r.printed
+                                ),
+                            ),
                             (Some((a, b)), _) => (
                                 Some(format!("{a}, {b}")),
                                 format!(
@@ -185,7 +196,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
                             ),
                         };
                         e(
-                            if split.is_some() {
+                            if split.is_some() || r.unparsed {
                                 "unparsable-list"
                             } else {
                                 "unknown-unit"

@@ -78,6 +78,9 @@ pub struct Resolution {
     pub strength: Option<String>,
     /// The enclosing formation item, if any (its index in the list).
     pub parent: Option<usize>,
+    /// The printed text fits no form of the unit notation (it resolves to nothing).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unparsed: bool,
     /// What it refers to.
     pub to: Resolved,
 }
@@ -248,7 +251,9 @@ impl<'g> Resolver<'g> {
         let span = locate(origin, item.range.clone());
         let count = item.count.unwrap_or(1);
         let index = out.len();
-        let to = if !item.children.is_empty() {
+        let to = if item.unparsed {
+            Resolved::Unknown { nearest: vec![] }
+        } else if !item.children.is_empty() {
             match self.formation(&item.name) {
                 Some(f) => Resolved::Formation { id: f.to_string() },
                 None => self.unit(item, side, scope.as_deref(), used),
@@ -270,6 +275,7 @@ impl<'g> Resolver<'g> {
             reduced: item.reduced,
             strength: item.strength.clone(),
             parent,
+            unparsed: item.unparsed,
             to,
         });
         for c in &item.children {

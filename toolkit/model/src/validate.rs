@@ -128,6 +128,30 @@ fn check_rgb(rgb: &Option<Spanned<String>>, errors: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The abbreviations a bare number counts (`SU` in `4 SU`): those whose printed meaning
+/// names a counter or marker of the manifest (`SU`, "Supply Units", the marker "Supply
+/// Unit").
+fn counted_words(
+    g: &crate::source::GameFile,
+    counters: &crate::source::CountersFile,
+) -> Vec<String> {
+    let names: Vec<String> = counters
+        .groups
+        .iter()
+        .flat_map(|gr| gr.counters.iter().map(|c| c.v.printed().to_lowercase()))
+        .chain(counters.markers.iter().map(|m| m.printed.v.to_lowercase()))
+        .collect();
+    g.abbreviations
+        .iter()
+        .filter(|a| {
+            let meaning = a.meaning.to_lowercase();
+            let singular = meaning.trim_end_matches('s');
+            names.iter().any(|n| *n == meaning || n == singular)
+        })
+        .map(|a| a.abbr.clone())
+        .collect()
+}
+
 /// The file stem of a path, for checking that a document's id matches its file name.
 fn stem(path: &Path) -> String {
     path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
@@ -304,6 +328,8 @@ pub(crate) fn build(
         type_codes: g.notation.type_codes.iter().map(|c| c.code.clone()).collect(),
         nationalities: g.nationalities.iter().flat_map(|n| n.printed.clone()).collect(),
         remarks: g.notation.remarks.clone(),
+        counted: counted_words(g, &docs.counters),
+        words: vocabulary.clone(),
     };
     let mut unit_ids = Ids::new("counter");
     let mut units = Vec::new();
@@ -375,8 +401,15 @@ pub(crate) fn build(
                         .with_hint("its printed name states no unit type; add `type:` if the counter shows one"),
                 );
             }
+            // A nationality mark printed with the name (`7 RTR Arm Bn (Brit)`) comes before
+            // the group's and the formation's nationality.
+            let marked =
+                item.as_ref().and_then(|i| i.nationality.as_deref()).and_then(|m| {
+                    g.nationalities.iter().find(|n| n.printed.iter().any(|p| p == m))
+                });
             let nationality = def
                 .and_then(|d| d.nationality.clone())
+                .or_else(|| marked.map(|n| n.id.clone()))
                 .or_else(|| group.nationality.clone())
                 .map(|n| {
                     nations.check(&n, &mut errors);

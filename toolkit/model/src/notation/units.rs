@@ -1,9 +1,18 @@
 //! Printed unit lists: `Brescia Inf Div (Brescia HQ; Inf Bns: I/19, II/19; 27 Eng Bn)`,
 //! `65/101 (I), 66/101 (I)`, `1 TS/1 SA - 1 DUKE/1 SA; 1 RNC/1 SA`.
+//!
+//! Besides nesting and marks, the parser reads four shorthands the rulebooks print:
+//! list labels with or without a colon (`Inf Bns: I/19, II/19`, `Cstl Arty Bns 523, 528`),
+//! a type and size written once after a list (`4 Fld, 5 Fld, 7 Fld Arty Bn` is three
+//! Fld Arty Bns), counts with or without `x` (`4 x SU`, `4 SU`) and a qualifier printed
+//! before the units it qualifies (`(or with any of the above): KG Hecker Comm Bn`).
+//! Text that fits none of its forms becomes an item marked `unparsed`, never a unit.
 
 use std::ops::Range;
 
 use serde::Serialize;
+
+use super::name::{Vocabulary, parse_name};
 
 /// The marks a game prints inside parentheses, from its `notation` and vocabulary.
 #[derive(Debug, Clone, Default)]
@@ -18,6 +27,12 @@ pub struct Marks {
     pub nationalities: Vec<String>,
     /// Other remarks (`Dummy`).
     pub remarks: Vec<String>,
+    /// Words a bare number counts, without `x` (`SU` in `4 SU`): abbreviations of the
+    /// game's generic counters.
+    pub counted: Vec<String>,
+    /// The game's type and size words, to read a type written once after a list and list
+    /// labels printed without a colon.
+    pub words: Vocabulary,
 }
 
 /// One unit (or formation with its listed units) in a printed list.
@@ -27,7 +42,9 @@ pub struct UnitItem {
     pub name: String,
     /// Byte range of `name` in the printed string.
     pub range: Range<usize>,
-    /// A type label that applies to this item (`Inf Bns` in `Inf Bns: I/19, II/19`).
+    /// Type and size words that apply to this item: a list label (`Inf Bns` in
+    /// `Inf Bns: I/19, II/19` or `Cstl Arty Bns 523, 528`), or the type and size printed
+    /// once after the list (`Arty Bn` for `4 Fld` in `4 Fld, 5 Fld, 7 Fld Arty Bn`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// A count (`4 x SU`).
@@ -51,12 +68,17 @@ pub struct UnitItem {
     /// Parenthesised remarks (`All Out of Supply`, `enters at I`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    /// A placement qualifier printed with the unit (`with either of the above British Bdes`).
+    /// A placement qualifier printed with the unit (`with either of the above British Bdes`,
+    /// or `or with any of the above` printed before it as `(or with any of the above): X`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub qualifier: Option<String>,
     /// Units listed under it, for a formation.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<UnitItem>,
+    /// The text fits no form of the notation: `name` holds it exactly as printed and it
+    /// names no unit.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unparsed: bool,
 }
 
 impl UnitItem {
@@ -74,6 +96,7 @@ impl UnitItem {
             notes: vec![],
             qualifier: None,
             children: vec![],
+            unparsed: false,
         }
     }
 
@@ -87,7 +110,8 @@ impl UnitItem {
     }
 }
 
-/// Parses a printed unit list. Never fails: text that fits no rule stays in a name.
+/// Parses a printed unit list. Never fails: text that fits no form of the notation
+/// becomes an item marked `unparsed`.
 pub fn parse_units(text: &str, marks: &Marks) -> Vec<UnitItem> {
     let mut p = Parser { s: text, i: 0, marks };
     p.list(None)
@@ -128,7 +152,12 @@ impl Parser<'_> {
     /// A list up to `close` (or the end), split at `,`, `;` and ` - `.
     fn list(&mut self, close: Option<char>) -> Vec<UnitItem> {
         let mut items = Vec::new();
+        // Whether each item begins a run of comma-separated items: `;`, ` - ` and a list
+        // label begin one.
+        let mut run_starts = Vec::new();
         let mut label: Option<String> = None;
+        let mut qualifier: Option<String> = None;
+        let mut new_run = true;
         loop {
             self.skip_ws();
             match self.peek() {
@@ -139,24 +168,52 @@ impl Parser<'_> {
                 }
                 _ => {}
             }
+            if let Some(q) = self.prefix_qualifier() {
+                qualifier = Some(q);
+                new_run = true;
+                continue;
+            }
             let start = self.i;
             let mut item = self.item(close);
-            if let Some((l, rest_start)) = split_label(&item.name) {
-                label = Some(l.to_string());
-                let offset = item.range.start + rest_start;
-                item.name = item.name[rest_start..].to_string();
-                item.range = offset..item.range.end;
+            if !item.unparsed {
+                let split = split_label(&item.name).or_else(|| {
+                    if item.children.is_empty() {
+                        split_bare_label(&item.name, &self.marks.words)
+                    } else {
+                        None
+                    }
+                });
+                if let Some((l, rest_start)) = split {
+                    label = Some(l);
+                    new_run = true;
+                    let offset = item.range.start + rest_start;
+                    item.name = item.name[rest_start..].to_string();
+                    item.range = offset..item.range.end;
+                }
             }
-            if item.label.is_none() {
+            if item.unparsed || !fits_notation(&item) {
+                item = unparsed(self.s, start..self.i);
+            }
+            if item.label.is_none() && !item.unparsed {
                 item.label = label.clone();
+            }
+            if item.qualifier.is_none() && !item.unparsed {
+                item.qualifier = qualifier.clone();
             }
             if !item.name.is_empty() || !item.children.is_empty() || item.count.is_some()
             {
+                run_starts.push(new_run);
                 items.push(item);
+                new_run = false;
             }
             match self.separator() {
-                Some(Sep::Semicolon) => label = None,
-                Some(_) => {}
+                Some(Sep::Semicolon) => {
+                    label = None;
+                    qualifier = None;
+                    new_run = true;
+                }
+                Some(Sep::Dash) => new_run = true,
+                Some(Sep::Comma) => {}
                 None => {
                     if self.i == start {
                         // Nothing consumed: skip one character to guarantee progress.
@@ -167,7 +224,28 @@ impl Parser<'_> {
                 }
             }
         }
+        share_trailing_types(&mut items, &run_starts, &self.marks.words);
         items
+    }
+
+    /// A qualifier printed in parentheses before the units it qualifies and a colon
+    /// (`(or with any of the above): KG Hecker Comm Bn`); it applies up to the next `;`.
+    fn prefix_qualifier(&mut self) -> Option<String> {
+        if self.peek() != Some('(') {
+            return None;
+        }
+        let end = matching(self.s, self.i, '(', ')')?;
+        let after = &self.s[end + 1..];
+        let gap = after.len() - after.trim_start().len();
+        if !after[gap..].starts_with(':') {
+            return None;
+        }
+        let q = self.s[self.i + 1..end].trim().to_string();
+        if q.is_empty() {
+            return None;
+        }
+        self.i = end + 1 + gap + 1;
+        Some(q)
     }
 
     fn separator(&mut self) -> Option<Sep> {
@@ -205,8 +283,12 @@ impl Parser<'_> {
                 let open = self.i;
                 let closing = if c == '(' { ')' } else { ']' };
                 let inner_start = open + 1;
-                let inner_end =
-                    matching(self.s, open, c, closing).unwrap_or(self.s.len());
+                let Some(inner_end) = matching(self.s, open, c, closing) else {
+                    // An unclosed bracket: the rest of the text fits no form.
+                    self.i = self.s.len();
+                    item.unparsed = true;
+                    return item;
+                };
                 let inner = &self.s[inner_start..inner_end];
                 self.classify_group(&mut item, c, inner, inner_start, &mut had_group);
                 self.i = (inner_end + 1).min(self.s.len());
@@ -232,7 +314,7 @@ impl Parser<'_> {
             let raw = &self.s[ns..name_end.max(ns)];
             item.name = raw.trim().to_string();
             item.range = ns..ns + raw.trim_end().len();
-            if let Some((n, rest)) = split_count(&item.name) {
+            if let Some((n, rest)) = split_count(&item.name, &self.marks.counted) {
                 item.count = Some(n);
                 let delta = item.name.len() - rest.len();
                 item.range = item.range.start + delta..item.range.end;
@@ -293,6 +375,88 @@ impl Parser<'_> {
     }
 }
 
+/// Does a parsed item read as a unit of the notation: a name free of brackets and colons,
+/// or a count? A nameless item with groups or marks (`(Inf Bns: 2 Leg)`) does not.
+fn fits_notation(item: &UnitItem) -> bool {
+    let stray = item.name.contains([':', '(', ')', '[', ']']);
+    let nameless = item.name.is_empty()
+        && item.count.is_none()
+        && (!item.children.is_empty()
+            || !item.notes.is_empty()
+            || item.strength.is_some()
+            || !item.type_codes.is_empty()
+            || item.reduced
+            || item.independent
+            || item.nationality.is_some());
+    !stray && !nameless
+}
+
+/// The item for text that fits no form: the printed text, trimmed, marked `unparsed`.
+fn unparsed(s: &str, range: Range<usize>) -> UnitItem {
+    let raw = &s[range.clone()];
+    let lead = raw.len() - raw.trim_start().len();
+    let text = raw.trim();
+    let start = range.start + lead;
+    let mut item = UnitItem::new(text.to_string(), start..start + text.len());
+    item.unparsed = true;
+    item
+}
+
+/// A type and size printed once after a run of comma-separated designations applies to
+/// each of them (`4 Fld, 5 Fld, 7 Fld Arty Bn`, `I/5, II/5 Pz Bn`): the items of the run
+/// before the typed one that state no type or size take its type and size words, less
+/// those they already end with. Items under a list label keep the label; a typed item
+/// without a size word (`PzGp Army HQ`) shares nothing.
+fn share_trailing_types(items: &mut [UnitItem], run_starts: &[bool], words: &Vocabulary) {
+    let mut pending: Vec<usize> = Vec::new();
+    for k in 0..items.len() {
+        if run_starts[k] {
+            pending.clear();
+        }
+        let it = &items[k];
+        let plain = it.children.is_empty()
+            && it.count.is_none()
+            && !it.unparsed
+            && it.type_codes.is_empty()
+            && it.label.is_none();
+        if !plain {
+            pending.clear();
+            continue;
+        }
+        let parts = parse_name(&it.name, words);
+        if parts.unit_type.is_none() && parts.size.is_none() {
+            pending.push(k);
+            continue;
+        }
+        if parts.size.is_some() && !parts.designation.is_empty() {
+            let skip = parts.designation.split_whitespace().count();
+            let tail: Vec<String> =
+                it.name.split_whitespace().skip(skip).map(String::from).collect();
+            for &p in &pending {
+                items[p].label = Some(shared_tail(&items[p].name, &tail));
+            }
+        }
+        pending.clear();
+    }
+}
+
+/// The words of `tail` that `name` does not already end with: `4 Fld` and
+/// `Fld Arty Bn` share `Fld`, leaving `Arty Bn`.
+fn shared_tail(name: &str, tail: &[String]) -> String {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let most = tail.len().saturating_sub(1).min(words.len().saturating_sub(1));
+    let overlap = (1..=most)
+        .rev()
+        .find(|&k| {
+            words[words.len() - k..]
+                .iter()
+                .zip(&tail[..k])
+                .all(|(a, b)| a.eq_ignore_ascii_case(b))
+        })
+        .unwrap_or(0);
+    tail[overlap..].join(" ")
+}
+
 /// The index of the bracket that closes the one at `open`.
 fn matching(s: &str, open: usize, o: char, c: char) -> Option<usize> {
     let mut depth = 0;
@@ -326,7 +490,7 @@ fn is_note(t: &str) -> bool {
 }
 
 /// `Inf Bns: I/19` → (`Inf Bns`, index of `I/19`).
-fn split_label(name: &str) -> Option<(&str, usize)> {
+fn split_label(name: &str) -> Option<(String, usize)> {
     let colon = name.find(':')?;
     let label = name[..colon].trim();
     if label.is_empty() || label.chars().any(|c| c.is_ascii_digit() || c == '/') {
@@ -334,15 +498,65 @@ fn split_label(name: &str) -> Option<(&str, usize)> {
     }
     let rest = &name[colon + 1..];
     let skip = rest.len() - rest.trim_start().len();
-    Some((label, colon + 1 + skip))
+    Some((label.to_string(), colon + 1 + skip))
 }
 
-/// `4 x SU` → (4, `SU`).
-fn split_count(name: &str) -> Option<(u32, &str)> {
+/// A list label printed without a colon: type words and a plural size word at the start
+/// of an item, before its designation. `Cstl Arty Bns 523` → (`Cstl Arty Bns`, index of
+/// `523`).
+fn split_bare_label(name: &str, words: &Vocabulary) -> Option<(String, usize)> {
+    let spans = word_spans(name);
+    for k in 1..spans.len().saturating_sub(1) {
+        let size = &name[spans[k].clone()];
+        let plural = size.len() > 1 && size.ends_with(['s', 'S']);
+        if !plural || !words.sizes.iter().any(|(w, _)| w.eq_ignore_ascii_case(size)) {
+            continue;
+        }
+        let typed: Vec<&str> = spans[..k].iter().map(|r| &name[r.clone()]).collect();
+        let is_type = words.types.iter().any(|(w, _)| {
+            let phrase: Vec<&str> = w.split_whitespace().collect();
+            phrase.len() == typed.len()
+                && phrase.iter().zip(&typed).all(|(a, b)| a.eq_ignore_ascii_case(b))
+        });
+        if is_type {
+            return Some((
+                name[spans[0].start..spans[k].end].to_string(),
+                spans[k + 1].start,
+            ));
+        }
+    }
+    None
+}
+
+/// The byte ranges of the whitespace-separated words of `s`.
+fn word_spans(s: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (k, c) in s.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(b)) => {
+                out.push(b..k);
+                start = None;
+            }
+            (false, None) => start = Some(k),
+            _ => {}
+        }
+    }
+    if let Some(b) = start {
+        out.push(b..s.len());
+    }
+    out
+}
+
+/// `4 x SU` → (4, `SU`); `4 SU` → (4, `SU`) when `SU` is a counted word.
+fn split_count<'a>(name: &'a str, counted: &[String]) -> Option<(u32, &'a str)> {
     let (n, rest) = name.split_once(' ')?;
     let n: u32 = n.parse().ok()?;
-    let rest = rest.strip_prefix("x ")?;
-    Some((n, rest.trim_start()))
+    if let Some(r) = rest.strip_prefix("x ") {
+        return Some((n, r.trim_start()));
+    }
+    let r = rest.trim_start();
+    counted.iter().any(|w| w == r).then_some((n, r))
 }
 
 #[cfg(test)]
@@ -363,6 +577,38 @@ mod tests {
             ],
             nationalities: vec!["Brit".into()],
             remarks: vec!["Dummy".into()],
+            counted: vec!["SU".into(), "ASU".into()],
+            words: vocabulary(),
+        }
+    }
+
+    /// SCS's type and size words, as its game.yaml prints them.
+    fn vocabulary() -> Vocabulary {
+        let w = |w: &str, id: &str| (w.to_string(), id.to_string());
+        Vocabulary {
+            types: vec![
+                w("Inf", "infantry"),
+                w("Arm", "armor"),
+                w("Pz", "armor"),
+                w("PG", "mech-infantry"),
+                w("Arty", "artillery"),
+                w("Fld Arty", "artillery"),
+                w("Hvy Arty", "artillery"),
+                w("Cstl Arty", "coastal-artillery"),
+                w("Mtn Arty", "mountain-artillery"),
+                w("AA", "antiair"),
+                w("Wpn", "support-weapons"),
+                w("HQ", "headquarters"),
+                w("Recon", "reconnaissance"),
+            ],
+            sizes: vec![
+                w("Bn", "battalion"),
+                w("Bns", "battalion"),
+                w("Btry", "company"),
+                w("Btrys", "company"),
+                w("Army", "army"),
+                w("KG", "kampfgruppe"),
+            ],
         }
     }
 
@@ -436,11 +682,143 @@ mod tests {
     }
 
     #[test]
+    fn a_qualifier_printed_before_the_units() {
+        // SCS 15.5.3.3.
+        let t = "(or with any of the above): KG Hecker Comm Bn";
+        let items = parse_units(t, &marks());
+        assert_eq!(names(&items), ["KG Hecker Comm Bn"]);
+        assert_eq!(items[0].qualifier.as_deref(), Some("or with any of the above"));
+        assert!(items[0].children.is_empty() && !items[0].unparsed);
+        assert_eq!(&t[items[0].range.clone()], "KG Hecker Comm Bn");
+        // It lasts to the next semicolon.
+        let items = parse_units("(with X): A Inf Bn, B Inf Bn; C Inf Bn", &marks());
+        let q: Vec<_> = items.iter().map(|i| i.qualifier.as_deref()).collect();
+        assert_eq!(q, [Some("with X"), Some("with X"), None]);
+    }
+
+    #[test]
+    fn a_type_written_once_after_a_list() {
+        // SCS 15.7.3: three Fld Arty Bns.
+        let items = parse_units("4 Fld, 5 Fld, 7 Fld Arty Bn", &marks());
+        assert_eq!(names(&items), ["4 Fld", "5 Fld", "7 Fld Arty Bn"]);
+        let labels: Vec<_> = items.iter().map(|i| i.label.as_deref()).collect();
+        assert_eq!(labels, [Some("Arty Bn"), Some("Arty Bn"), None]);
+        // SCS 15.4.3: the type runs back to the previous typed unit, not past it.
+        let items = parse_units(
+            "21 Pz HQ, 3 Auf Recon Bn, I/5, II/5 Pz Bn, II/104, III/104 PG Bn, I/155, II/155, III/155 Arty Bn",
+            &marks(),
+        );
+        let labels: Vec<_> = items.iter().map(|i| i.label.as_deref()).collect();
+        assert_eq!(
+            labels,
+            [
+                None,
+                None,
+                Some("Pz Bn"),
+                None,
+                Some("PG Bn"),
+                None,
+                Some("Arty Bn"),
+                Some("Arty Bn"),
+                None
+            ]
+        );
+        // A name before an HQ is a name, not a designation waiting for a type.
+        let items = parse_units("Rommel, PzGp Army HQ, KStA Recon KG", &marks());
+        assert!(items.iter().all(|i| i.label.is_none()));
+        // Not across semicolons or dashes, and not over a printed list label.
+        let items = parse_units("4 Fld; 7 Fld Arty Bn", &marks());
+        assert_eq!(items[0].label, None);
+        let items = parse_units("4 Fld - 7 Fld Arty Bn", &marks());
+        assert_eq!(items[0].label, None);
+        let items = parse_units("Inf Bns: 3 Yeo (R), 2 Hus Arm Bn (R)", &marks());
+        assert_eq!(items[0].label.as_deref(), Some("Inf Bns"));
+    }
+
+    #[test]
+    fn list_labels_without_a_colon() {
+        // SCS 15.6.3.2.
+        let t = "Cstl Arty Bns 523, 528, 529, 532; 902 Hvy Arty Btry; Arty Bns II/115, 408 Hvy";
+        let items = parse_units(t, &marks());
+        assert_eq!(
+            names(&items),
+            ["523", "528", "529", "532", "902 Hvy Arty Btry", "II/115", "408 Hvy"]
+        );
+        let labels: Vec<_> = items.iter().map(|i| i.label.as_deref()).collect();
+        assert_eq!(
+            labels,
+            [
+                Some("Cstl Arty Bns"),
+                Some("Cstl Arty Bns"),
+                Some("Cstl Arty Bns"),
+                Some("Cstl Arty Bns"),
+                None,
+                Some("Arty Bns"),
+                Some("Arty Bns")
+            ]
+        );
+        assert_eq!(&t[items[0].range.clone()], "523");
+        assert_eq!(&t[items[5].range.clone()], "II/115");
+        // A unit named by its type and size alone is not a label.
+        assert_eq!(
+            names(&parse_units("AA Bn, 11 RHA Arty Bn", &marks())),
+            ["AA Bn", "11 RHA Arty Bn"]
+        );
+    }
+
+    #[test]
+    fn counts_with_and_without_x() {
+        let items = parse_units("4 x SU, 4 SU, 2 ASU, 4 Fld", &marks());
+        assert_eq!(names(&items), ["SU", "SU", "ASU", "4 Fld"]);
+        let counts: Vec<_> = items.iter().map(|i| i.count).collect();
+        assert_eq!(counts, [Some(4), Some(4), Some(2), None]);
+        let t = "10 It Corps (10 Eng Bn), 4 SU";
+        let items = parse_units(t, &marks());
+        assert_eq!(&t[items[1].range.clone()], "SU");
+    }
+
+    #[test]
+    fn text_that_fits_no_form_is_an_unparsed_node() {
+        for (t, raw) in [
+            ("A Inf Bn, : B", ": B"),
+            ("A Inf Bn, (Inf Bns: 2 Leg)", "(Inf Bns: 2 Leg)"),
+            ("A Inf Bn, B (unclosed", "B (unclosed"),
+            ("A Inf Bn, B) C", "B) C"),
+            ("A Inf Bn, 15.6: B", "15.6: B"),
+        ] {
+            let items = parse_units(t, &marks());
+            assert_eq!(items.len(), 2, "{t}");
+            assert!(!items[0].unparsed, "{t}");
+            let u = &items[1];
+            assert!(u.unparsed, "{t}");
+            assert_eq!(u.name, raw, "{t}");
+            assert_eq!(&t[u.range.clone()], raw, "{t}");
+            assert!(u.children.is_empty() && u.label.is_none() && u.count.is_none());
+        }
+    }
+
+    #[test]
     fn hostile_text_never_panics() {
-        for t in
-            ["((((", "]]]", "(", "- - -", ",,;;", "4 x", "é (é) [é-é]", ":", "a: (b: [c"]
-        {
-            let _ = parse_units(t, &marks());
+        for t in [
+            "((((",
+            "]]]",
+            "(",
+            "- - -",
+            ",,;;",
+            "4 x",
+            "é (é) [é-é]",
+            ":",
+            "a: (b: [c",
+            "(): x",
+            "(é):",
+            "é é é Bns é",
+            "4 é, é Arty Bn",
+        ] {
+            for item in parse_units(t, &marks()) {
+                for i in item.walk() {
+                    assert!(t.get(i.range.clone()).is_some(), "{t}");
+                }
+            }
         }
     }
 }
