@@ -1,14 +1,15 @@
-//! The commands, each a flat sequence of pipeline stages.
+//! The commands: each parses nothing and decides nothing about the pipeline, it calls the
+//! library and reports what came back.
 
 use std::io::Write;
-use std::path::Path;
 
 use anyhow::{Context, Result};
-use muster_model::{Game, LoadOptions, Loaded};
-use serde_json::{Value, json};
+use muster_build::validate::{finding_json, scenario_findings};
+use muster_build::{Build, CounterOptions, Settings};
+use muster_model::{LoadOptions, Loaded};
+use serde_json::Value;
 
-use crate::args::{Cli, Command, Format, Global};
-use crate::output::write_atomic;
+use crate::args::{Cli, Command, CounterArgs, Format, Global};
 use crate::report::print_diagnostics;
 
 /// Exit codes.
@@ -22,6 +23,26 @@ pub enum Exit {
     Unusable = 2,
 }
 
+impl From<&CounterArgs> for CounterOptions {
+    fn from(args: &CounterArgs) -> Self {
+        CounterOptions {
+            dpi: args.dpi,
+            sheet_dpi: args.sheet_dpi,
+            sheet: muster_render::sheet::SheetOptions {
+                counter_in: args.counter_size,
+                page_in: args.sheet,
+                margin_in: args.margin,
+                spacing_in: args.spacing,
+                bleed_in: args.bleed,
+                crop_marks: !args.no_crop_marks,
+                registration: args.registration.into(),
+                back_offset_in: args.back_offset,
+                fold: args.fold,
+            },
+        }
+    }
+}
+
 /// Runs a command.
 pub fn run(cli: &Cli) -> Result<Exit> {
     let g = &cli.global;
@@ -33,25 +54,40 @@ pub fn run(cli: &Cli) -> Result<Exit> {
     }
     match &cli.command {
         Command::Build { games, map_dpi, counters, format } => {
-            let loaded = load(g, &games.games, *format);
-            let cache =
-                crate::cache::Cache::open(crate::build::cache_dir(&g.out), false)?;
-            let settings =
-                crate::build::Settings { map_dpi: *map_dpi, counters, format: *format };
-            let built =
-                crate::build::run(g, &loaded, games.games.is_empty(), &settings, &cache)?;
-            Ok(built.exit)
+            let build = Build::new(Settings {
+                sources: g.sources.clone(),
+                out: g.out.clone(),
+                games: games.games.clone(),
+                map_dpi: *map_dpi,
+                counters: counters.into(),
+            })?;
+            crate::build::run(g, &build, *format)
         }
-        Command::Clean { games } => crate::clean::run(g, &games.games),
+        Command::Clean { games } => {
+            let cleaned = muster_build::clean::clean(&g.out, &games.games)?;
+            if !g.quiet {
+                eprintln!(
+                    "removed {} file(s) of {} game(s)",
+                    cleaned.files,
+                    cleaned.games.len()
+                );
+            }
+            Ok(Exit::Clean)
+        }
         Command::Inspect { game } => inspect(g, game),
         Command::Schema { write } => schema(write.as_deref()),
         Command::Validate { games, scenario, format } => {
             validate(g, &games.games, scenario.as_deref(), *format)
         }
         Command::Bench { map_dpi, counters, output } => {
-            let out =
+            let output =
                 if output.is_absolute() { output.clone() } else { g.out.join(output) };
-            crate::bench::run(g, *map_dpi, counters, &out)?;
+            crate::bench::run(&muster_build::bench::BenchSettings {
+                sources: g.sources.clone(),
+                map_dpi: *map_dpi,
+                counters: counters.into(),
+                output,
+            })?;
             Ok(Exit::Clean)
         }
         Command::Errata { games, format } => errata(g, &games.games, *format),
@@ -67,7 +103,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
     }
 }
 
-/// Stage 1 for every command: load the games, print what went wrong.
+/// Loads the games, printing what went wrong.
 fn load(g: &Global, games: &[String], format: Format) -> Loaded {
     let loaded = muster_model::load(&g.sources, games, &LoadOptions::default());
     if format == Format::Text || loaded.has_errors() {
@@ -76,93 +112,23 @@ fn load(g: &Global, games: &[String], format: Format) -> Loaded {
     loaded
 }
 
-/// The loaded game as JSON, for `inspect` and `dist/<game>/game.json`.
-pub(crate) fn game_json(game: &Game) -> Value {
-    let maps: Vec<Value> = game
-        .maps
-        .iter()
-        .map(|m| {
-            json!({
-                "id": m.id.v,
-                "name": m.name,
-                "columns": m.columns,
-                "rows": m.rows,
-                "hex_size_in": m.hex_size_in,
-                "size": m.size,
-                "numbering": m.numbering,
-                "features": m.features,
-                "terrain": m.terrain,
-            })
-        })
-        .collect();
-    let scenarios: Vec<Value> =
-        game.scenarios
-            .iter()
-            .map(|s| {
-                let placements: Vec<Value> =
-                    game.placements(&s.id.v)
-                        .iter()
-                        .map(|p| {
-                            let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
-                            let line =
-                                p.location_text.as_ref().map(|t| t.span.line).or_else(
-                                    || p.units.printed.first().map(|u| u.span.line),
-                                );
-                            v["line"] = json!(line);
-                            v
-                        })
-                        .collect();
-                json!({
-                    "id": s.id.v,
-                    "title": s.title,
-                    "section": s.section,
-                    "first_turn": s.first_turn,
-                    "last_turn": s.last_turn,
-                    "first_player": s.first_player,
-                    "first_to_deploy": s.first_to_deploy,
-                    "setup_from": s.setup_from,
-                    "incomplete": s.incomplete,
-                    "placements": placements,
-                })
-            })
-            .collect();
-    json!({
-        "id": game.id,
-        "title": game.meta.title,
-        "rulebook": game.meta.rulebook,
-        "sides": game.meta.sides,
-        "nationalities": game.meta.nationalities,
-        "formations": game.formations,
-        "units": game.units,
-        "markers": game.markers,
-        "maps": maps,
-        "rules": game.rules,
-        "scenarios": scenarios,
-    })
-}
-
 fn inspect(g: &Global, game: &str) -> Result<Exit> {
     let loaded = load(g, std::slice::from_ref(&game.to_string()), Format::Json);
     let Some(found) = loaded.games.first() else { return Ok(Exit::Unusable) };
     let mut out = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, &game_json(found))?;
+    serde_json::to_writer_pretty(
+        &mut out,
+        &muster_build::stages::model::game_json(found),
+    )?;
     writeln!(out)?;
     Ok(Exit::Clean)
 }
 
-fn schema(write: Option<&Path>) -> Result<Exit> {
-    let schemas = muster_model::schemas();
+fn schema(write: Option<&std::path::Path>) -> Result<Exit> {
     match write {
-        Some(dir) => {
-            for (name, schema) in &schemas {
-                let mut text = serde_json::to_string_pretty(schema)?;
-                text.push('\n');
-                write_atomic(&dir.join(name), text.as_bytes())
-                    .with_context(|| format!("failed to write schema {name}"))?;
-            }
-        }
+        Some(dir) => muster_build::reports::write_schemas(dir)?,
         None => {
-            let all: serde_json::Map<String, Value> = schemas
+            let all: serde_json::Map<String, Value> = muster_model::schemas()
                 .into_iter()
                 .map(|(n, s)| {
                     (n.to_string(), serde_json::to_value(s).unwrap_or(Value::Null))
@@ -186,25 +152,21 @@ fn exit_for(loaded: &Loaded, serious: usize) -> Exit {
 }
 
 fn errata(g: &Global, games: &[String], format: Format) -> Result<Exit> {
+    use muster_build::stages::errata::erratum_json;
     let loaded = load(g, games, format);
-    let mut all = Vec::new();
-    for game in &loaded.games {
-        let outputs = crate::output::Outputs::default();
-        let found = crate::stages::write_errata(&outputs, &g.out, game, &loaded.sources)?;
-        outputs.commit()?;
-        if format == Format::Text {
-            for e in &found {
-                let at = crate::report::place(&loaded.sources, e.span);
-                let known = if e.known { " (known)" } else { "" };
-                println!("{at}{} [{}] {}{known}", e.severity, e.kind, e.message);
-                if let Some(s) = &e.suggestion {
-                    println!("  likely: {s}");
-                }
+    let found = muster_build::reports::errata(&g.out, &loaded)?;
+    let all: Vec<Value> =
+        found.iter().flatten().map(|e| erratum_json(e, &loaded.sources)).collect();
+    if format == Format::Text {
+        for e in found.iter().flatten() {
+            let at = crate::report::place(&loaded.sources, e.span);
+            let known = if e.known { " (known)" } else { "" };
+            println!("{at}{} [{}] {}{known}", e.severity, e.kind, e.message);
+            if let Some(s) = &e.suggestion {
+                println!("  likely: {s}");
             }
         }
-        all.extend(found.iter().map(|e| crate::stages::erratum_json(e, &loaded.sources)));
-    }
-    if format == Format::Json {
+    } else {
         println!("{}", serde_json::to_string_pretty(&all)?);
     }
     let serious =
@@ -235,13 +197,11 @@ fn validate(
         );
         return Ok(Exit::Unusable);
     }
-    let findings = crate::validate::scenario_findings(&loaded.games, scenario);
+    let findings = scenario_findings(&loaded.games, scenario);
     let serious = findings.iter().filter(|f| f.severity != "info").count();
     if format == Format::Json {
-        let list: Vec<Value> = findings
-            .iter()
-            .map(|f| crate::validate::finding_json(f, &loaded.sources))
-            .collect();
+        let list: Vec<Value> =
+            findings.iter().map(|f| finding_json(f, &loaded.sources)).collect();
         println!("{}", serde_json::to_string_pretty(&list)?);
     } else {
         for f in &findings {

@@ -1,23 +1,18 @@
 //! The `muster` command-line tool.
 //!
-//! Glue code: parses arguments, runs the pipeline stages of the library crates
-//! (load → check → render → package) in order, writes outputs atomically and maps
-//! results to exit codes (0 clean, 1 findings, 2 unusable input).
+//! Glue code: parses arguments, runs the build library (`muster-build`) and the other
+//! library crates, shows progress, prints reports and maps results to exit codes
+//! (0 clean, 1 findings, 2 unusable input). Only this crate knows the terminal.
 
 mod args;
 mod bench;
 mod build;
-mod cache;
 mod check;
-mod clean;
 mod commands;
-mod output;
 mod pieces;
 mod progress;
 mod report;
 mod serve;
-mod stages;
-mod validate;
 
 use std::process::ExitCode;
 

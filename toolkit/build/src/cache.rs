@@ -22,13 +22,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::UNIX_EPOCH;
 
-use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::output::{write_atomic, write_atomic_unsynced};
-
-/// The folder name of the cache under the output folder.
-pub const DIR: &str = ".muster-cache";
+use crate::error::{Error, ErrorKind, IoContext, Result};
+use crate::files::{files_under, write_atomic, write_atomic_unsynced};
+use crate::report::{CacheReport, GameReport};
+use crate::sync::lock;
 
 /// A cache key: the hash of a step's inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,17 +71,8 @@ pub struct DrawJob {
     pub height: u32,
 }
 
-/// What the cache did during one game's build.
-#[derive(Debug, Default, Clone, Serialize)]
-pub struct CacheReport {
-    /// Results taken from the cache.
-    pub reused: usize,
-    /// Results made in this build, by label (`counter 1-sa-inf-bde-full`, `module`, ...).
-    pub made: Vec<String>,
-}
-
 /// A game's stamp: what its last complete build was made from and left behind.
-#[derive(Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Serialize, Deserialize)]
 struct Stamp {
     /// Hash of the game's inputs and the build options.
     key: String,
@@ -90,8 +80,8 @@ struct Stamp {
     outputs: Vec<(String, u64, u128)>,
     /// The cache objects the build used, kept while the stamp stands.
     objects: Vec<String>,
-    /// The game's build summary.
-    summary: serde_json::Value,
+    /// The game's build report.
+    summary: GameReport,
 }
 
 /// The build cache, shared by the stages of a build.
@@ -124,12 +114,17 @@ impl Cache {
     /// Opens (without creating) the cache in `root`. `record` keeps every drawn image's
     /// inputs for the benchmark.
     pub fn open(root: PathBuf, record: bool) -> Result<Self> {
-        Ok(Cache {
+        Ok(Cache::with_identity(root, identity()?, record))
+    }
+
+    /// Opens the cache in `root` for a muster whose identity is known ([`identity`]).
+    pub fn with_identity(root: PathBuf, identity: blake3::Hash, record: bool) -> Self {
+        Cache {
             root,
-            identity: identity()?,
+            identity,
             kept: Mutex::default(),
             drawn: record.then(Mutex::default),
-        })
+        }
     }
 
     /// Starts a key for a kind of step.
@@ -159,15 +154,15 @@ impl Cache {
         k.part(game.as_bytes()).part(options.as_bytes());
         for path in files_under(source_dir) {
             let rel = path.strip_prefix(source_dir).unwrap_or(&path);
-            let bytes = fs::read(&path)
-                .with_context(|| format!("failed to read {}", path.display()))?;
+            let bytes =
+                fs::read(&path).io(|| format!("failed to read {}", path.display()))?;
             k.part(rel.to_string_lossy().as_bytes()).part(&bytes);
         }
         Ok(k.finish())
     }
 
     fn stamp_path(&self, game: &str) -> PathBuf {
-        self.root.join("games").join(format!("{game}.json"))
+        crate::layout::stamp_path(&self.root, game)
     }
 
     /// The summary of a game's last build when `key` matches it and every output it left
@@ -177,7 +172,7 @@ impl Cache {
         game: &str,
         key: &Key,
         outputs: &[PathBuf],
-    ) -> Option<serde_json::Value> {
+    ) -> Option<GameReport> {
         let text = fs::read(self.stamp_path(game)).ok()?;
         let stamp: Stamp = serde_json::from_slice(&text).ok()?;
         if stamp.key != key.hex() || stamp.outputs != listing(outputs) {
@@ -194,7 +189,7 @@ impl Cache {
         id: &str,
         key: &Key,
         outputs: &[PathBuf],
-        summary: &serde_json::Value,
+        summary: &GameReport,
     ) -> Result<()> {
         let objects: Vec<String> = lock(&game.used).iter().cloned().collect();
         lock(&self.kept).extend(objects.iter().cloned());
@@ -225,7 +220,7 @@ impl Cache {
                 .collect();
             if !used.contains(&name) {
                 fs::remove_file(&path)
-                    .with_context(|| format!("failed to remove {}", path.display()))?;
+                    .io(|| format!("failed to remove {}", path.display()))?;
                 removed += 1;
             }
         }
@@ -304,7 +299,13 @@ impl<'a> GameCache<'a> {
                     height,
                     muster_render::Compression::Balanced,
                 )
-                .with_context(|| format!("failed to draw {label}"))
+                .map_err(|e| {
+                    Error::with_source(
+                        ErrorKind::Render,
+                        format!("failed to draw {label}"),
+                        e,
+                    )
+                })
             },
         )
     }
@@ -358,8 +359,15 @@ impl<'a> GameCache<'a> {
                             key,
                             || format!("{label} band {i}"),
                             || {
-                                muster_render::raster::render_rgb(svg, width, *h)
-                                    .with_context(|| format!("failed to draw {label}"))
+                                muster_render::raster::render_rgb(svg, width, *h).map_err(
+                                    |e| {
+                                        Error::with_source(
+                                            ErrorKind::Render,
+                                            format!("failed to draw {label}"),
+                                            e,
+                                        )
+                                    },
+                                )
                             },
                         )
                     })
@@ -371,7 +379,13 @@ impl<'a> GameCache<'a> {
                     height,
                     muster_render::Compression::Balanced,
                 )
-                .with_context(|| format!("failed to encode {label}"))
+                .map_err(|e| {
+                    Error::with_source(
+                        ErrorKind::Render,
+                        format!("failed to encode {label}"),
+                        e,
+                    )
+                })
             },
         )
     }
@@ -401,8 +415,9 @@ impl<'a> GameCache<'a> {
             &key.finish(),
             || label.to_string(),
             || {
-                muster_package::archive::write_zip(files)
-                    .map_err(|e| anyhow::anyhow!("failed to zip {label} ({e})"))
+                muster_package::archive::write_zip(files).map_err(|e| {
+                    Error::new(ErrorKind::Package, format!("failed to zip {label} ({e})"))
+                })
             },
         )
     }
@@ -415,37 +430,15 @@ fn read_object(path: &Path) -> Option<Vec<u8>> {
     (blake3::hash(bytes).as_bytes() == hash).then(|| bytes.to_vec())
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 /// muster's identity: its version and the bytes of the running executable.
-fn identity() -> Result<blake3::Hash> {
+pub fn identity() -> Result<blake3::Hash> {
     let mut h = blake3::Hasher::new();
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
-    let exe = std::env::current_exe().context("failed to find the muster executable")?;
-    let bytes =
-        fs::read(&exe).with_context(|| format!("failed to read {}", exe.display()))?;
+    let exe = std::env::current_exe()
+        .io(|| "failed to find the muster executable".to_string())?;
+    let bytes = fs::read(&exe).io(|| format!("failed to read {}", exe.display()))?;
     h.update(&bytes);
     Ok(h.finalize())
-}
-
-/// Every file under `dir` (following no symbolic links), sorted; nothing when it is absent.
-pub fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&d) else { continue };
-        for e in entries.flatten() {
-            match e.file_type() {
-                Ok(t) if t.is_dir() => stack.push(e.path()),
-                Ok(t) if t.is_file() => out.push(e.path()),
-                _ => {}
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Path, size and modification time of every file under the given outputs (files or
@@ -480,7 +473,11 @@ mod tests {
         let key = cache.key("test").part(b"input").finish();
         let made = game.get_or_make(&key, || "a".into(), || Ok(b"result".to_vec()));
         assert_eq!(made.unwrap(), b"result");
-        let again = game.get_or_make(&key, || "a".into(), || anyhow::bail!("not again"));
+        let again = game.get_or_make(
+            &key,
+            || "a".into(),
+            || Err(Error::new(ErrorKind::Render, "not again")),
+        );
         assert_eq!(again.unwrap(), b"result");
         let report = game.report();
         assert_eq!((report.reused, report.made), (1, vec!["a".to_string()]));
@@ -514,15 +511,15 @@ mod tests {
         fs::write(out.join("a.png"), b"one").unwrap();
         let cache = Cache::open(dir.path().join("cache"), false).unwrap();
         let key = cache.key("game").part(b"x").finish();
-        let summary = serde_json::json!({"game": "g"});
+        let summary = GameReport { game: "g".into(), ..GameReport::default() };
         let k1 = cache.key("o").part(b"1").finish();
         let k2 = cache.key("o").part(b"2").finish();
         let game = GameCache::new(&cache);
         game.get_or_make(&k1, String::new, || Ok(vec![1])).unwrap();
         cache.stamp(&game, "g", &key, std::slice::from_ref(&out), &summary).unwrap();
         assert_eq!(
-            cache.up_to_date("g", &key, std::slice::from_ref(&out)),
-            Some(summary)
+            cache.up_to_date("g", &key, std::slice::from_ref(&out)).map(|r| r.game),
+            Some(summary.game)
         );
         let other = cache.key("game").part(b"y").finish();
         assert_eq!(cache.up_to_date("g", &other, std::slice::from_ref(&out)), None);

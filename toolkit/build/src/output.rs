@@ -1,70 +1,14 @@
-//! Writing outputs atomically: a temporary file beside the target, then a rename.
+//! Staging a build's outputs: each file is written to a temporary name beside its target,
+//! all are flushed to disk at once and renamed into place when every stage has succeeded.
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use anyhow::{Context, Result};
-
-/// Writes `bytes` to `path` so that readers see either the old file or the whole new one,
-/// flushed to disk before it takes the real name. Leaves the file untouched when its
-/// content would not change.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<bool> {
-    if unchanged(path, bytes) {
-        return Ok(false);
-    }
-    let tmp = write_temporary(path, bytes)?;
-    tmp.as_file()
-        .sync_all()
-        .with_context(|| format!("failed to write {}", path.display()))?;
-    persist(tmp.into_temp_path(), path)?;
-    Ok(true)
-}
-
-/// Writes `bytes` to `path` through a temporary file and a rename, without waiting for the
-/// disk: for files that can be made again, such as cache entries.
-pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
-    persist(write_temporary(path, bytes)?.into_temp_path(), path)
-}
-
-/// Whether `path` already holds exactly `bytes`.
-fn unchanged(path: &Path, bytes: &[u8]) -> bool {
-    fs::metadata(path).is_ok_and(|m| m.len() == bytes.len() as u64)
-        && fs::read(path).is_ok_and(|old| old == bytes)
-}
-
-/// A temporary file beside `path` holding `bytes`, readable by all (outputs are ordinary
-/// files), not yet flushed to disk.
-fn write_temporary(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile> {
-    let dir =
-        path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)
-        .with_context(|| format!("failed to create {}", dir.display()))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".muster-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| {
-            format!("failed to create a temporary file in {}", dir.display())
-        })?;
-    tmp.write_all(bytes)
-        .with_context(|| format!("failed to write {}", path.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(fs::Permissions::from_mode(0o644))
-            .with_context(|| format!("failed to write {}", path.display()))?;
-    }
-    Ok(tmp)
-}
-
-/// Gives a temporary file its real name.
-fn persist(tmp: tempfile::TempPath, path: &Path) -> Result<()> {
-    tmp.persist(path).with_context(|| format!("failed to write {}", path.display()))
-}
+use crate::error::{IoContext, Result};
+use crate::files::{files_under, persist, unchanged, write_temporary};
+use crate::sync::lock;
 
 /// Flushes the files `paths` to disk: on Linux with one `syncfs` per file system holding
 /// them (one for a whole build, as a rule), elsewhere file by file.
@@ -74,16 +18,14 @@ fn flush(paths: &[&Path]) -> Result<()> {
         use std::os::unix::fs::MetadataExt;
         let mut devices = BTreeSet::new();
         for p in paths {
-            let file = fs::File::open(p)
-                .with_context(|| format!("failed to open {}", p.display()))?;
-            let device = file
-                .metadata()
-                .with_context(|| format!("failed to read {}", p.display()))?
-                .dev();
+            let file =
+                fs::File::open(p).io(|| format!("failed to open {}", p.display()))?;
+            let device =
+                file.metadata().io(|| format!("failed to read {}", p.display()))?.dev();
             if devices.insert(device) {
-                rustix::fs::syncfs(&file).with_context(|| {
-                    format!("failed to flush {} to disk", p.display())
-                })?;
+                rustix::fs::syncfs(&file)
+                    .map_err(std::io::Error::from)
+                    .io(|| format!("failed to flush {} to disk", p.display()))?;
             }
         }
     }
@@ -91,7 +33,7 @@ fn flush(paths: &[&Path]) -> Result<()> {
     for p in paths {
         fs::File::open(p)
             .and_then(|f| f.sync_all())
-            .with_context(|| format!("failed to flush {} to disk", p.display()))?;
+            .io(|| format!("failed to flush {} to disk", p.display()))?;
     }
     Ok(())
 }
@@ -139,7 +81,7 @@ impl Outputs {
         let mut removed = 0;
         for root in roots {
             let files = if root.is_dir() {
-                crate::cache::files_under(root)
+                files_under(root)
             } else if root.is_file() {
                 vec![root.clone()]
             } else {
@@ -148,7 +90,7 @@ impl Outputs {
             for f in files {
                 if !written.contains(&f) {
                     fs::remove_file(&f)
-                        .with_context(|| format!("failed to remove {}", f.display()))?;
+                        .io(|| format!("failed to remove {}", f.display()))?;
                     removed += 1;
                 }
             }
@@ -158,10 +100,6 @@ impl Outputs {
         }
         Ok(removed)
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Removes the empty folders under `dir` (not `dir` itself).
@@ -178,23 +116,6 @@ fn remove_empty_dirs(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn writes_replaces_and_skips_identical_content() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("a/b.json");
-        assert!(write_atomic(&p, b"one").unwrap());
-        assert!(!write_atomic(&p, b"one").unwrap());
-        assert!(write_atomic(&p, b"two").unwrap());
-        assert_eq!(fs::read(&p).unwrap(), b"two");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o644);
-        }
-        let leftovers: Vec<_> = fs::read_dir(p.parent().unwrap()).unwrap().collect();
-        assert_eq!(leftovers.len(), 1, "no temporary files are left behind");
-    }
 
     #[test]
     fn staged_files_vanish_when_the_build_fails_before_the_commit() {

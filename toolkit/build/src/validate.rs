@@ -1,7 +1,9 @@
-//! Reporting scenario validation: findings as text or JSON, with file, line and column.
+//! Scenario validation for `muster validate` and the benchmark: findings in game and
+//! scenario order, and as JSON with file, line and column.
 
 use muster_check::Finding;
 use muster_model::{Game, Sources};
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
 /// A finding as JSON: game, scenario, kind, severity, rule, location, units, message,
@@ -27,7 +29,6 @@ pub fn finding_json(f: &Finding, sources: &Sources) -> Value {
 /// Validates every scenario of the games (or the one named), scenarios in parallel,
 /// findings in game and scenario order.
 pub fn scenario_findings(games: &[Game], only: Option<&str>) -> Vec<Finding> {
-    use rayon::prelude::*;
     let scenarios: Vec<(&Game, &str)> = games
         .iter()
         .flat_map(|g| g.scenarios.iter().map(move |s| (g, s.id.v.as_str())))

@@ -1,0 +1,347 @@
+//! `muster bench`: muster's build against the raw cost of the same pixels, in one run.
+//!
+//! On a copy of the sources in a temporary folder it times:
+//!
+//! 1. a cold build of every game (empty output folder and cache), recording every image it
+//!    draws and every archive it zips;
+//! 2. the floor: the same SVGs (each distinct image once) parsed with usvg, rendered whole
+//!    with resvg and encoded with the same PNG settings, and the same files zipped, in a
+//!    bare parallel loop on the same threads;
+//! 3. a rebuild with no change;
+//! 4. a rebuild after changing one counter (a movement value in the largest game that
+//!    prints one);
+//! 5. validating every scenario, as `muster validate` does (best of five).
+//!
+//! Peak memory of the cold build is read from the kernel (`VmHWM`, reset before it).
+
+use std::fs;
+use std::path::Path;
+use std::time::Instant;
+
+use std::path::PathBuf;
+
+use muster_render::raster;
+use rayon::prelude::*;
+use serde_json::{Value, json};
+
+use crate::cache::DrawJob;
+use crate::error::{Error, ErrorKind, IoContext, Result};
+use crate::files::{files_under, write_atomic};
+use crate::pipeline::Build;
+use crate::progress::NoProgress;
+use crate::settings::{CounterOptions, Settings};
+
+/// What the benchmark measures. Callers set what they need and take the rest from
+/// `..BenchSettings::default()`.
+#[derive(Debug, Clone)]
+pub struct BenchSettings {
+    /// Folder of the games to copy and build.
+    ///
+    /// Default: `sources`.
+    pub sources: PathBuf,
+    /// Resolution of map images, in dots per inch.
+    ///
+    /// Default: 300.
+    pub map_dpi: u32,
+    /// Counter images and print sheets.
+    ///
+    /// Default: [`CounterOptions::default`].
+    pub counters: CounterOptions,
+    /// Where the figures are written as JSON.
+    ///
+    /// Default: `dist/bench.json`.
+    pub output: PathBuf,
+}
+
+impl Default for BenchSettings {
+    fn default() -> Self {
+        BenchSettings {
+            sources: PathBuf::from("sources"),
+            map_dpi: 300,
+            counters: CounterOptions::default(),
+            output: PathBuf::from("dist/bench.json"),
+        }
+    }
+}
+
+fn render_error(e: impl std::error::Error + Send + Sync + 'static) -> Error {
+    Error::with_source(ErrorKind::Render, "failed to draw the floor", e)
+}
+
+/// Resets the peak resident set size so the next phase measures its own peak.
+fn reset_peak() {
+    let _ = fs::write("/proc/self/clear_refs", "5");
+}
+
+/// Peak resident set size since the last reset, in bytes (0 where the kernel does not say).
+fn peak_bytes() -> u64 {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace().nth(1).and_then(|kb| kb.parse::<u64>().ok())
+            })
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// The floor for one image: parse, render the whole image at once, encode the same way.
+fn floor_png(job: &DrawJob) -> Result<usize> {
+    let tree = raster::parse(&job.svg).map_err(render_error)?;
+    let pixmap = raster::render_pixmap(&tree, job.width, job.height)
+        .ok_or_else(|| Error::new(ErrorKind::Render, "pixmap too large"))?;
+    let mut rgb = Vec::with_capacity(job.width as usize * job.height as usize * 3);
+    for px in pixmap.data().chunks_exact(4) {
+        rgb.extend_from_slice(&px[..3]);
+    }
+    drop(pixmap);
+    Ok(raster::encode_png(
+        &rgb,
+        job.width,
+        job.height,
+        muster_render::Compression::Balanced,
+    )
+    .map_err(render_error)?
+    .len())
+}
+
+/// The time and size of encoding one image's pixels with each PNG setting.
+fn png_settings(job: &DrawJob) -> Result<Value> {
+    use muster_render::Compression;
+    let rgb =
+        raster::render_rgb(&job.svg, job.width, job.height).map_err(render_error)?;
+    let mut out = serde_json::Map::new();
+    for (name, c) in [("fast", Compression::Fast), ("balanced", Compression::Balanced)] {
+        let t = Instant::now();
+        let bytes = raster::encode_png(&rgb, job.width, job.height, c)
+            .map_err(render_error)?
+            .len();
+        out.insert(
+            name.into(),
+            json!({"seconds": t.elapsed().as_secs_f64(), "bytes": bytes}),
+        );
+    }
+    Ok(
+        json!({"image": job.label, "width": job.width, "height": job.height, "encodings": out}),
+    )
+}
+
+/// Which stage of a build drew an image, from its label.
+fn stage_of(job: &DrawJob) -> &'static str {
+    if job.label.starts_with("map ") {
+        "maps"
+    } else if job.label.starts_with("module ") {
+        "module"
+    } else {
+        "counters"
+    }
+}
+
+/// One build of every game, timed as `muster build` runs it: muster's identity read,
+/// the games loaded and built. `record` keeps every image drawn and archive zipped.
+fn timed_build(
+    settings: &Settings,
+    record: bool,
+) -> Result<(f64, Vec<Value>, crate::cache::Recorded)> {
+    let t = Instant::now();
+    let build = Build::new(settings.clone())?;
+    let cache = build.cache(record);
+    let built = build.run_with(&cache, &[], &NoProgress)?;
+    if built.has_errors() {
+        return Err(Error::new(
+            ErrorKind::Sources,
+            format!("the games under {} do not load", settings.sources.display()),
+        ));
+    }
+    let seconds = t.elapsed().as_secs_f64();
+    let summaries =
+        built.games.iter().map(serde_json::to_value).collect::<Result<Vec<_>, _>>()?;
+    Ok((seconds, summaries, cache.take_recorded()))
+}
+
+/// Changes one counter: the first movement value in the counter manifest of the game with
+/// the most counter sides that prints one. Returns the game, file and line changed.
+fn change_one_counter(sources: &Path, summaries: &[Value]) -> Result<Option<Value>> {
+    let mut games: Vec<(&str, u64)> = summaries
+        .iter()
+        .filter_map(|s| Some((s["game"].as_str()?, s["counter_sides"].as_u64()?)))
+        .collect();
+    games.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    for (game, _) in games {
+        let path = sources.join(game).join("counters.yaml");
+        let Ok(text) = fs::read_to_string(&path) else { continue };
+        let Some(at) = text.find("movement: ") else { continue };
+        let start = at + "movement: ".len();
+        let digits = text[start..].chars().take_while(char::is_ascii_digit).count();
+        let Ok(value) = text[start..start + digits].parse::<u32>() else { continue };
+        let changed =
+            format!("{}{}{}", &text[..start], value + 1, &text[start + digits..]);
+        fs::write(&path, changed)
+            .io(|| format!("failed to change {}", path.display()))?;
+        let line = text[..at].lines().count();
+        return Ok(Some(json!({
+            "game": game,
+            "file": format!("{game}/counters.yaml"),
+            "line": line,
+            "change": format!("movement {value} → {}", value + 1),
+        })));
+    }
+    Ok(None)
+}
+
+/// Runs the benchmark on a copy of the games under `bench.sources` and writes the figures
+/// as JSON to `bench.output`; returns them.
+pub fn run(bench: &BenchSettings) -> Result<Value> {
+    let work =
+        tempfile::tempdir().io(|| "failed to make a temporary folder".to_string())?;
+    let sources = work.path().join("sources");
+    let games = muster_model::discover_games(&bench.sources)
+        .map_err(|e| Error::new(ErrorKind::Sources, e))?;
+    for dir in games {
+        for file in files_under(&dir) {
+            let rel = file.strip_prefix(&bench.sources).unwrap_or(&file);
+            let to = sources.join(rel);
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent)
+                    .io(|| format!("failed to create {}", parent.display()))?;
+            }
+            fs::copy(&file, &to).io(|| format!("failed to copy {}", file.display()))?;
+        }
+    }
+    let settings = Settings {
+        sources: sources.clone(),
+        out: work.path().join("out"),
+        games: Vec::new(),
+        map_dpi: bench.map_dpi,
+        counters: bench.counters.clone(),
+    };
+    let (map_dpi, counters) = (bench.map_dpi, &bench.counters);
+
+    // 1. Cold build.
+    reset_peak();
+    let (cold_s, summaries, recorded) = timed_build(&settings, true)?;
+    let cold_peak = peak_bytes();
+    let counter_sides: u64 =
+        summaries.iter().filter_map(|s| s["counter_sides"].as_u64()).sum();
+    let map_pixels: u64 = recorded
+        .draws
+        .iter()
+        .filter(|d| stage_of(d) == "maps")
+        .map(|d| u64::from(d.width) * u64::from(d.height))
+        .sum();
+
+    // 2. The floor, stage by stage, then the archives.
+    let mut floor = serde_json::Map::new();
+    let mut floor_total = 0.0;
+    // An image drawn twice in the build (a module's counter at the counters' resolution)
+    // counts once: the floor is the cost of the distinct pixels.
+    let mut seen = std::collections::HashSet::new();
+    let distinct: Vec<&DrawJob> = recorded
+        .draws
+        .iter()
+        .filter(|d| seen.insert((&d.svg, d.width, d.height)))
+        .collect();
+    for stage in ["maps", "counters", "module"] {
+        let jobs: Vec<&DrawJob> =
+            distinct.iter().copied().filter(|d| stage_of(d) == stage).collect();
+        let t = Instant::now();
+        let bytes: usize = jobs
+            .par_iter()
+            .map(|j| floor_png(j))
+            .collect::<Result<Vec<_>>>()?
+            .iter()
+            .sum();
+        let s = t.elapsed().as_secs_f64();
+        floor_total += s;
+        floor.insert(
+            stage.into(),
+            json!({"images": jobs.len(), "seconds": s, "png_bytes": bytes}),
+        );
+    }
+    let t = Instant::now();
+    let zipped: usize = recorded
+        .zips
+        .par_iter()
+        .map(|files| muster_package::archive::write_zip(files).map(|z| z.len()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| Error::new(ErrorKind::Package, e.to_string()))?
+        .iter()
+        .sum();
+    let zip_s = t.elapsed().as_secs_f64();
+    floor_total += zip_s;
+    floor.insert(
+        "zip".into(),
+        json!({"archives": recorded.zips.len(), "seconds": zip_s, "bytes": zipped}),
+    );
+    // PNG settings: the largest image's pixels encoded each way.
+    let png_settings = match recorded
+        .draws
+        .iter()
+        .max_by_key(|d| u64::from(d.width) * u64::from(d.height))
+    {
+        Some(job) => png_settings(job)?,
+        None => json!(null),
+    };
+    drop(recorded);
+
+    // 3. No change.
+    let (noop_s, noop, _) = timed_build(&settings, false)?;
+    let noop_made: usize =
+        noop.iter().map(|s| s["cache"]["made"].as_array().map_or(0, Vec::len)).sum();
+
+    // 4. One counter changed.
+    let changed = change_one_counter(&sources, &summaries)?;
+    let one = match &changed {
+        Some(change) => {
+            let (s, after, _) = timed_build(&settings, false)?;
+            let made: Vec<Value> = after
+                .iter()
+                .flat_map(|x| x["cache"]["made"].as_array().cloned().unwrap_or_default())
+                .collect();
+            json!({"seconds": s, "changed": change, "made": made})
+        }
+        None => json!(null),
+    };
+
+    // 5. Validation of every scenario, best of five.
+    let loaded = muster_model::load(&sources, &[], &muster_model::LoadOptions::default());
+    let scenarios: usize = loaded.games.iter().map(|g| g.scenarios.len()).sum();
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let t = Instant::now();
+        std::hint::black_box(crate::validate::scenario_findings(&loaded.games, None));
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+
+    let floor_stage = |stage: &str| floor[stage]["seconds"].as_f64().unwrap_or_default();
+    let report = json!({
+        "threads": rayon::current_num_threads(),
+        "games": summaries.len(),
+        "map_dpi": map_dpi,
+        "counter_dpi": counters.dpi,
+        "sheet_dpi": counters.sheet_dpi,
+        "cold_build": {
+            "seconds": cold_s,
+            "peak_bytes": cold_peak,
+            "counter_sides": counter_sides,
+            "counters_per_second": counter_sides as f64 / cold_s,
+            "map_pixels": map_pixels,
+            "map_pixels_per_second": map_pixels as f64 / cold_s,
+        },
+        "floor": {
+            "seconds": floor_total,
+            "counters_per_second": counter_sides as f64 / floor_stage("counters"),
+            "map_pixels_per_second": map_pixels as f64 / floor_stage("maps"),
+            "stages": floor,
+        },
+        "ratio_cold_to_floor": cold_s / floor_total,
+        "noop_rebuild": {"seconds": noop_s, "made": noop_made},
+        "one_counter_rebuild": one,
+        "validation": {"scenarios": scenarios, "seconds": best},
+        "png_settings": png_settings,
+    });
+    let mut text = serde_json::to_string_pretty(&report)?;
+    text.push('\n');
+    write_atomic(&bench.output, text.as_bytes())?;
+    Ok(report)
+}

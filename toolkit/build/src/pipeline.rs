@@ -1,0 +1,183 @@
+//! [`Build`]: the stages of every selected game, in order, skipping games whose inputs and
+//! outputs are as the last build left them and drawing only what the cache does not hold.
+
+use std::time::Instant;
+
+use muster_model::{Game, LoadOptions, Loaded};
+use rayon::prelude::*;
+
+use crate::cache::{Cache, GameCache};
+use crate::error::Result;
+use crate::layout::{cache_dir, game_outputs};
+use crate::output::Outputs;
+use crate::progress::Progress;
+use crate::report::{BuildReport, GameReport};
+use crate::settings::Settings;
+use crate::stages::{self, Context};
+
+/// A build: its settings and muster's identity, which keys the cache. One `Build` can run
+/// any number of times (a watch rebuilds with the same one).
+#[derive(Debug)]
+pub struct Build {
+    settings: Settings,
+    identity: blake3::Hash,
+}
+
+impl Build {
+    /// A build with these settings. Fails only when muster's own executable cannot be read
+    /// (its bytes are part of every cache key).
+    pub fn new(settings: Settings) -> Result<Self> {
+        Ok(Build { settings, identity: crate::cache::identity()? })
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Loads the selected games and runs every stage of each (load → check → render →
+    /// package), games side by side, telling `progress` as it goes. Games that fail to
+    /// load are not built and their diagnostics are in the report; a stage that fails
+    /// stops the build with an error and leaves that game's previous outputs as they were.
+    pub fn run(&self, progress: &dyn Progress) -> Result<BuildReport> {
+        self.run_games(&self.settings.games, progress)
+    }
+
+    /// [`Build::run`] for the games `games` (every game when empty) instead of those of the
+    /// settings.
+    pub fn run_games(
+        &self,
+        games: &[String],
+        progress: &dyn Progress,
+    ) -> Result<BuildReport> {
+        let cache = self.cache(false);
+        self.run_with(&cache, games, progress)
+    }
+
+    /// The cache under the output folder; `record` keeps what it draws for the benchmark.
+    pub(crate) fn cache(&self, record: bool) -> Cache {
+        Cache::with_identity(cache_dir(&self.settings.out), self.identity, record)
+    }
+
+    /// [`Build::run_games`] through `cache`.
+    pub(crate) fn run_with(
+        &self,
+        cache: &Cache,
+        games: &[String],
+        progress: &dyn Progress,
+    ) -> Result<BuildReport> {
+        let started = Instant::now();
+        let loaded =
+            muster_model::load(&self.settings.sources, games, &LoadOptions::default());
+        progress.loaded(&loaded);
+        // Games build side by side; their reports come in order.
+        let built: Vec<Result<GameReport>> = loaded
+            .games
+            .par_iter()
+            .map(|game| self.build_or_skip(game, &loaded, cache, progress))
+            .collect();
+        let games_built = built.into_iter().collect::<Result<Vec<_>>>()?;
+        if games.is_empty() && !loaded.has_errors() {
+            cache.prune()?;
+        }
+        Ok(BuildReport {
+            loaded,
+            games: games_built,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Builds one game, or reports it up to date when its inputs and outputs are as its
+    /// last build left them.
+    fn build_or_skip(
+        &self,
+        game: &Game,
+        loaded: &Loaded,
+        cache: &Cache,
+        progress: &dyn Progress,
+    ) -> Result<GameReport> {
+        let t = Instant::now();
+        let out = &self.settings.out;
+        let key = cache.game_key(&game.dir, &game.id, &self.settings.key())?;
+        let owned = game_outputs(out, &game.id);
+        if let Some(mut report) = cache.up_to_date(&game.id, &key, &owned) {
+            report.up_to_date = true;
+            report.cache = Default::default();
+            report.seconds = t.elapsed().as_secs_f64();
+            return Ok(report);
+        }
+        let ctx = Context {
+            out,
+            outputs: Outputs::default(),
+            cache: GameCache::new(cache),
+            progress,
+            game: &game.id,
+        };
+        let mut report = self.build_game(&ctx, game, loaded)?;
+        ctx.outputs.commit()?;
+        ctx.outputs.sweep(&owned)?;
+        report.seconds = t.elapsed().as_secs_f64();
+        cache.stamp(&ctx.cache, &game.id, &key, &owned, &report)?;
+        report.up_to_date = false;
+        report.cache = ctx.cache.report();
+        Ok(report)
+    }
+
+    /// Every stage of one game, in order: model, maps, counters, setups, errata, module.
+    fn build_game(
+        &self,
+        ctx: &Context,
+        game: &Game,
+        loaded: &Loaded,
+    ) -> Result<GameReport> {
+        let settings = &self.settings;
+        let mut report = GameReport { game: game.id.clone(), ..GameReport::default() };
+        let mut timed = |stage: &str, t: Instant| {
+            report.stage_seconds.insert(stage.into(), t.elapsed().as_secs_f64());
+            Instant::now()
+        };
+        let t = Instant::now();
+        stages::model::write_model(ctx, game)?;
+        let t = timed("model", t);
+        let maps = stages::maps::render_maps(ctx, game, settings.map_dpi)?;
+        let t = timed("maps", t);
+        let counters = stages::counters::render_counters(ctx, game, &settings.counters)?;
+        let t = timed("counters", t);
+        let (solutions, findings) = stages::setups::write_setups(ctx, game)?;
+        let t = timed("setups", t);
+        let errata =
+            stages::errata::write_errata(&ctx.outputs, ctx.out, game, &loaded.sources)?;
+        let t = timed("errata", t);
+        let module = stages::module::write_module(
+            ctx,
+            game,
+            &maps,
+            &solutions,
+            settings.counters.sheet.counter_in,
+        )?;
+        timed("module", t);
+        Ok(GameReport {
+            units: game.units.len(),
+            markers: game.markers.len(),
+            formations: game.formations.len(),
+            maps: game.maps.len(),
+            scenarios: game.scenarios.len(),
+            placements: game.parsed.iter().map(|p| p.placements.len()).sum(),
+            units_of_unknown_type: game
+                .units
+                .iter()
+                .filter(|u| u.unit_type.is_none())
+                .count(),
+            hexes_of_unknown_terrain: maps.iter().map(|m| m.unknown_terrain).sum(),
+            counter_sides: counters.sides,
+            unknown_counter_values: counters.unknown_values,
+            sheet_pages: counters.pages,
+            setup_findings: findings.iter().filter(|f| f.severity != "info").count(),
+            errata: errata.iter().filter(|e| e.severity != "info").count(),
+            map_images: maps,
+            counters,
+            module,
+            ..report
+        })
+    }
+}

@@ -1,0 +1,47 @@
+//! The render stage for maps: every map sheet as SVG and PNG.
+
+use muster_model::Game;
+use muster_render::map_svg;
+use rayon::prelude::*;
+
+use super::{Context, pixels};
+use crate::error::Result;
+use crate::report::MapImage;
+
+/// Renders every map sheet of a game to `maps/<game>/<map>.svg` and `.png`.
+pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>> {
+    let dir = ctx.out.join("maps").join(&game.id);
+    let bar = ctx.stage("maps", game.maps.len());
+    let images = (0..game.maps.len())
+        .into_par_iter()
+        .filter_map(|index| map_svg(game, index))
+        .map(|scene| {
+            let (w, h) = (pixels(scene.width_in, dpi), pixels(scene.height_in, dpi));
+            let png = ctx.cache.png(
+                &format!("map {} of {}", scene.id, game.id),
+                &scene.svg,
+                w,
+                h,
+            )?;
+            ctx.outputs
+                .write(&dir.join(format!("{}.svg", scene.id)), scene.svg.as_bytes())?;
+            let png_path = dir.join(format!("{}.png", scene.id));
+            ctx.outputs.write(&png_path, &png)?;
+            bar.step();
+            Ok(MapImage {
+                map: scene.id.clone(),
+                png: png_path.display().to_string(),
+                width: w,
+                height: h,
+                width_in: scene.width_in,
+                height_in: scene.height_in,
+                printed_size: scene.printed_size,
+                unknown_terrain: scene.unknown_terrain,
+                bytes: png.len(),
+                data: png,
+                dpi,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(images)
+}

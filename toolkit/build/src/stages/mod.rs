@@ -1,0 +1,46 @@
+//! The stages of one game's build after loading, each writing its outputs through the
+//! game's staged [`Outputs`] and drawing through its view of the cache.
+//!
+//! In order: [`model::write_model`], [`maps::render_maps`], [`counters::render_counters`],
+//! [`setups::write_setups`] (the check stage), [`errata::write_errata`] and
+//! [`module::write_module`] (the package stage).
+
+pub mod counters;
+pub mod errata;
+pub mod maps;
+pub mod model;
+pub mod module;
+pub mod setups;
+
+use std::path::Path;
+
+use crate::cache::GameCache;
+use crate::output::Outputs;
+use crate::progress::{Progress, Steps};
+
+/// What the stages of one game's build share: where outputs go, the files written so far,
+/// the cache and the progress display.
+pub struct Context<'a> {
+    /// The output folder.
+    pub out: &'a Path,
+    /// The files written.
+    pub outputs: Outputs,
+    /// The build cache, as this game's build sees it.
+    pub cache: GameCache<'a>,
+    /// Where progress goes.
+    pub progress: &'a dyn Progress,
+    /// The game being built.
+    pub game: &'a str,
+}
+
+impl Context<'_> {
+    /// The progress of a stage of this game, counting `steps`.
+    pub fn stage(&self, stage: &str, steps: usize) -> Box<dyn Steps + '_> {
+        self.progress.stage(self.game, stage, steps)
+    }
+}
+
+/// Pixels for a length in inches at a resolution.
+pub fn pixels(inches: f64, dpi: u32) -> u32 {
+    (inches * f64::from(dpi)).round() as u32
+}

@@ -1,0 +1,65 @@
+//! The package stage: a game as a VASSAL module and a browser table.
+
+use muster_check::Solution;
+use muster_model::Game;
+use muster_package::module::{ModuleOptions, SheetImage, build};
+
+use super::Context;
+use crate::error::{Error, ErrorKind, Result};
+use crate::report::{MapImage, ModuleReport, SetupReport};
+
+/// Packages a game as `dist/<game>.vmod`, its browser table under `dist/<game>/web/`, and
+/// writes what each setup holds to `dist/<game>/module.json`.
+pub fn write_module(
+    ctx: &Context,
+    game: &Game,
+    maps: &[MapImage],
+    solutions: &[Solution],
+    counter_in: f64,
+) -> Result<ModuleReport> {
+    let sheets: Vec<SheetImage> = maps
+        .iter()
+        .map(|m| SheetImage {
+            sheet: m.map.clone(),
+            png: m.data.clone(),
+            width: m.width,
+            height: m.height,
+            dpi: f64::from(m.dpi),
+        })
+        .collect();
+    let options = ModuleOptions { counter_in, version: "1.0".into() };
+    let bar = ctx.stage("module", 1);
+    let draw = |label: &str, svg: &str, w: u32, h: u32| {
+        ctx.cache.png(&format!("module {label}"), svg, w, h).map_err(|e| format!("{e:#}"))
+    };
+    let module = build(game, &sheets, solutions, &options, &draw).map_err(|e| {
+        Error::new(ErrorKind::Package, format!("failed to package {} ({e})", game.id))
+    })?;
+    let bytes = ctx.cache.zip(&format!("{}.vmod", game.id), &module.files)?;
+    let dist = ctx.out.join("dist");
+    let path = dist.join(format!("{}.vmod", game.id));
+    ctx.outputs.write(&path, &bytes)?;
+    let web = dist.join(&game.id).join("web");
+    for (name, bytes) in &module.web {
+        ctx.outputs.write(&web.join(name), bytes)?;
+    }
+    let mut text = serde_json::to_string_pretty(&module.setups)?;
+    text.push('\n');
+    ctx.outputs.write(&dist.join(&game.id).join("module.json"), text.as_bytes())?;
+    bar.step();
+    Ok(ModuleReport {
+        path: path.display().to_string(),
+        bytes: bytes.len(),
+        pieces: module.slots,
+        prototypes: module.prototypes,
+        setups: module
+            .setups
+            .iter()
+            .map(|s| SetupReport {
+                scenario: s.scenario.clone(),
+                file: s.file.clone(),
+                pieces: s.pieces.len(),
+            })
+            .collect(),
+    })
+}

@@ -1,0 +1,40 @@
+//! The check stage: every scenario solved and validated.
+
+use muster_check::{Finding, Solution};
+use muster_model::Game;
+use rayon::prelude::*;
+
+use super::Context;
+use crate::error::Result;
+
+/// Solves every scenario and writes `dist/<game>/setups/<scenario>.json` (every counter on
+/// its hex or in its holding box) and `dist/<game>/validation.json`. Returns the solutions
+/// and the findings.
+pub fn write_setups(ctx: &Context, game: &Game) -> Result<(Vec<Solution>, Vec<Finding>)> {
+    let dir = ctx.out.join("dist").join(&game.id);
+    let solved: Vec<(Solution, Vec<Finding>)> = game
+        .scenarios
+        .par_iter()
+        .map(|s| {
+            let solution = muster_check::solve(game, &s.id.v);
+            let findings = muster_check::validate_solved(game, &s.id.v, &solution);
+            (solution, findings)
+        })
+        .collect();
+    let mut findings = Vec::new();
+    let mut solutions = Vec::new();
+    for (s, (solution, found)) in game.scenarios.iter().zip(solved) {
+        let mut text = serde_json::to_string_pretty(&solution)?;
+        text.push('\n');
+        ctx.outputs.write(
+            &dir.join("setups").join(format!("{}.json", s.id.v)),
+            text.as_bytes(),
+        )?;
+        findings.extend(found);
+        solutions.push(solution);
+    }
+    let mut text = serde_json::to_string_pretty(&findings)?;
+    text.push('\n');
+    ctx.outputs.write(&dir.join("validation.json"), text.as_bytes())?;
+    Ok((solutions, findings))
+}

@@ -1,0 +1,150 @@
+//! A build run through the library, without the command-line tool: outputs, the report,
+//! progress, a no-op rebuild and a failed stage.
+
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use muster_build::{
+    Build, CounterOptions, ErrorKind, NoProgress, Progress, Settings, Steps,
+};
+use muster_model::Loaded;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn settings(dir: &Path) -> Settings {
+    Settings {
+        sources: dir.join("sources"),
+        out: dir.join("out"),
+        map_dpi: 30,
+        counters: CounterOptions { dpi: 40, sheet_dpi: 20, ..CounterOptions::default() },
+        ..Settings::default()
+    }
+}
+
+/// Counts what the build tells: games loaded, and steps per stage.
+#[derive(Default)]
+struct Counting {
+    loaded: AtomicUsize,
+    steps: Mutex<BTreeMap<String, (usize, usize)>>,
+}
+
+struct CountedStage<'a> {
+    progress: &'a Counting,
+    key: String,
+}
+
+impl Progress for Counting {
+    fn loaded(&self, loaded: &Loaded) {
+        self.loaded.fetch_add(loaded.games.len(), Ordering::Relaxed);
+    }
+
+    fn stage(&self, game: &str, stage: &str, steps: usize) -> Box<dyn Steps + '_> {
+        let key = format!("{game} {stage}");
+        self.steps.lock().unwrap().insert(key.clone(), (steps, 0));
+        Box::new(CountedStage { progress: self, key })
+    }
+}
+
+impl Steps for CountedStage<'_> {
+    fn step(&self) {
+        self.progress.steps.lock().unwrap().get_mut(&self.key).unwrap().1 += 1;
+    }
+}
+
+#[test]
+fn a_game_builds_through_the_library_and_rebuilds_from_its_stamp() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/example-oasis"),
+        &tmp.path().join("sources/example-oasis"),
+    );
+    let build = Build::new(settings(tmp.path())).unwrap();
+    let progress = Counting::default();
+    let report = build.run(&progress).unwrap();
+    assert!(!report.has_errors());
+    assert_eq!(progress.loaded.load(Ordering::Relaxed), 1);
+    let game = &report.games[0];
+    assert_eq!(game.game, "example-oasis");
+    assert!(!game.up_to_date);
+    assert_eq!((game.counter_sides, game.maps, game.scenarios), (11, 1, 1));
+    for stage in ["model", "maps", "counters", "setups", "errata", "module"] {
+        assert!(game.stage_seconds.contains_key(stage), "{stage}");
+    }
+    assert!(game.cache.made.iter().any(|m| m == "example-oasis.vmod"));
+    // Every stage counted all its steps.
+    let steps = progress.steps.lock().unwrap().clone();
+    assert_eq!(steps["example-oasis counters"], (11, 11), "{steps:?}");
+    assert_eq!(steps["example-oasis maps"], (1, 1), "{steps:?}");
+    assert_eq!(steps["example-oasis module"], (1, 1), "{steps:?}");
+    let out = tmp.path().join("out");
+    for file in [
+        "dist/example-oasis.vmod",
+        "dist/example-oasis/game.json",
+        "dist/example-oasis/validation.json",
+        "dist/example-oasis/errata.json",
+        "maps/example-oasis/oasis.png",
+        "counters/example-oasis/sheets.pdf",
+    ] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    let module = std::fs::read(out.join("dist/example-oasis.vmod")).unwrap();
+    assert_eq!(module.len(), game.module.bytes);
+
+    // The same Build again: nothing to do, the same figures.
+    let again = build.run(&NoProgress).unwrap();
+    let same = &again.games[0];
+    assert!(same.up_to_date);
+    assert!(same.cache.made.is_empty());
+    assert_eq!(same.counter_sides, game.counter_sides);
+    assert_eq!(same.module, game.module);
+}
+
+#[test]
+fn a_stage_that_cannot_write_fails_with_a_typed_error_naming_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/example-oasis"),
+        &tmp.path().join("sources/example-oasis"),
+    );
+    // A folder stands where the map image goes.
+    let png = tmp.path().join("out/maps/example-oasis/oasis.png");
+    std::fs::create_dir_all(png.join("in-the-way")).unwrap();
+    let build = Build::new(settings(tmp.path())).unwrap();
+    let err = build.run(&NoProgress).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Io);
+    assert!(format!("{err:#}").contains("oasis.png"), "{err:#}");
+    assert!(!tmp.path().join("out/dist/example-oasis.vmod").exists());
+}
+
+#[test]
+fn a_game_that_does_not_load_is_reported_and_not_built() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("sources/example-oasis");
+    copy_tree(&root().join("sources/example-oasis"), &game);
+    let path = game.join("oob.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("{text}\nnot: [valid")).unwrap();
+    let report = Build::new(settings(tmp.path())).unwrap().run(&NoProgress).unwrap();
+    assert!(report.has_errors());
+    assert!(report.games.is_empty());
+    assert!(!tmp.path().join("out/dist").exists());
+}
