@@ -19,8 +19,8 @@
 //!    [`stages::counters::render_counters`] every counter side, the print sheets and the
 //!    contact sheet.
 //! 3. **check**: [`stages::setups::write_setups`] solves and validates every scenario
-//!    ([`muster_check::solve`]) and [`stages::errata::write_errata`] cross-checks the data
-//!    ([`muster_check::errata`]).
+//!    ([`muster_check::solve()`]) and [`stages::errata::write_errata`] cross-checks the data
+//!    ([`muster_check::errata()`]).
 //! 4. **package**: [`stages::module::write_module`] writes the VASSAL module and the browser
 //!    table ([`muster_package::module::build`]).
 //!
