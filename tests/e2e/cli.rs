@@ -115,3 +115,43 @@ fn schema_prints_every_kind() {
         assert!(v.get(format!("{kind}.schema.json")).is_some(), "{kind}");
     }
 }
+
+#[test]
+fn assumptions_are_carried_onto_units_and_listed_by_inspect() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("sources/mini");
+    copy_tree(&root().join("tests/bad-input/base/mini"), &game);
+    let text = fs::read_to_string(game.join("game.yaml")).unwrap();
+    let text = text.replace(
+        "  - {id: battalion, name: Battalion, symbol: II, printed: [Bn]}",
+        "  - {id: battalion, name: Battalion, symbol: II, printed: [Bn]}\n  - {id: kg, name: KG, symbol: KG, printed: [KG], assumed: \"no size table prints it\"}",
+    );
+    let text = text.replace(
+        "  grid: {orientation: flat-top, stagger: odd}",
+        "  grid: {orientation: flat-top, stagger: odd}\n  assumed: {grid.stagger: \"the stagger is not printed\"}",
+    );
+    fs::write(game.join("game.yaml"), text).unwrap();
+    fs::write(
+        game.join("counters.yaml"),
+        "groups:\n  - formation: 1-div\n    counters:\n      - 1 Div HQ\n      - 1/1 Inf Bn\n      - {printed: 2/1 Inf Bn, front: {attack: 4}, assumed: {front.attack: \"read off a photograph\"}}\n      - {printed: Hecker KG, type: infantry}\n",
+    )
+    .unwrap();
+    let out = muster(tmp.path(), &["inspect", "--game", "mini"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = v["assumptions"].as_array().unwrap();
+    let stagger = list.iter().find(|a| a["entry"] == "board").unwrap();
+    assert_eq!(stagger["field"], "grid.stagger");
+    assert_eq!(stagger["value"], "odd");
+    assert_eq!(stagger["file"], "game.yaml");
+    assert!(stagger["line"].as_u64().unwrap() > 1);
+    let kg = list.iter().find(|a| a["entry"] == "unit_sizes[kg]").unwrap();
+    assert!(kg.get("field").is_none() && kg["value"]["symbol"] == "KG");
+    let units = v["units"].as_array().unwrap();
+    let unit = |p: &str| units.iter().find(|u| u["printed"] == p).unwrap();
+    assert_eq!(unit("2/1 Inf Bn")["assumed"]["front.attack"], "read off a photograph");
+    // A unit whose size is an assumed entry carries the reason for its size.
+    assert_eq!(unit("Hecker KG")["assumed"]["size"], "no size table prints it");
+    // Units with nothing assumed carry no marker.
+    assert!(unit("1/1 Inf Bn").get("assumed").is_none());
+}

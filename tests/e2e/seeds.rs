@@ -195,7 +195,7 @@ fn gazala_line_1942_records_the_setup_it_does_not_print() {
     assert_eq!(g.units.len(), 3 + 1 + 1 + 2 + 4);
     assert!(g.board.is_none(), "the text prints no hex grid");
     let s = &g.scenarios[0];
-    assert!(s.incomplete.as_deref().unwrap_or_default().contains("shown on the map"));
+    assert!(s.incomplete.as_ref().is_some_and(|t| t.v.contains("shown on the map")));
     assert!(g.placements(&s.id.v).is_empty());
 }
 

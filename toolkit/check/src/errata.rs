@@ -5,7 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use muster_model::source::FeatureKind;
+use muster_model::notation::parse_location;
+use muster_model::source::{Comparison, Contradiction, FeatureKind};
 use muster_model::{Game, PlacementKind, Span};
 use muster_rules::Category;
 use serde::Serialize;
@@ -325,6 +326,16 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
                         })
                         .count(),
                 )
+            } else if let Some(side) = c.what.strip_prefix("setup:") {
+                Some(
+                    solution
+                        .units
+                        .iter()
+                        .filter(|u| {
+                            u.side == side && ps[u.placement].kind == PlacementKind::Setup
+                        })
+                        .count(),
+                )
             } else if let Some(name) = c.what.strip_prefix("placed:") {
                 Some(
                     solution
@@ -340,8 +351,12 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
             } else {
                 None
             };
+            let contradicts = |n: usize| match c.compare {
+                Comparison::Exactly => n as u32 != c.count,
+                Comparison::AtLeast => (n as u32) < c.count,
+            };
             if let Some(n) = actual
-                && n as u32 != c.count
+                && contradicts(n)
             {
                 // Where the list stops short or is not printed at all, the gap is recorded
                 // in the data rather than an inconsistency of the rulebook.
@@ -351,17 +366,58 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
                     "count-mismatch",
                     severity,
                     &c.quote,
-                    Some(c.count.to_string()),
+                    Some(match c.compare {
+                        Comparison::Exactly => c.count.to_string(),
+                        Comparison::AtLeast => format!("at least {}", c.count),
+                    }),
                     None,
-                    format!(
-                        "the text states {} ({}) but the lists give {n}",
-                        c.count, c.what
-                    ),
+                    match c.compare {
+                        Comparison::Exactly => format!(
+                            "the text states {} ({}) but the lists give {n}",
+                            c.count, c.what
+                        ),
+                        Comparison::AtLeast => format!(
+                            "the text needs at least {} ({}) but the lists give {n}",
+                            c.count, c.what
+                        ),
+                    },
                     &c.section,
                     Some(sid),
-                    Span::detached(),
+                    c.quote.span,
                 );
             }
+        }
+        // What the scenario records as printed short, and statements that disagree.
+        if let Some(gap) = &s.incomplete {
+            e(
+                "incomplete",
+                "info",
+                &s.title,
+                None,
+                None,
+                format!("the printed scenario stops short: {}", gap.v),
+                &s.section,
+                Some(sid),
+                gap.span,
+            );
+        }
+        for t in s.tables.iter().filter(|t| t.incomplete.is_some()) {
+            let gap =
+                t.incomplete.as_ref().map(|g| (g.v.clone(), g.span)).unwrap_or_default();
+            e(
+                "incomplete",
+                "info",
+                &t.title,
+                None,
+                None,
+                format!("the printed table stops short: {}", gap.0),
+                &t.section,
+                Some(sid),
+                gap.1,
+            );
+        }
+        for c in &s.contradictions {
+            contradiction(&mut e, c, Some(sid));
         }
         // Stacking and split strengths of the printed setup.
         for f in crate::validate::validate_scenario(game, sid) {
@@ -460,6 +516,64 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
         }
     }
 
+    // Hexes that map features place by a printed location (`within 3 hexes of hex 134`).
+    if let Some(board) = &game.board {
+        let is_label = |w: &str| board.parse(w).is_ok() || looks_like_label(w);
+        for m in &game.maps {
+            for f in &m.features {
+                let Some(loc) = &f.location else { continue };
+                for h in parse_location(&loc.v, &is_label).hexes() {
+                    if let Err(err) = board.parse(&h.label) {
+                        e(
+                            "bad-hex",
+                            "error",
+                            &h.label,
+                            None,
+                            None,
+                            format!(
+                                "the map feature's location names `{}`: {err}",
+                                h.label
+                            ),
+                            &f.section,
+                            None,
+                            crate::resolve::locate(loc, h.range.clone()),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    // What the order of battle, the manifest and the game's tables record as printed short,
+    // and statements of the game that disagree.
+    let gaps = [
+        ("order of battle", "", game.oob.incomplete.as_ref()),
+        ("manifest", "", game.counters.incomplete.as_ref()),
+    ];
+    let tables = game
+        .meta
+        .tables
+        .iter()
+        .map(|t| ("table", t.section.as_str(), t.incomplete.as_ref()));
+    for (what, section, gap) in gaps.into_iter().chain(tables) {
+        if let Some(gap) = gap {
+            e(
+                "incomplete",
+                "info",
+                what,
+                None,
+                None,
+                format!("the printed {what} stops short: {}", gap.v),
+                section,
+                None,
+                gap.span,
+            );
+        }
+    }
+    for c in &game.meta.contradictions {
+        contradiction(&mut e, c, None);
+    }
+
     // Counters no scenario uses.
     if !game.scenarios.is_empty() {
         for u in game.units.iter().filter(|u| !used_anywhere.contains_key(&u.id)) {
@@ -504,6 +618,57 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
         ))
     });
     out
+}
+
+/// Reports printed statements that disagree, as the data records them: the subject is the
+/// first statement, and the message gives them all with the reading the data follows.
+#[allow(clippy::type_complexity)]
+fn contradiction(
+    e: &mut impl FnMut(
+        &str,
+        &str,
+        &str,
+        Option<String>,
+        Option<String>,
+        String,
+        &str,
+        Option<&str>,
+        Span,
+    ),
+    c: &Contradiction,
+    scenario: Option<&str>,
+) {
+    let said: Vec<String> = c
+        .statements
+        .iter()
+        .map(|st| format!("{} says \"{}\"", st.section, st.quote))
+        .collect();
+    let first = c.statements.first();
+    e(
+        "contradiction",
+        "warning",
+        first.map_or(c.what.v.as_str(), |st| st.quote.as_str()),
+        c.statements.get(1).map(|st| format!("{}: {}", st.section, st.quote)),
+        None,
+        format!(
+            "the rulebook disagrees with itself on {}: {}; {}",
+            c.what.v,
+            said.join("; "),
+            c.note
+        ),
+        first.map_or("", |st| st.section.as_str()),
+        scenario,
+        c.what.span,
+    );
+}
+
+/// A word shaped like a hex label of some scheme (digits, perhaps with a map letter and a
+/// point), so that a misprinted label is checked rather than skipped.
+fn looks_like_label(w: &str) -> bool {
+    let w = w.trim_start_matches(|c: char| c.is_ascii_uppercase());
+    !w.is_empty()
+        && w.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && w.chars().any(|c| c.is_ascii_digit())
 }
 
 /// `4/10 BL 2 Cam-a`: two manifest names run together where a comma is missing.

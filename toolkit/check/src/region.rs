@@ -170,6 +170,12 @@ pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
                 None => within(game, board, plus, 0),
             }
         }
+        LocationExpr::NearEdge { edge, .. } => Region::Unresolved {
+            reason: format!(
+                "which side of the board the {edge} edge is, is not printed as hexes"
+            ),
+            bad_label: None,
+        },
         LocationExpr::Unparsed { text } => Region::Unresolved {
             reason: format!("`{text}` fits no placement form"),
             bad_label: None,

@@ -78,6 +78,10 @@ pub struct Formation {
     pub parent: Option<String>,
     /// A transcription remark.
     pub note: Option<String>,
+    /// Fields the rulebook does not print (`nationality`, `size`, `side`, `hq`), each with
+    /// why it was chosen; a subordinate shares its parent's assumed nationality.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub assumed: BTreeMap<String, String>,
 }
 
 /// A counter of the manifest with everything resolved.
@@ -122,6 +126,12 @@ pub struct Unit {
     pub back_text: Option<String>,
     /// A transcription remark.
     pub note: Option<String>,
+    /// Values the rulebook does not print, by the field names of `counters.yaml` (`type`,
+    /// `size`, `nationality`, `formation`, `steps`, `front.movement`, …), each with why it
+    /// was chosen: the counter's own markers, its group's, its formation's nationality, and
+    /// a unit type or size that is assumed as a whole.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub assumed: BTreeMap<String, String>,
 }
 
 /// A scenario's placements, parsed from the printed notation.
@@ -191,6 +201,14 @@ pub struct ParsedUnits {
 }
 
 impl Game {
+    /// Every value of the game's documents that the rulebook does not print, with where it
+    /// is written and why it was chosen, in file order.
+    pub fn assumptions(&self) -> Vec<crate::Assumption> {
+        let maps: Vec<&MapFile> = self.maps.iter().collect();
+        let scenarios: Vec<&ScenarioFile> = self.scenarios.iter().collect();
+        crate::assumptions::list(&self.meta, &self.oob, &self.counters, &maps, &scenarios)
+    }
+
     /// A unit by id.
     pub fn unit(&self, id: &str) -> Option<&Unit> {
         self.units.iter().find(|u| u.id == id)

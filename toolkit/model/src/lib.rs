@@ -12,6 +12,7 @@
 
 #![deny(missing_docs)]
 
+mod assumptions;
 pub mod calendar;
 mod diag;
 mod game;
@@ -23,6 +24,7 @@ mod symbols;
 mod validate;
 mod yaml;
 
+pub use assumptions::Assumption;
 pub use diag::{Diagnostic, Severity, SourceFile, SourceResult, Sources, suggest};
 pub use game::{
     Formation, Game, ParsedPlacement, ParsedScenario, ParsedUnits, PlacementKind, Unit,

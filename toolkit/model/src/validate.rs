@@ -478,6 +478,7 @@ pub(crate) fn build(
                 mobility: def.and_then(|d| d.mobility),
                 back_text: None,
                 note: def.and_then(|d| d.note.clone()),
+                assumed: BTreeMap::new(),
             });
         }
     }
@@ -510,7 +511,38 @@ pub(crate) fn build(
             mobility: None,
             back_text: m.back.clone(),
             note: m.note.clone(),
+            assumed: BTreeMap::new(),
         });
+    }
+
+    // Assumptions: each marker names values its entry gives; units and formations carry
+    // the reasons that concern them.
+    {
+        let maps: Vec<&MapFile> = docs.maps.iter().map(|(_, m)| m).collect();
+        let scenarios: Vec<&ScenarioFile> =
+            docs.scenarios.iter().map(|(_, s)| s).collect();
+        crate::assumptions::check(
+            g,
+            &docs.oob,
+            &docs.counters,
+            &maps,
+            &scenarios,
+            &mut errors,
+        );
+        crate::assumptions::onto_formations(&docs.oob, &mut formations);
+        let marked = |printed: &str| {
+            notation::parse_units(printed, &marks)
+                .first()
+                .is_some_and(|i| i.nationality.is_some())
+        };
+        crate::assumptions::onto_units(
+            g,
+            &docs.counters,
+            &formations,
+            &marked,
+            &mut units,
+        );
+        crate::assumptions::onto_markers(&docs.counters, &mut markers);
     }
 
     // Rules.
@@ -740,6 +772,7 @@ fn flatten(
         independent: f.independent,
         parent: parent.map(String::from),
         note: f.note.clone(),
+        assumed: BTreeMap::new(),
     });
     for sub in &f.subordinates {
         flatten(sub, Some(&f.id.v), side, nationality, out, ids, errors);

@@ -13,8 +13,10 @@ pub fn write_model(ctx: &Context, game: &Game) -> Result<()> {
     ctx.outputs.write(&dist.join("game.json"), &model)
 }
 
-/// The loaded game as JSON: units, formations, markers, maps, rules and scenarios with
-/// their parsed placements (each with the line it is printed on).
+/// The loaded game as JSON: unit sizes and types, the board, printed tables and
+/// contradictions, every assumption of the data, units, formations, markers, maps, rules and
+/// scenarios with their rules, victory conditions and parsed placements (each with the line
+/// it is printed on).
 pub fn game_json(game: &Game) -> Value {
     let maps: Vec<Value> = game
         .maps
@@ -59,6 +61,12 @@ pub fn game_json(game: &Game) -> Value {
                     "first_player": s.first_player,
                     "first_to_deploy": s.first_to_deploy,
                     "setup_from": s.setup_from,
+                    "special_rules": s.special_rules,
+                    "victory": s.victory,
+                    "tables": s.tables,
+                    "stated_counts": s.stated_counts,
+                    "contradictions": s.contradictions,
+                    "notes": s.notes,
                     "incomplete": s.incomplete,
                     "placements": placements,
                 })
@@ -70,6 +78,12 @@ pub fn game_json(game: &Game) -> Value {
         "rulebook": game.meta.rulebook,
         "sides": game.meta.sides,
         "nationalities": game.meta.nationalities,
+        "unit_sizes": game.meta.unit_sizes,
+        "unit_types": game.meta.unit_types,
+        "board": game.meta.board,
+        "tables": game.meta.tables,
+        "contradictions": game.meta.contradictions,
+        "assumptions": game.assumptions(),
         "formations": game.formations,
         "units": game.units,
         "markers": game.markers,

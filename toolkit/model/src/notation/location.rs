@@ -65,6 +65,17 @@ pub enum LocationExpr {
         #[serde(skip_serializing_if = "Option::is_none")]
         direction: Option<String>,
     },
+    /// Within `distance` hexes of a map edge (`within 6 hexes of the east edge of the map
+    /// (the farthest hex is numbered 2129)`), the edge hexes counting as the first.
+    NearEdge {
+        /// Distance in hexes.
+        distance: u32,
+        /// The edge as printed (`east`).
+        edge: String,
+        /// The farthest hex from the edge, when the text names it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        farthest: Option<HexRef>,
+    },
     /// Stacked with units described in words (`any Afrika Korps unit`).
     StackedWith {
         /// The description as printed.
@@ -95,6 +106,7 @@ impl LocationExpr {
             LocationExpr::Within { of, .. } => of.iter().collect(),
             LocationExpr::WithinFeature { between, .. } => between.iter().collect(),
             LocationExpr::Zone { hexes, .. } => hexes.iter().collect(),
+            LocationExpr::NearEdge { farthest, .. } => farthest.iter().collect(),
             LocationExpr::Either { options } => {
                 options.iter().flat_map(|o| o.hexes()).collect()
             }
@@ -251,6 +263,9 @@ impl Cursor<'_> {
         if !self.eat("of") {
             return None;
         }
+        if let Some(edge) = self.edge(distance) {
+            return Some(edge);
+        }
         let _ = self.eat("hexes") || self.eat("hex");
         if self.eat("any") {
             if self.eat("of") {
@@ -276,6 +291,41 @@ impl Cursor<'_> {
         }
         let of = self.label_list();
         (!of.is_empty() && self.done()).then_some(LocationExpr::Within { distance, of })
+    }
+
+    /// `the east edge of the map`, then perhaps `(the farthest hex is numbered 2129)`.
+    fn edge(&mut self, distance: u32) -> Option<LocationExpr> {
+        let save = self.i;
+        let (start, w) = if self.eat("the") { self.peek_word() } else { (self.i, "") };
+        let edge = w.to_string();
+        self.i = start + edge.len();
+        if edge.is_empty() || !self.eat("edge") {
+            self.i = save;
+            return None;
+        }
+        if self.eat("of") {
+            let _ = self.eat("the");
+            let _ = self.eat("map");
+        }
+        let mut farthest = None;
+        self.skip_ws();
+        if self.s[self.i..].starts_with('(') {
+            self.i += 1;
+            if !(self.eat("the") && self.eat("farthest") && self.eat("hex")) {
+                self.i = save;
+                return None;
+            }
+            let _ = self.eat("is");
+            let _ = self.eat("numbered");
+            farthest = Some(self.label()?);
+            self.skip_ws();
+            if !self.s[self.i..].starts_with(')') {
+                self.i = save;
+                return None;
+            }
+            self.i += 1;
+        }
+        self.done().then_some(LocationExpr::NearEdge { distance, edge, farthest })
     }
 
     /// `the minefield surrounding A17.04`, `Bir Hacheim Minefield from A20.02 westward
@@ -394,6 +444,17 @@ mod tests {
             &four,
         );
         assert_eq!(labels(&e), ["1213", "1611", "2112", "2509"]);
+        // 10.4: a strip along the east edge, not a circle around its farthest hex.
+        let t = "within 6 hexes of the east edge of the map (the farthest hex is numbered 2129)";
+        let e = parse_location(t, &four);
+        let LocationExpr::NearEdge { distance: 6, edge, farthest: Some(h) } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!((edge.as_str(), &t[h.range.clone()]), ("east", "2129"));
+        assert!(matches!(
+            parse_location("within 2 hexes of the west edge", &four),
+            LocationExpr::NearEdge { distance: 2, farthest: None, .. }
+        ));
         let e = parse_location("Stacked with any Afrika Korps unit", &four);
         assert_eq!(
             e,
@@ -413,7 +474,18 @@ mod tests {
     fn unknown_text_is_kept() {
         let e = parse_location("somewhere nice", &four);
         assert_eq!(e, LocationExpr::Unparsed { text: "somewhere nice".into() });
-        for t in ["w/i", "w/i x of", "radius 3 hex", "hex", "", "inside", "stacked"] {
+        for t in [
+            "w/i",
+            "w/i x of",
+            "radius 3 hex",
+            "hex",
+            "",
+            "inside",
+            "stacked",
+            "within 2 of the",
+            "within 2 of the east edge (",
+            "within 2 of the east edge (the farthest hex 12",
+        ] {
             let _ = parse_location(t, &four);
         }
     }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, de};
 
-use super::{Printed, Ref};
+use super::{Assumed, Printed, Ref};
 use crate::Spanned;
 
 /// `counters.yaml`: every counter, grouped by formation in manifest order.
@@ -20,7 +20,7 @@ pub struct CountersFile {
     pub markers: Vec<MarkerDef>,
     /// Where the printed manifest stops short, what is missing. Default: complete.
     #[serde(default)]
-    pub incomplete: Option<String>,
+    pub incomplete: Option<Spanned<String>>,
 }
 
 /// Counters that share a formation, nationality and section.
@@ -44,6 +44,10 @@ pub struct CounterGroup {
     pub note: Option<String>,
     /// The counters: a printed name, or a mapping with details.
     pub counters: Vec<Spanned<CounterEntry>>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// One counter: its printed name alone, or a mapping with details.
@@ -181,6 +185,10 @@ pub struct CounterDef {
     /// A remark (a misprint cites its section here). Default: none.
     #[serde(default)]
     pub note: Option<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// A marker counter.
@@ -206,4 +214,8 @@ pub struct MarkerDef {
     /// A remark. Default: none.
     #[serde(default)]
     pub note: Option<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }

@@ -5,7 +5,7 @@ use muster_rules::Category;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::Ref;
+use super::{Assumed, Contradiction, Ref, Table};
 use crate::Spanned;
 
 /// `game.yaml`: title, sides, nationalities, unit vocabulary, notation and board.
@@ -59,6 +59,13 @@ pub struct GameFile {
     /// values.
     #[serde(default)]
     pub counter_style: CounterStyle,
+    /// Tables the rulebook prints for the whole game (Gazala 1942's Command Limits).
+    /// Default: none.
+    #[serde(default)]
+    pub tables: Vec<Table>,
+    /// Printed statements about the game that contradict each other. Default: none.
+    #[serde(default)]
+    pub contradictions: Vec<Contradiction>,
 }
 
 /// How this game's counters print their values.
@@ -79,6 +86,10 @@ pub struct CounterStyle {
     /// Rule section that describes the counters. Default: none.
     #[serde(default)]
     pub section: Option<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// A template for the value line of some counters.
@@ -140,6 +151,10 @@ pub struct NationalityDef {
     /// Words that mark a unit of this nationality in printed lists (`(Brit)`). Default: none.
     #[serde(default)]
     pub printed: Vec<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// A unit size (echelon).
@@ -155,6 +170,10 @@ pub struct SizeDef {
     /// Words that state this size in printed unit names (`Bn`, `Bns`). Default: none.
     #[serde(default)]
     pub printed: Vec<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// A unit type.
@@ -175,6 +194,10 @@ pub struct TypeDef {
     /// The type moves motorized (drawn with wheels). Default: false.
     #[serde(default)]
     pub motorized: bool,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// A value printed on counters.
@@ -188,6 +211,10 @@ pub struct ValueDef {
     /// Rule section that defines it. Default: none.
     #[serde(default)]
     pub section: Option<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// A terrain type.
@@ -201,6 +228,10 @@ pub struct TerrainDef {
     /// Fill colour, `#rrggbb`. Default: chosen by the renderer.
     #[serde(default)]
     pub rgb: Option<Spanned<String>>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// One row of an abbreviation table the rulebook prints.
@@ -257,6 +288,10 @@ pub struct BoardDef {
     /// How the placement of the sheets was worked out. Default: none.
     #[serde(default)]
     pub reasoning: Option<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// Where a map sheet lies on the board, in hexes from the board's top-left cell.
@@ -306,6 +341,10 @@ pub struct TurnTrack {
     /// What the rulebook leaves out.
     #[serde(default)]
     pub note: Option<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// A deck or chit cup.
@@ -345,4 +384,8 @@ pub struct Dice {
     pub sides: u8,
     /// Rule section that says so.
     pub section: String,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }

@@ -4,7 +4,7 @@ use muster_hex::Numbering;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Printed, Ref};
+use super::{Assumed, Printed, Ref};
 use crate::Spanned;
 
 /// A printed map sheet: its size, grid, numbering, terrain and features.
@@ -41,6 +41,10 @@ pub struct MapFile {
     /// Everything the rules place on the map. Default: none.
     #[serde(default)]
     pub features: Vec<Feature>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// How a map prints its hex numbers.
@@ -196,6 +200,10 @@ pub struct Feature {
     /// A remark (where the rulebook leaves the location out, say so). Default: none.
     #[serde(default)]
     pub note: Option<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// A hexside named by a hex and a compass direction.

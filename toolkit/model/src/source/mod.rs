@@ -3,6 +3,7 @@
 //! Each file kind has one root type here; JSON Schemas are generated from these types.
 //! Printed strings (unit lists, locations) stay as printed; [`crate::notation`] parses them.
 
+mod assumed;
 mod counters;
 mod errata;
 mod game;
@@ -10,7 +11,9 @@ mod map;
 mod oob;
 mod printed;
 mod scenario;
+mod statements;
 
+pub use assumed::Assumed;
 pub use counters::{
     CounterDef, CounterEntry, CounterGroup, CountersFile, MarkerDef, Marking, Mobility,
 };
@@ -26,9 +29,10 @@ pub use map::{
 pub use oob::{FormationDef, OobFile};
 pub use printed::Printed;
 pub use scenario::{
-    Group, GroupKind, LocationField, Placement, Reinforcement, ScenarioFile, SetupBlock,
-    StatedCount, StructuredLocation, UnitsField,
+    Comparison, Group, GroupKind, LocationField, Placement, Reinforcement, ScenarioFile,
+    SetupBlock, StatedCount, StructuredLocation, UnitsField,
 };
+pub use statements::{Contradiction, Statement, Table};
 
 /// The rules file: the game's stacking and placement rules in muster's rules language.
 pub type RulesFile = muster_rules::Ruleset<crate::Spanned<String>>;

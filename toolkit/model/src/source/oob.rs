@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::Ref;
+use super::{Assumed, Ref};
 use crate::Spanned;
 
 /// `oob.yaml`: every formation, nested as the rulebook nests them.
@@ -14,7 +14,7 @@ pub struct OobFile {
     pub formations: Vec<FormationDef>,
     /// Where the printed order of battle stops short, what is missing. Default: complete.
     #[serde(default)]
-    pub incomplete: Option<String>,
+    pub incomplete: Option<Spanned<String>>,
 }
 
 /// A formation (division, brigade, corps) or a printed grouping of independent units.
@@ -53,4 +53,8 @@ pub struct FormationDef {
     /// A remark on the transcription (misprints cite their section here). Default: none.
     #[serde(default)]
     pub note: Option<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, de};
 
-use super::Ref;
+use super::{Assumed, Contradiction, Ref, Table};
 use crate::Spanned;
 
 /// A scenario, with every placement kept as printed.
@@ -55,7 +55,17 @@ pub struct ScenarioFile {
     pub stated_counts: Vec<StatedCount>,
     /// Where the printed scenario stops short, what is missing. Default: complete.
     #[serde(default)]
-    pub incomplete: Option<String>,
+    pub incomplete: Option<Spanned<String>>,
+    /// Tables the scenario prints (victory levels by turn, victory point differentials).
+    /// Default: none.
+    #[serde(default)]
+    pub tables: Vec<Table>,
+    /// Printed statements about the scenario that contradict each other. Default: none.
+    #[serde(default)]
+    pub contradictions: Vec<Contradiction>,
+    /// Remarks on the transcription (a sentence printed unfinished). Default: none.
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 /// A printed block of at-start placements for one side.
@@ -87,6 +97,10 @@ pub struct Placement {
     /// A remark. Default: none.
     #[serde(default)]
     pub note: Option<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// A location: the printed text, or a structured form for publishers who prefer it.
@@ -233,6 +247,10 @@ pub struct Reinforcement {
     pub area: Option<Spanned<String>>,
     /// The units, as printed or as a list.
     pub units: UnitsField,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// What an off-map group is for.
@@ -270,18 +288,45 @@ pub struct Group {
     /// A remark. Default: none.
     #[serde(default)]
     pub note: Option<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
 }
 
 /// A number the rulebook states, for the errata checker to compare with the lists.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatedCount {
-    /// What is counted (`victory-hexes`, `columns`).
+    /// What is counted: `victory-hexes` (the victory hexes of the maps that cite the
+    /// section), `formation:<id>` (counters of a formation listed in the section),
+    /// `placed:<printed name>` (counters of that name set up at start) or `setup:<side>`
+    /// (counters a side sets up at start).
     pub what: String,
     /// The number stated.
     pub count: u32,
+    /// How the lists must compare with it. Default: `exactly`.
+    #[serde(default)]
+    pub compare: Comparison,
     /// Rule section.
     pub section: String,
     /// The printed words.
-    pub quote: String,
+    pub quote: Spanned<String>,
+    /// Values of this entry the rulebook does not print, and why: a reason for the whole
+    /// entry or a mapping from field names to reasons. Default: none (all as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<Assumed>,
+}
+
+/// How a stated number binds the lists.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Comparison {
+    /// The lists give exactly this many.
+    #[default]
+    Exactly,
+    /// The lists must give at least this many (`exits 35 or more units`).
+    AtLeast,
 }
