@@ -4,7 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use muster_vassal::archive::Archive;
-use muster_vassal::read::{list_pieces, read_module, read_save};
+use muster_vassal::listing::listing;
+use muster_vassal::read::{read_module, read_save};
 use muster_vassal::vassal::save::{deobfuscate, parse_stream};
 
 fuzz_target!(|data: &[u8]| {
@@ -13,12 +14,11 @@ fuzz_target!(|data: &[u8]| {
         let _ = parse_stream(&text);
     }
     // The bytes as a zip: a saved game, and a module.
-    if let Ok(saved) = read_save(data.to_vec()) {
-        let _ = list_pieces(&saved, None);
-    }
-    if let Ok(mut archive) = Archive::open(data.to_vec()) {
-        if let Ok(info) = read_module(&mut archive) {
-            let _ = info.setups.len();
-        }
+    let module = Archive::open(data.to_vec())
+        .ok()
+        .and_then(|mut archive| read_module(&mut archive).ok());
+    if let Ok((saved, _)) = read_save(data.to_vec()) {
+        let _ = listing(&saved, None);
+        let _ = listing(&saved, module.as_ref());
     }
 });

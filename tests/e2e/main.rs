@@ -11,6 +11,7 @@ mod incremental;
 mod maps;
 mod modules;
 mod rules;
+mod saves;
 mod schemas;
 mod seeds;
 mod table;

@@ -131,7 +131,10 @@ fn muster_check_runs_the_modules_own_checker_on_saved_games() {
         .find(|p| p["location"] == to.as_str())
         .unwrap();
     let (x, y) = (at["x"].as_i64().unwrap(), at["y"].as_i64().unwrap());
+    // VASSAL places a stacked piece where its stack is: the moved piece leaves its stack
+    // and stands on the new hex by itself.
     let mut adds = Vec::new();
+    let mut moved = None;
     for a in &game.added {
         match (&a.piece, &a.stack) {
             (Some(p), _) => {
@@ -142,14 +145,22 @@ fn muster_check_runs_the_modules_own_checker_on_saved_games() {
                     let last = p.traits.len() - 1;
                     let f = p.traits[last].fields();
                     p.traits[last] = Trait::basic(&f[2], &f[3], &pos);
+                    moved = Some(a.id.clone());
                 }
                 adds.push(p.add_command(&a.id));
             }
-            (None, Some(s)) => adds.push(s.add_command(&a.id)),
+            (None, Some(s)) => {
+                let mut s = s.clone();
+                s.pieces.retain(|p| Some(p) != moved.as_ref());
+                if !s.pieces.is_empty() {
+                    adds.push(s.add_command(&a.id));
+                }
+            }
             _ => {}
         }
     }
-    let text = command_stream(&adds, &game.other);
+    let restores: Vec<String> = game.restores.iter().map(|r| r.text.clone()).collect();
+    let text = command_stream(&adds, &restores);
     let planted = tmp.path().join("planted.vsav");
     std::fs::write(
         &planted,

@@ -4,14 +4,14 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;
-use muster_package::archive::Archive;
 use muster_package::checker::EmbeddedChecker;
-use muster_package::read::{list_pieces, read_module, read_save};
-use muster_rules::embedded::{PieceAt, Request, RulesetDoc};
+use muster_package::listing::listing;
+use muster_package::read::read_save;
+use muster_rules::embedded::{PieceAt, Request};
 
 use crate::args::Format;
 use crate::commands::Exit;
-use crate::pieces::read_limited;
+use crate::pieces::{module as open_module, read_limited, unread_json, unread_line};
 
 /// Checks `save` with the checker and ruleset inside `module`; exit 1 on violations.
 pub fn run(
@@ -22,14 +22,12 @@ pub fn run(
 ) -> Result<Exit> {
     let fail =
         |e: &dyn std::fmt::Display, p: &Path| anyhow::anyhow!("{}: {e}", p.display());
-    let mut archive =
-        Archive::open(read_limited(module)?).map_err(|e| fail(&e, module))?;
-    let info = read_module(&mut archive).map_err(|e| fail(&e, module))?;
-    let ruleset = archive.read("rules/ruleset.json").map_err(|e| fail(&e, module))?;
-    let wasm = archive.read("rules/checker.wasm").map_err(|e| fail(&e, module))?;
-    let doc: RulesetDoc = serde_json::from_slice(&ruleset).map_err(|e| {
-        anyhow::anyhow!("{}: rules/ruleset.json is not a ruleset ({e})", module.display())
-    })?;
+    let mut m = open_module(module)?;
+    let ruleset = m.archive.read("rules/ruleset.json").map_err(|e| fail(&e, module))?;
+    let wasm = m.archive.read("rules/checker.wasm").map_err(|e| fail(&e, module))?;
+    let Some(doc) = m.ruleset.take() else {
+        anyhow::bail!("{}: the module has no rules/ruleset.json", module.display())
+    };
     if let Some(s) = scenario
         && !doc.scenarios.contains_key(s)
     {
@@ -43,14 +41,15 @@ pub fn run(
                 .unwrap_or_default()
         );
     }
-    let saved = read_save(read_limited(save)?).map_err(|e| fail(&e, save))?;
-    let pieces = list_pieces(&saved, Some(&info));
+    let (saved, _) = read_save(read_limited(save)?).map_err(|e| fail(&e, save))?;
+    let listed = listing(&saved, Some(&m.info));
+    let pieces = &listed.pieces;
     let hexes: std::collections::BTreeSet<&str> =
         doc.hexes.iter().map(String::as_str).collect();
     let on_map: Vec<PieceAt> = pieces
         .iter()
         .filter_map(|p| {
-            let (unit, location) = (p.unit.as_ref()?, p.location.as_ref()?);
+            let (unit, location) = (p.unit_id.as_ref()?, p.location.as_ref()?);
             hexes
                 .contains(location.as_str())
                 .then(|| PieceAt { unit: unit.clone(), location: location.clone() })
@@ -76,6 +75,7 @@ pub fn run(
             "violations": report.violations,
             "unknown_units": report.unknown_units,
             "unknown_locations": report.unknown_locations,
+            "unread": listed.unread.iter().map(unread_json).collect::<Vec<_>>(),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
@@ -88,15 +88,28 @@ pub fn run(
                 "unknown counter `{u}`: the module's ruleset does not know it"
             )?;
         }
+        let name = save.display().to_string();
+        for u in &listed.unread {
+            writeln!(out, "{}", unread_line(&name, u))?;
+        }
+        let unread = if listed.unread.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} entr{} not read, so the check is incomplete",
+                listed.unread.len(),
+                if listed.unread.len() == 1 { "y" } else { "ies" }
+            )
+        };
         writeln!(
             out,
-            "{}: {} counter(s) on the map checked by the {} checker, {} off the map; {} violation(s)",
-            save.display(),
+            "{name}: {} counter(s) on the map checked by the {} checker, {} off the map; {} violation(s){unread}",
             on_map.len(),
             doc.title,
             pieces.len() - on_map.len(),
             report.violations.len()
         )?;
     }
-    Ok(if report.violations.is_empty() { Exit::Clean } else { Exit::Findings })
+    let clean = report.violations.is_empty() && listed.unread.is_empty();
+    Ok(if clean { Exit::Clean } else { Exit::Findings })
 }

@@ -5,9 +5,12 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use muster_package::archive::{Archive, MAX_TOTAL_BYTES};
-use muster_package::read::{
-    ListedPiece, ModuleInfo, list_pieces, read_module, read_save,
-};
+use muster_package::listing::{ListedPiece, Listing, listing};
+use muster_package::read::{ModuleInfo, SaveMeta, read_module, read_save};
+use muster_package::vassal::save::Unread;
+use muster_rules::Category;
+use muster_rules::embedded::{RulesetDoc, is_counter};
+use serde_json::{Value, json};
 
 use crate::args::Format;
 use crate::commands::Exit;
@@ -31,56 +34,155 @@ fn open(path: &Path) -> Result<Archive> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
-fn module_info(path: &Path) -> Result<(ModuleInfo, Archive)> {
+/// A module as `pieces` and `check` read it: its maps, grids, decks and turn trackers,
+/// the archive, and its ruleset when it has one.
+pub struct Module {
+    /// What the buildFile says.
+    pub info: ModuleInfo,
+    /// The archive.
+    pub archive: Archive,
+    /// `rules/ruleset.json`, for modules muster built.
+    pub ruleset: Option<RulesetDoc>,
+}
+
+/// Opens a module; a ruleset that is there but cannot be read is an error.
+pub fn module(path: &Path) -> Result<Module> {
     let mut archive = open(path)?;
     let info = read_module(&mut archive)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok((info, archive))
+    let ruleset = if archive.contains("rules/ruleset.json") {
+        let bytes = archive
+            .read("rules/ruleset.json")
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        Some(serde_json::from_slice(&bytes).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: rules/ruleset.json is not a ruleset ({e})",
+                path.display()
+            )
+        })?)
+    } else {
+        None
+    };
+    Ok(Module { info, archive, ruleset })
 }
 
-/// Lists pieces; exit 2 when a file cannot be read, 1 when a piece does not decode.
-pub fn run(file: &Path, module: Option<&Path>, format: Format) -> Result<Exit> {
-    let mut reports: Vec<(String, Vec<ListedPiece>, Vec<String>)> = Vec::new();
-    let is_module = file.extension().is_some_and(|e| e == "vmod");
-    if is_module {
-        let (info, mut archive) = module_info(file)?;
-        for (name, setup) in info.setups.clone() {
-            let bytes = archive
+/// The counter of the game a piece is: the one its `UnitId` names, unless its category
+/// says it is something else (a chit, a card, a marker sharing a unit's properties).
+pub fn counter(ruleset: Option<&RulesetDoc>, p: &ListedPiece) -> Option<String> {
+    let id = p.unit_id.as_ref()?;
+    let category = p.category.as_deref();
+    let yes = match ruleset {
+        Some(doc) => doc.units.iter().any(|u| u.id == *id && is_counter(u, category)),
+        None => category.is_none_or(|c| Category::from_name(c).is_some()),
+    };
+    yes.then(|| id.clone())
+}
+
+/// An unread entry as JSON, a warning.
+pub fn unread_json(u: &Unread) -> Value {
+    json!({"severity": "warning", "entry": u.entry, "id": u.id, "what": u.what})
+}
+
+/// An unread entry as a line of text.
+pub fn unread_line(file: &str, u: &Unread) -> String {
+    format!("{file}: warning: entry {} ({}) not read: {}", u.entry, u.id, u.what)
+}
+
+struct Report {
+    name: String,
+    listing: Listing,
+    meta: SaveMeta,
+}
+
+/// Lists pieces; exit 2 when a file cannot be read, 1 when an entry could not be read.
+pub fn run(file: &Path, module_path: Option<&Path>, format: Format) -> Result<Exit> {
+    let mut reports: Vec<Report> = Vec::new();
+    if file.extension().is_some_and(|e| e == "vmod") {
+        let mut m = module(file)?;
+        for (name, setup) in m.info.setups.clone() {
+            let bytes = m
+                .archive
                 .read(&setup)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-            let saved = read_save(bytes)
+            let (saved, meta) = read_save(bytes)
                 .map_err(|e| anyhow::anyhow!("{}: {setup}: {e}", file.display()))?;
-            let errors = saved.errors.iter().map(ToString::to_string).collect();
-            reports.push((
-                format!("{name} ({setup})"),
-                list_pieces(&saved, Some(&info)),
-                errors,
-            ));
+            reports.push(Report {
+                name: format!("{name} ({setup})"),
+                listing: listing(&saved, Some(&m.info)),
+                meta,
+            });
         }
-    } else {
-        let info = module.map(module_info).transpose()?.map(|(i, _)| i);
-        let bytes = read_limited(file)?;
-        let saved =
-            read_save(bytes).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        let errors = saved.errors.iter().map(ToString::to_string).collect();
-        reports.push((
-            file.display().to_string(),
-            list_pieces(&saved, info.as_ref()),
-            errors,
-        ));
+        return print(&reports, m.ruleset.as_ref(), format);
     }
-    let bad = reports.iter().any(|(_, _, e)| !e.is_empty());
+    let m = module_path.map(module).transpose()?;
+    let (saved, meta) = read_save(read_limited(file)?)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    reports.push(Report {
+        name: file.display().to_string(),
+        listing: listing(&saved, m.as_ref().map(|m| &m.info)),
+        meta,
+    });
+    print(&reports, m.as_ref().and_then(|m| m.ruleset.as_ref()), format)
+}
+
+fn print(
+    reports: &[Report],
+    ruleset: Option<&RulesetDoc>,
+    format: Format,
+) -> Result<Exit> {
+    let bad = reports.iter().any(|r| !r.listing.unread.is_empty());
     let mut out = std::io::stdout().lock();
     if format == Format::Json {
-        let json: Vec<serde_json::Value> = reports
+        let json: Vec<Value> = reports
             .iter()
-            .map(|(name, pieces, errors)| serde_json::json!({"setup": name, "pieces": pieces, "errors": errors}))
+            .map(|r| {
+                let pieces: Vec<Value> = r
+                    .listing
+                    .pieces
+                    .iter()
+                    .map(|p| {
+                        let mut v = serde_json::to_value(p).unwrap_or_default();
+                        v["unit"] = counter(ruleset, p).into();
+                        v
+                    })
+                    .collect();
+                json!({
+                    "setup": r.name,
+                    "saved_with": r.meta,
+                    "started": r.listing.started,
+                    "pieces": pieces,
+                    "decks": r.listing.decks,
+                    "turns": r.listing.turns,
+                    "facts": r.listing.facts,
+                    "unread": r.listing.unread.iter().map(unread_json).collect::<Vec<_>>(),
+                })
+            })
             .collect();
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
-        for (name, pieces, errors) in &reports {
-            writeln!(out, "{name}: {} piece(s)", pieces.len())?;
-            for p in pieces {
+        for r in reports {
+            let l = &r.listing;
+            let turn = l.turn_text().map(|t| format!(", {t}")).unwrap_or_default();
+            writeln!(
+                out,
+                "{}: {} piece(s), {} deck(s){turn}",
+                r.name,
+                l.pieces.len(),
+                l.decks.len()
+            )?;
+            for p in &l.pieces {
+                let mut notes = Vec::new();
+                if let Some(d) = &p.deck {
+                    notes.push(format!("in deck {d}"));
+                }
+                if let Some(c) = &p.category
+                    && counter(ruleset, p).is_none()
+                {
+                    notes.push(format!("{c}, not a counter"));
+                }
+                if p.reduced {
+                    notes.push("reduced".into());
+                }
                 writeln!(
                     out,
                     "  {:<28} {:<14} {:<30} ({}, {}){}",
@@ -89,11 +191,36 @@ pub fn run(file: &Path, module: Option<&Path>, format: Format) -> Result<Exit> {
                     p.location.as_deref().unwrap_or("-"),
                     p.x,
                     p.y,
-                    if p.reduced { " reduced" } else { "" }
+                    if notes.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" {}", notes.join(", "))
+                    }
                 )?;
             }
-            for e in errors {
-                writeln!(out, "  cannot decode: {e}")?;
+            for d in &l.decks {
+                writeln!(
+                    out,
+                    "  deck {:<23} {:<14} {:<30} ({}, {}) {} piece(s){}",
+                    d.name,
+                    d.map.as_deref().unwrap_or("-"),
+                    d.location.as_deref().unwrap_or("-"),
+                    d.x,
+                    d.y,
+                    d.pieces.len(),
+                    if d.face_down { ", face down" } else { "" }
+                )?;
+            }
+            for f in &l.facts {
+                let name = if f.name.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", f.name)
+                };
+                writeln!(out, "  {}{name}: {}", f.kind, f.value.replace('\n', " / "))?;
+            }
+            for u in &l.unread {
+                writeln!(out, "{}", unread_line(&r.name, u))?;
             }
         }
     }

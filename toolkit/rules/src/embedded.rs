@@ -57,6 +57,14 @@ pub struct RulesetDoc {
     pub scenarios: BTreeMap<String, BTreeMap<String, Allowed>>,
 }
 
+/// Whether a piece can be the counter `facts` describes, going by its `Category`
+/// property: one without a category can (a module that writes none), one of the counter's
+/// own category can; a chit that carries its HQ's `UnitId`, a card or a marker that shares
+/// a unit's properties cannot.
+pub fn is_counter(facts: &UnitFacts, category: Option<&str>) -> bool {
+    category.is_none_or(|c| c == facts.category.name())
+}
+
 /// One counter of a position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PieceAt {

@@ -31,6 +31,33 @@ pub enum Category {
     Marker,
 }
 
+impl Category {
+    /// Every category.
+    pub const ALL: [Category; 5] = [
+        Category::Combat,
+        Category::Hq,
+        Category::Supply,
+        Category::Leader,
+        Category::Marker,
+    ];
+
+    /// Its name, as the rules files and the `Category` property of a piece write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Combat => "combat",
+            Category::Hq => "hq",
+            Category::Supply => "supply",
+            Category::Leader => "leader",
+            Category::Marker => "marker",
+        }
+    }
+
+    /// The category of that name.
+    pub fn from_name(name: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
 /// A set of units, described by what they are. Empty fields match everything.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, bound(deserialize = "S: Deserialize<'de>"))]

@@ -1,8 +1,10 @@
 //! The VASSAL 3.7 formats, independent of any game: VASSAL's sequence encoding, pieces as
-//! trait chains, saved games in every header VASSAL has written, the buildFile's XML, zip
-//! archives written reproducibly and read defensively, and reading modules and saved games
-//! back to pieces with their location names.
+//! trait chains, saved games in every header VASSAL has written with every restore command
+//! VASSAL 3.7 writes, the buildFile's XML, zip archives written reproducibly and read
+//! defensively, and reading modules and saved games back to pieces, decks and turns with
+//! their location names.
 
 pub mod archive;
+pub mod listing;
 pub mod read;
 pub mod vassal;

@@ -2,11 +2,11 @@
 //! buildFile, and every piece of a saved game with its map and VASSAL location name.
 
 use muster_hex::vassal::VassalGrid;
-use serde::Serialize;
 
 use crate::archive::Archive;
 use crate::vassal::encoder::{TAB, decode};
 use crate::vassal::save::{SavedGame, deobfuscate, parse_stream};
+use crate::vassal::turn::{TrackerDef, trackers};
 
 /// Why a module or saved game could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,6 +93,19 @@ pub struct BoardInfo {
     pub zones: Vec<Zone>,
 }
 
+/// A deck's place on a map (a `DrawPile`): VASSAL names the point it stands on after it.
+#[derive(Debug, Clone)]
+pub struct PileInfo {
+    /// The deck's name.
+    pub name: String,
+    /// The board its position is relative to, if any.
+    pub board: Option<String>,
+    /// x, relative to that board (or to the map's edge).
+    pub x: i64,
+    /// y, relative to that board (or to the map's edge).
+    pub y: i64,
+}
+
 /// A map of a module.
 #[derive(Debug, Clone)]
 pub struct MapInfo {
@@ -102,6 +115,10 @@ pub struct MapInfo {
     pub boards: Vec<BoardInfo>,
     /// The default board arrangement: board name, column, row.
     pub arrangement: Vec<Slot>,
+    /// The margin around the boards (`edgeWidth`, `edgeHeight`).
+    pub edge: (u32, u32),
+    /// Decks.
+    pub piles: Vec<PileInfo>,
 }
 
 /// What muster reads of a module.
@@ -113,29 +130,8 @@ pub struct ModuleInfo {
     pub maps: Vec<MapInfo>,
     /// Predefined setups: menu name and archive file.
     pub setups: Vec<(String, String)>,
-}
-
-/// A piece of a saved game.
-#[derive(Debug, Clone, Serialize)]
-pub struct ListedPiece {
-    /// Piece id in the save.
-    pub id: String,
-    /// Piece name.
-    pub name: String,
-    /// The counter id muster gave it, if the piece carries one.
-    pub unit: Option<String>,
-    /// Side property.
-    pub side: Option<String>,
-    /// Map identifier, or none for pieces off every map.
-    pub map: Option<String>,
-    /// Map x.
-    pub x: i64,
-    /// Map y.
-    pub y: i64,
-    /// VASSAL's location name, where the module's grids tell it.
-    pub location: Option<String>,
-    /// Shows its reduced side (Layer `Step` at level 2).
-    pub reduced: bool,
+    /// Turn trackers, in buildFile order.
+    pub trackers: Vec<TrackerDef>,
 }
 
 fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
@@ -211,10 +207,31 @@ pub fn read_module(archive: &mut Archive) -> Result<ModuleInfo, ReadError> {
     let ends =
         |n: &roxmltree::Node, s: &str| n.is_element() && n.tag_name().name().ends_with(s);
     for m in root.descendants().filter(|n| ends(n, ".Map") || ends(n, ".PrivateMap")) {
+        let edge =
+            |k: &str| m.attribute(k).and_then(|v| v.trim().parse().ok()).unwrap_or(0);
         let mut map = MapInfo {
             name: m.attribute("mapName").unwrap_or_default().to_string(),
             boards: Vec::new(),
             arrangement: Vec::new(),
+            edge: (edge("edgeWidth"), edge("edgeHeight")),
+            piles: m
+                .children()
+                .filter(|n| ends(n, ".DrawPile"))
+                .map(|n| {
+                    let num = |k: &str| {
+                        n.attribute(k).and_then(|v| v.trim().parse().ok()).unwrap_or(0)
+                    };
+                    PileInfo {
+                        name: n.attribute("name").unwrap_or_default().to_string(),
+                        board: n
+                            .attribute("owningBoard")
+                            .filter(|b| !b.is_empty())
+                            .map(str::to_string),
+                        x: num("x"),
+                        y: num("y"),
+                    }
+                })
+                .collect(),
         };
         for picker in m.children().filter(|n| ends(n, ".BoardPicker")) {
             if let Some(setup) =
@@ -261,6 +278,7 @@ pub fn read_module(archive: &mut Archive) -> Result<ModuleInfo, ReadError> {
         }
         info.maps.push(map);
     }
+    info.trackers = trackers(root);
     for s in root.descendants().filter(|n| ends(n, ".PredefinedSetup")) {
         if s.attribute("useFile") == Some("true")
             && let Some(file) = s.attribute("file")
@@ -275,73 +293,117 @@ pub fn read_module(archive: &mut Archive) -> Result<ModuleInfo, ReadError> {
 }
 
 /// Parses a BoardPicker arrangement `<map>BoardPicker\tname\tcol\trow…` (its map prefix
-/// ignored).
+/// ignored; a reversed board's `/rev` too).
 fn arrangement(text: &str) -> Vec<Slot> {
     let t = decode(text, TAB);
     t[1.min(t.len())..]
         .chunks(3)
         .filter_map(|c| match c {
-            [name, col, row] => {
-                Some((name.clone(), col.parse().ok()?, row.parse().ok()?))
-            }
+            [name, col, row] => Some((
+                decode(name, '/').swap_remove(0),
+                col.parse().ok()?,
+                row.parse().ok()?,
+            )),
             _ => None,
         })
         .collect()
 }
 
-/// Reads a saved game (`.vsav` bytes): its `savedGame` entry in any header form.
-pub fn read_save(bytes: Vec<u8>) -> Result<SavedGame, ReadError> {
+/// What a saved game says of itself: the module it was saved with (`moduledata`) and the
+/// save's own metadata (`savedata`). Every field is optional, as VASSAL needs none of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SaveMeta {
+    /// The module's name.
+    pub module: Option<String>,
+    /// The module's version.
+    pub module_version: Option<String>,
+    /// The VASSAL version that saved it.
+    pub vassal_version: Option<String>,
+    /// When, in epoch milliseconds.
+    pub saved: Option<String>,
+    /// The comment the player gave.
+    pub description: Option<String>,
+}
+
+fn xml_fields(bytes: &[u8], names: &[&str]) -> Vec<Option<String>> {
+    let text = String::from_utf8_lossy(bytes);
+    let Ok(doc) = roxmltree::Document::parse(&text) else {
+        return vec![None; names.len()];
+    };
+    names
+        .iter()
+        .map(|n| {
+            doc.root_element()
+                .children()
+                .find(|c| c.tag_name().name() == *n && c.attribute("lang").is_none())
+                .and_then(|c| c.text())
+                .map(|t| t.trim().to_string())
+                .filter(|t| !t.is_empty())
+        })
+        .collect()
+}
+
+/// Reads a saved game (`.vsav` bytes): its `savedGame` entry in any header form, and what
+/// `savedata` and `moduledata` say of it.
+pub fn read_save(bytes: Vec<u8>) -> Result<(SavedGame, SaveMeta), ReadError> {
     let mut archive = Archive::open(bytes).map_err(err)?;
     let raw = archive
         .read("savedGame")
         .map_err(|_| ReadError("the saved game has no savedGame entry".into()))?;
-    parse_stream(&deobfuscate(&raw).map_err(err)?).map_err(err)
+    let saved = parse_stream(&deobfuscate(&raw).map_err(err)?).map_err(err)?;
+    let mut meta = SaveMeta::default();
+    if let Ok(b) = archive.read("moduledata") {
+        let [name, version] =
+            <[Option<String>; 2]>::try_from(xml_fields(&b, &["name", "version"]))
+                .unwrap_or_default();
+        meta.module = name;
+        meta.module_version = version;
+    }
+    if let Ok(b) = archive.read("savedata") {
+        let f = xml_fields(&b, &["VassalVersion", "dateSaved", "description"]);
+        let [v, saved, description] =
+            <[Option<String>; 3]>::try_from(f).unwrap_or_default();
+        meta.vassal_version = v;
+        meta.saved = saved;
+        meta.description = description;
+    }
+    Ok((saved, meta))
 }
 
-/// Every piece of a saved game, with its location named by the module's grids when the
-/// module is given.
-pub fn list_pieces(saved: &SavedGame, module: Option<&ModuleInfo>) -> Vec<ListedPiece> {
-    // Board arrangements: the save's own BoardPicker commands win over the module's default.
-    let mut arrangements: Vec<(String, Vec<Slot>)> = Vec::new();
-    for cmd in &saved.other {
-        let head = cmd.split('\t').next().unwrap_or_default();
-        if let Some(map) = head.strip_suffix("BoardPicker") {
-            arrangements.push((map.to_string(), arrangement(cmd)));
+/// VASSAL's name for a point of a map (`Map.locationName`): the deck standing exactly
+/// there, else the zone or board under it; none off every board.
+pub fn locate(map: &MapInfo, arrangement: &[Slot], x: i64, y: i64) -> Option<String> {
+    let origins = origins(map, arrangement);
+    for pile in &map.piles {
+        let (ox, oy) = match &pile.board {
+            Some(b) => origins
+                .iter()
+                .find(|(info, _)| info.name == *b)
+                .map_or((0, 0), |(_, o)| *o),
+            None => (i64::from(map.edge.0), i64::from(map.edge.1)),
+        };
+        if (pile.x + ox, pile.y + oy) == (x, y) {
+            return Some(pile.name.clone());
         }
     }
-    let mut out = Vec::new();
-    for added in &saved.added {
-        let Some(piece) = &added.piece else { continue };
-        let Some(pos) = piece.position() else { continue };
-        let location = pos.map.as_ref().and_then(|m| {
-            let info = module?.maps.iter().find(|x| x.name == *m)?;
-            let arr = arrangements
-                .iter()
-                .find(|(n, _)| n == m)
-                .map_or(&info.arrangement, |(_, a)| a);
-            locate(info, arr, pos.x as f64, pos.y as f64)
-        });
-        let reduced = piece.traits.iter().any(|t| {
-            t.id() == "emb2"
-                && t.fields().get(18).map(String::as_str) == Some("Step")
-                && t.state == "2"
-        });
-        out.push(ListedPiece {
-            id: added.id.clone(),
-            name: piece.name().unwrap_or_default(),
-            unit: piece.marker("UnitId"),
-            side: piece.marker("Side"),
-            map: pos.map,
-            x: pos.x,
-            y: pos.y,
-            location,
-            reduced,
+    for (b, (ox, oy)) in &origins {
+        let (lx, ly) = ((x - ox) as f64, (y - oy) as f64);
+        if lx < 0.0 || ly < 0.0 || lx >= f64::from(b.width) || ly >= f64::from(b.height) {
+            continue;
+        }
+        return Some(match b.zones.iter().find(|z| z.contains(lx, ly)) {
+            Some(z) => z.location(lx, ly),
+            None => b.name.clone(),
         });
     }
-    out
+    None
 }
 
-fn locate(map: &MapInfo, arrangement: &[Slot], x: f64, y: f64) -> Option<String> {
+/// Where each board in play starts on the map, in map pixels.
+fn origins<'m>(
+    map: &'m MapInfo,
+    arrangement: &[Slot],
+) -> Vec<(&'m BoardInfo, (i64, i64))> {
     let slot = |name: &str| -> (u32, u32) {
         arrangement
             .iter()
@@ -356,27 +418,23 @@ fn locate(map: &MapInfo, arrangement: &[Slot], x: f64, y: f64) -> Option<String>
         })
         .map(|b| (b, slot(&b.name)))
         .collect();
-    for (b, (c, r)) in &placed {
-        let ox: u32 = placed
-            .iter()
-            .filter(|(_, s)| s.1 == *r && s.0 < *c)
-            .map(|(o, _)| o.width)
-            .sum();
-        let oy: u32 = placed
-            .iter()
-            .filter(|(_, s)| s.0 == *c && s.1 < *r)
-            .map(|(o, _)| o.height)
-            .sum();
-        let (lx, ly) = (x - f64::from(ox), y - f64::from(oy));
-        if lx < 0.0 || ly < 0.0 || lx >= f64::from(b.width) || ly >= f64::from(b.height) {
-            continue;
-        }
-        return Some(match b.zones.iter().find(|z| z.contains(lx, ly)) {
-            Some(z) => z.location(lx, ly),
-            None => b.name.clone(),
-        });
-    }
-    None
+    let (ex, ey) = (i64::from(map.edge.0), i64::from(map.edge.1));
+    placed
+        .iter()
+        .map(|(b, (c, r))| {
+            let ox: u32 = placed
+                .iter()
+                .filter(|(_, s)| s.1 == *r && s.0 < *c)
+                .map(|(o, _)| o.width)
+                .sum();
+            let oy: u32 = placed
+                .iter()
+                .filter(|(_, s)| s.0 == *c && s.1 < *r)
+                .map(|(o, _)| o.height)
+                .sum();
+            (*b, (ex + i64::from(ox), ey + i64::from(oy)))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -390,6 +448,10 @@ mod tests {
             vec![("Map A".to_string(), 0, 0), ("Map B".to_string(), 0, 1)]
         );
         assert!(arrangement("").is_empty());
+        assert_eq!(
+            arrangement("mBoardPicker\tB/rev\t1\t0"),
+            vec![("B".to_string(), 1, 0)]
+        );
     }
 
     #[test]

@@ -38,16 +38,6 @@ pub fn image_name(unit: &Unit, face: Face) -> String {
     format!("{}-{}.png", unit.id, face.name())
 }
 
-fn category_name(c: Category) -> &'static str {
-    match c {
-        Category::Combat => "combat",
-        Category::Hq => "hq",
-        Category::Supply => "supply",
-        Category::Leader => "leader",
-        Category::Marker => "marker",
-    }
-}
-
 fn empty_basic() -> Trait {
     Trait::basic("", "", &Position::default())
 }
@@ -79,7 +69,7 @@ pub fn prototypes(game: &Game) -> Vec<Prototype> {
                     traits: vec![
                         Trait::marker("Type", &t.id.v),
                         Trait::marker("TypeName", &t.name),
-                        Trait::marker("Category", category_name(t.category)),
+                        Trait::marker("Category", t.category.name()),
                         empty_basic(),
                     ],
                 },

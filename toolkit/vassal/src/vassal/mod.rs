@@ -1,6 +1,9 @@
 //! The VASSAL 3.7 formats, independent of any game.
 
+pub mod deck;
 pub mod encoder;
 pub mod piece;
+pub mod restore;
 pub mod save;
+pub mod turn;
 pub mod xml;

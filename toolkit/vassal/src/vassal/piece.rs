@@ -1,7 +1,63 @@
 //! Game pieces as VASSAL encodes them: a chain of traits, outermost first, ending in a
 //! BasicPiece, each with a type and a state, framed as an `AddPiece` command.
 
+use super::deck::Deck;
 use super::encoder::{chain, decode, encode, unchain};
+
+/// The trait ids VASSAL 3.7 builds pieces from (`BasicCommandEncoder`'s decorator
+/// factories), without their `;`. A trait with any other id comes from a module's own
+/// classes, which muster cannot know.
+pub const VASSAL_TRAITS: [&str; 48] = [
+    "AreaOfEffect",
+    "PROP",
+    "attach",
+    "basicName",
+    "border",
+    "button",
+    "calcProp",
+    "clone",
+    "cmt",
+    "delete",
+    "deselect",
+    "emb",
+    "emb2",
+    "footprint",
+    "globalhotkey",
+    "globalkey",
+    "hide",
+    "hideCmd",
+    "immob",
+    "label",
+    "locCommand",
+    "locmsg",
+    "macro",
+    "mark",
+    "markmoved",
+    "mat",
+    "matPiece",
+    "menuSeparator",
+    "nonRect",
+    "nonRect2",
+    "obs",
+    "pivot",
+    "placemark",
+    "playSound",
+    "propertysheet",
+    "prototype",
+    "replace",
+    "report",
+    "restrict",
+    "return",
+    "rotate",
+    "sendto",
+    "setpieceprop",
+    "setprop",
+    "submenu",
+    "table",
+    "translate",
+    // The innermost trait of every piece.
+    "piece",
+];
 
 /// One trait of a piece: its type definition and its current state.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -184,6 +240,15 @@ impl Piece {
                 .all(|t| !t.kind.ends_with('\\') && !t.state.ends_with('\\'))
     }
 
+    /// The ids of traits VASSAL 3.7 does not know (a module's own classes), in chain order.
+    pub fn unknown_traits(&self) -> Vec<&str> {
+        self.traits
+            .iter()
+            .map(Trait::id)
+            .filter(|id| !VASSAL_TRAITS.contains(id))
+            .collect()
+    }
+
     /// The value of property marker `key`, if the piece has one.
     pub fn marker(&self, key: &str) -> Option<String> {
         self.traits
@@ -220,15 +285,17 @@ impl Piece {
     }
 }
 
-/// A decoded `AddPiece` command.
+/// A decoded `AddPiece` command: a piece, a stack or a deck.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Added {
     /// The piece id (`null` in palettes).
     pub id: String,
-    /// The piece, or `None` for a stack.
+    /// The piece, for a piece.
     pub piece: Option<Piece>,
     /// For a stack: map, x, y and the ids of its pieces, bottom first.
     pub stack: Option<Stack>,
+    /// For a deck: its name, place, state and contents.
+    pub deck: Option<Deck>,
 }
 
 /// A stack in a saved game.
@@ -298,6 +365,15 @@ pub fn decode_add(command: &str) -> Result<Added, DecodeError> {
             id: id.clone(),
             piece: None,
             stack: Some(Stack { map, x, y, pieces }),
+            deck: None,
+        });
+    }
+    if let Some(deck) = kind.strip_prefix("deck;") {
+        return Ok(Added {
+            id: id.clone(),
+            piece: None,
+            stack: None,
+            deck: Some(Deck::decode(id, deck, state)?),
         });
     }
     let kinds = unchain(kind);
@@ -323,7 +399,7 @@ pub fn decode_add(command: &str) -> Result<Added, DecodeError> {
             "piece {id}: the innermost trait is not a BasicPiece"
         )));
     }
-    Ok(Added { id: id.clone(), piece: Some(Piece { traits }), stack: None })
+    Ok(Added { id: id.clone(), piece: Some(Piece { traits }), stack: None, deck: None })
 }
 
 impl Piece {

@@ -1,8 +1,11 @@
 //! Saved games: the `savedGame` command stream, its `!VCSK` obfuscation, and reading every
 //! header VASSAL has used (`!VCSK`, `VOBS`, `!VOBS`, plain text).
 
+use std::collections::BTreeMap;
+
 use super::encoder::{ESC, decode, encode};
-use super::piece::{Added, DecodeError, decode_add};
+use super::piece::{Added, decode_add};
+use super::restore::{Restore, decode_restore};
 
 /// The key muster obfuscates with. Any byte works; a fixed one keeps builds reproducible.
 pub const KEY: u8 = 0x5a;
@@ -80,26 +83,59 @@ pub fn command_stream(adds: &[String], restores: &[String]) -> String {
     encode(&top, ESC)
 }
 
-/// Everything a saved game's command stream holds that muster reads.
+/// A restore command of a saved game: its text and what it says.
+#[derive(Debug, Clone)]
+pub struct RestoreEntry {
+    /// Its place in the command stream, counting from 1.
+    pub entry: usize,
+    /// The command as saved.
+    pub text: String,
+    /// The command, decoded.
+    pub command: Restore,
+}
+
+/// An entry of a saved game that muster could not fully read.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Unread {
+    /// Its place in the command stream, counting from 1.
+    pub entry: usize,
+    /// The piece, stack or deck id, or the command's first word.
+    pub id: String,
+    /// What was not understood.
+    pub what: String,
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "entry {} ({}): {}", self.entry, self.id, self.what)
+    }
+}
+
+/// Everything a saved game's command stream holds.
 #[derive(Debug, Default)]
 pub struct SavedGame {
-    /// Added pieces and stacks, in order.
+    /// Added pieces, stacks and decks, in order.
     pub added: Vec<Added>,
-    /// Other commands, such as `Main MapBoardPicker\tA\t0\t0`.
-    pub other: Vec<String>,
-    /// Commands that could not be decoded, with the reason.
-    pub errors: Vec<DecodeError>,
+    /// Every other command, in order.
+    pub restores: Vec<RestoreEntry>,
+    /// Entries that could not be read, or only in part.
+    pub unread: Vec<Unread>,
+    /// The entry number of each of `added`.
+    added_at: Vec<usize>,
 }
 
 /// The most commands muster reads from one saved game.
 pub const MAX_COMMANDS: usize = 1_000_000;
 
 /// Splits a command stream into its commands, decoding nested compound commands in
-/// document order.
+/// document order, and decodes each: pieces, stacks and decks, and the restore command of
+/// every VASSAL 3.7 game component. What it cannot read is listed in
+/// [`SavedGame::unread`].
 pub fn parse_stream(text: &str) -> Result<SavedGame, SaveError> {
     let mut game = SavedGame::default();
     let mut seen = 0usize;
     walk(&mut game, text, 0, &mut seen)?;
+    game.check_holders();
     Ok(game)
 }
 
@@ -110,12 +146,6 @@ fn walk(
     seen: &mut usize,
 ) -> Result<(), SaveError> {
     for part in decode(text, ESC) {
-        *seen += 1;
-        if *seen > MAX_COMMANDS {
-            return Err(SaveError(format!(
-                "the saved game has more than {MAX_COMMANDS} commands"
-            )));
-        }
         if part.contains(ESC) {
             if depth >= 8 {
                 return Err(SaveError(
@@ -123,21 +153,107 @@ fn walk(
                 ));
             }
             walk(game, &part, depth + 1, seen)?;
-        } else {
-            classify(game, part);
+            continue;
         }
+        *seen += 1;
+        if *seen > MAX_COMMANDS {
+            return Err(SaveError(format!(
+                "the saved game has more than {MAX_COMMANDS} commands"
+            )));
+        }
+        game.classify(part, *seen);
     }
     Ok(())
 }
 
-fn classify(game: &mut SavedGame, part: String) {
-    if part.starts_with("+/") {
-        match decode_add(&part) {
-            Ok(a) => game.added.push(a),
-            Err(e) => game.errors.push(e),
+/// The first word of a command, to name it in a finding.
+fn head(command: &str) -> String {
+    let word: String =
+        command.chars().take_while(|c| !matches!(c, '\t' | ';' | '/')).take(40).collect();
+    if word.is_empty() { command.chars().take(40).collect() } else { word }
+}
+
+impl SavedGame {
+    /// The place in the command stream (from 1) of `added[k]`.
+    pub fn added_entry(&self, k: usize) -> usize {
+        self.added_at.get(k).copied().unwrap_or_default()
+    }
+
+    fn note_unread(&mut self, entry: usize, id: &str, what: impl Into<String>) {
+        self.unread.push(Unread { entry, id: id.to_string(), what: what.into() });
+    }
+
+    fn classify(&mut self, part: String, entry: usize) {
+        if let Some(body) = part.strip_prefix("+/") {
+            let id = body.split('/').next().unwrap_or_default().to_string();
+            match decode_add(&part) {
+                Ok(a) => {
+                    if let Some(p) = &a.piece {
+                        let unknown = p.unknown_traits();
+                        if !unknown.is_empty() {
+                            let what = format!(
+                                "trait {} is not one VASSAL 3.7 defines (a module's own class); muster read the piece without it",
+                                unknown
+                                    .iter()
+                                    .map(|t| format!("`{t};`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            );
+                            self.note_unread(entry, &a.id, what);
+                        }
+                    }
+                    self.added.push(a);
+                    self.added_at.push(entry);
+                }
+                Err(e) => self.note_unread(entry, &id, e.0),
+            }
+            return;
         }
-    } else if !part.is_empty() {
-        game.other.push(part);
+        match decode_restore(&part) {
+            Ok(command) => {
+                self.restores.push(RestoreEntry { entry, text: part, command })
+            }
+            Err(what) => {
+                let id = head(&part);
+                self.note_unread(entry, &id, what);
+            }
+        }
+    }
+
+    /// Every id a stack or deck lists must be a piece added before it (VASSAL resolves them
+    /// when it reads the stack and leaves out the others), and in one holder only.
+    fn check_holders(&mut self) {
+        let mut added: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut held: BTreeMap<String, String> = BTreeMap::new();
+        let mut problems = Vec::new();
+        for (a, &entry) in self.added.iter().zip(&self.added_at) {
+            let members = match (&a.stack, &a.deck) {
+                (Some(s), _) => &s.pieces,
+                (_, Some(d)) => &d.pieces,
+                _ => {
+                    added.insert(a.id.as_str(), entry);
+                    continue;
+                }
+            };
+            let what = if a.deck.is_some() { "deck" } else { "stack" };
+            for m in members {
+                if !added.contains_key(m.as_str()) {
+                    problems.push((entry, a.id.clone(), format!(
+                        "{what} {} lists piece {m}, which no entry before it adds; VASSAL leaves it out",
+                        a.id
+                    )));
+                } else if let Some(first) = held.insert(m.clone(), a.id.clone()) {
+                    problems.push((entry, a.id.clone(), format!(
+                        "piece {m} is in {first} and again in {what} {}; VASSAL keeps it in the last",
+                        a.id
+                    )));
+                }
+            }
+        }
+        for (entry, id, what) in problems {
+            self.note_unread(entry, &id, what);
+        }
+        self.unread.sort_by_key(|u| u.entry);
     }
 }
 
@@ -181,7 +297,7 @@ mod tests {
         assert_eq!(g.added.len(), 2);
         assert!(g.added[0].piece.is_some());
         assert!(g.added[1].stack.is_some());
-        assert!(g.other.contains(&"mBoardPicker\tA\t0\t0".to_string()));
-        assert!(g.errors.is_empty());
+        assert!(g.restores.iter().any(|r| r.text == "mBoardPicker\tA\t0\t0"));
+        assert!(g.unread.is_empty());
     }
 }

@@ -1,0 +1,141 @@
+//! Saved games as players send them: every entry VASSAL writes is read, and what cannot be
+//! read is said by `muster pieces` and `muster check`, never passed over.
+
+use std::path::Path;
+
+use muster_package::archive::{Archive, write_zip};
+use muster_package::vassal::save::{
+    KEY, command_stream, deobfuscate, obfuscate, parse_stream,
+};
+use serde_json::Value;
+
+use crate::modules::built;
+use crate::util::muster;
+
+/// A deck as VASSAL 3.7.26 writes the impulse chits of Gazala 1942, empty.
+const DECK: &str = "+/1796127019550/deck;true;255,255,255;160;100;Never;Always;false;false;false;;;;Impulse chits;;;;true;false;;;10;;false;;false;;$BasicName$;;false;;Shuffle;Reverse;;Draw multiple cards;Draw specific cards;Face up;Face down;;;;;Save Deck;;Deck Saved;Load Deck;;Deck Loaded;false;/Holding Boxes;920;320;false";
+
+/// A module's own setup with `adds` and `restores` appended, written to `dir/name`.
+fn extended(
+    dir: &Path,
+    game: &str,
+    setup: &str,
+    adds: &[&str],
+    restores: &[&str],
+    name: &str,
+) -> std::path::PathBuf {
+    let vmod = built().join(format!("dist/{game}.vmod"));
+    let mut module = Archive::open(std::fs::read(vmod).unwrap()).unwrap();
+    let mut save = Archive::open(module.read(setup).unwrap()).unwrap();
+    let game =
+        parse_stream(&deobfuscate(&save.read("savedGame").unwrap()).unwrap()).unwrap();
+    let mut all: Vec<String> = game
+        .added
+        .iter()
+        .map(|a| match (&a.piece, &a.stack) {
+            (Some(p), _) => p.add_command(&a.id),
+            (_, Some(s)) => s.add_command(&a.id),
+            _ => unreachable!("muster's setups hold pieces and stacks"),
+        })
+        .collect();
+    all.extend(adds.iter().map(|s| s.to_string()));
+    let mut r: Vec<String> = game.restores.iter().map(|r| r.text.clone()).collect();
+    r.extend(restores.iter().map(|s| s.to_string()));
+    let path = dir.join(name);
+    let text = command_stream(&all, &r);
+    std::fs::write(
+        &path,
+        write_zip(&[("savedGame".to_string(), obfuscate(&text, KEY))].into()).unwrap(),
+    )
+    .unwrap();
+    path
+}
+
+fn json(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+#[test]
+fn decks_and_turns_are_read_and_what_is_not_is_a_warning_in_every_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let vmod = built().join("dist/gazala-1942.vmod");
+    let vmod = vmod.to_str().unwrap();
+    let turn = "TURNTurnTracker0\t0|3;0;0;true";
+    let read = extended(
+        tmp.path(),
+        "gazala-1942",
+        "operation-aida.vsav",
+        &[DECK],
+        &[turn, "SETUP_STACK\t"],
+        "read.vsav",
+    );
+    let unread = extended(
+        tmp.path(),
+        "gazala-1942",
+        "operation-aida.vsav",
+        &[DECK],
+        &["NEWTHING\tx", turn],
+        "unread.vsav",
+    );
+    let pieces = |save: &Path| {
+        muster(
+            tmp.path(),
+            &["pieces", save.to_str().unwrap(), "--module", vmod, "--format", "json"],
+        )
+    };
+    let check = |save: &Path, format: &str| {
+        muster(
+            tmp.path(),
+            &[
+                "check",
+                save.to_str().unwrap(),
+                "--module",
+                vmod,
+                "--scenario",
+                "operation-aida",
+                "--format",
+                format,
+            ],
+        )
+    };
+
+    let out = pieces(&read);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let listed = json(&out);
+    assert_eq!(listed[0]["decks"][0]["name"], "Impulse chits");
+    assert_eq!(listed[0]["decks"][0]["location"], "Impulse chits");
+    assert_eq!(listed[0]["turns"][0]["levels"][0]["value"], "26 May");
+    assert_eq!(listed[0]["started"], true);
+    assert_eq!(listed[0]["unread"], Value::Array(vec![]));
+    let out = check(&read, "text");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+
+    // An entry muster does not know: a warning with its id and what was not understood,
+    // exit 1 in both commands, and `check` does not call the save clean.
+    let out = pieces(&unread);
+    assert_eq!(out.status.code(), Some(1));
+    let listed = json(&out);
+    let u = &listed[0]["unread"];
+    assert_eq!(u.as_array().unwrap().len(), 1, "{u}");
+    assert_eq!(u[0]["id"], "NEWTHING");
+    assert_eq!(u[0]["severity"], "warning");
+    assert!(u[0]["what"].as_str().unwrap().contains("not a command VASSAL 3.7 writes"));
+    assert_eq!(listed[0]["decks"][0]["name"], "Impulse chits", "the rest is still read");
+    let out = check(&unread, "text");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("warning: entry") && text.contains("(NEWTHING) not read"),
+        "{text}"
+    );
+    assert!(text.contains("1 entry not read, so the check is incomplete"), "{text}");
+    let report = json(&check(&unread, "json"));
+    assert_eq!(report["violations"], Value::Array(vec![]));
+    assert_eq!(report["unread"][0]["id"], "NEWTHING");
+}
