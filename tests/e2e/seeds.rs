@@ -425,3 +425,174 @@ fn scs_nationality_marks_of_the_manifest_are_read() {
     let u = g.units.iter().find(|u| u.printed.v == "1 SA AT Bn").unwrap();
     assert_eq!(u.nationality.as_deref(), Some("south-africa"));
 }
+
+fn scenario<'a>(g: &'a Game, id: &str) -> &'a muster_model::source::ScenarioFile {
+    g.scenarios.iter().find(|s| s.id.v == id).unwrap_or_else(|| panic!("scenario {id}"))
+}
+
+fn errata_of<'a>(
+    list: &'a [muster_check::Erratum],
+    kind: &str,
+    scenario: &str,
+) -> Vec<&'a muster_check::Erratum> {
+    list.iter()
+        .filter(|e| e.kind == kind && e.scenario.as_deref() == Some(scenario))
+        .collect()
+}
+
+#[test]
+fn scs_scenarios_record_where_the_printed_setups_stop_short() {
+    let loaded = seeds();
+    let g = game(&loaded.games, "gazala-scs");
+    let errata = muster_check::errata(g);
+    // 15.5.3.1 names none of the Axis mobile formations.
+    let full = scenario(g, "full-campaign").incomplete.as_ref().unwrap();
+    for name in [
+        "Rommel",
+        "PzGrp Army HQ",
+        "DAK Corps HQ",
+        "15th Pz",
+        "21st Pz",
+        "90th Le",
+        "Ariete",
+        "20th It Corps",
+        "5.2.G",
+    ] {
+        assert!(full.v.contains(name), "{name}");
+    }
+    // 15.6: no DAK or Ariete though the dead pool lists their units; the 10 Ind Bde is
+    // released and never placed.
+    let main = scenario(g, "main-event").incomplete.as_ref().unwrap();
+    for name in [
+        "Deutsches Afrika Korps",
+        "Ariete",
+        "551 AG Bn",
+        "II/8 Pz Bn",
+        "10 Ind Bde units have been released",
+        "A54.02",
+    ] {
+        assert!(main.v.contains(name), "{name}");
+    }
+    for sid in ["full-campaign", "main-event"] {
+        let found = errata_of(&errata, "incomplete", sid);
+        assert_eq!(found.len(), 1, "{sid}");
+        assert_eq!(found[0].severity, "info");
+        assert!(!found[0].span.is_detached(), "the finding points at the data");
+    }
+    // 15.7.5.B asks the CW to exit 35 or more units; 15.7.3 sets up 33 and 1 x SU.
+    let exits = errata_of(&errata, "count-mismatch", "british-collapse");
+    assert_eq!(exits.len(), 1);
+    assert_eq!(
+        exits[0].severity, "warning",
+        "the setup is complete: a real contradiction"
+    );
+    assert_eq!(exits[0].expected.as_deref(), Some("at least 35"));
+    assert!(exits[0].message.ends_with("the lists give 34"), "{}", exits[0].message);
+    // 15.7.5.C stops mid-sentence, and the data says so.
+    let collapse = scenario(g, "british-collapse");
+    assert!(
+        collapse
+            .victory
+            .iter()
+            .any(|v| v
+                == "C. If both players fulfill their conditions or if neither does.")
+    );
+    assert!(collapse.notes.iter().any(|n| n.contains("15.7.5.C is printed unfinished")));
+}
+
+#[test]
+fn scs_general_scenario_rules_are_in_the_data() {
+    let loaded = seeds();
+    let g = game(&loaded.games, "gazala-scs");
+    // 15.1.1.C applies to every scenario.
+    for s in &g.scenarios {
+        assert!(
+            s.special_rules
+                .iter()
+                .any(|r| r.starts_with("15.1.1.C: No unit can set up in Reserve.")),
+            "{}",
+            s.id.v
+        );
+    }
+    // 15.2's Turn 1 rules belong to the scenario that starts on Turn 1.
+    let full = scenario(g, "full-campaign");
+    assert_eq!(full.first_turn.as_deref(), Some("Turn 1"));
+    for r in ["15.2.A", "15.2.B", "15.2.C", "15.2.D"] {
+        assert!(full.special_rules.iter().any(|x| x.starts_with(r)), "{r}");
+    }
+    // The victory points of 15.1.2 decide the two campaigns, which print no victory section.
+    for sid in ["full-campaign", "main-event"] {
+        let s = scenario(g, sid);
+        for r in ["15.1.2.1", "15.1.2.2", "15.1.2.3"] {
+            assert!(s.victory.iter().any(|v| v.starts_with(r)), "{sid} {r}");
+        }
+        let t = s.tables.iter().find(|t| t.section == "15.1.2.3").unwrap();
+        assert_eq!(t.columns, ["VP Differential", "Victory Level"]);
+        assert_eq!(t.rows.len(), 5);
+        assert_eq!(t.rows[2], ["-1 to 1", "Draw"]);
+        assert!(
+            s.stated_counts.iter().any(|c| c.what == "victory-hexes" && c.count == 15)
+        );
+    }
+    // 15.3.5's table keeps its header as a header, one row per printed row.
+    let bir = scenario(g, "fall-of-bir-hacheim");
+    let t = bir.tables.iter().find(|t| t.section == "15.3.5").unwrap();
+    assert_eq!(t.columns, ["Game Ends on Turn", "Victory Level"]);
+    let first: Vec<&str> = t.rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(first, ["≤ 14", "15", "16", "17", "18+"]);
+    assert!(!bir.victory.iter().any(|v| v.contains("Victory Level")));
+    // 15.4.1.C: two supply units for the Allies and one for the Axis, each turn.
+    let cauldron = resolved(g, "cauldron-and-knightsbridge");
+    let su: Vec<(u32, Option<&str>)> = cauldron
+        .iter()
+        .filter(|(s, _)| s == "15.4.1.C")
+        .map(|(_, r)| (r.count, unit_id(r)))
+        .collect();
+    assert_eq!(su, [(2, Some("marker-supply-unit")), (1, Some("marker-supply-unit"))]);
+}
+
+#[test]
+fn scs_values_the_rulebook_does_not_print_are_marked_and_cited_where_printed() {
+    let loaded = seeds();
+    let g = game(&loaded.games, "gazala-scs");
+    let assumed = g.assumptions();
+    let has = |entry: &str, field: Option<&str>| {
+        assumed.iter().any(|a| a.entry == entry && a.field.as_deref() == field)
+    };
+    // 0.8.4 prints no KG size and 0.8.1 no AG type; the stagger is not printed.
+    assert!(has("unit_sizes[kampfgruppe]", None));
+    assert!(has("unit_types[assault-gun]", None));
+    assert!(has("board", Some("grid.stagger")));
+    assert!(has("board", Some("grid.orientation")));
+    assert!(has("counter_style", Some("values")));
+    assert!(has("map a", Some("hex_size_in")));
+    assert!(has("formations[15-shu-bde]", Some("nationality")));
+    // The units those values concern carry the reason.
+    let unit = |p: &str| g.units.iter().find(|u| u.printed.v == p).unwrap();
+    assert!(unit("KStA Arm Recon KG").assumed.contains_key("size"));
+    assert!(unit("551 AG Bn").assumed.contains_key("type"));
+    assert!(
+        unit("I/200 Inf Bn").assumed.contains_key("nationality"),
+        "15th Schützen Bde"
+    );
+    assert!(unit("Yugo Inf Bn").assumed.contains_key("nationality"));
+    assert!(unit("1 TS Inf Bn").assumed.is_empty());
+    // Values are cited where the rulebook prints them; 0.8.2 is about exploitation only.
+    let values: BTreeMap<&str, &str> = g
+        .meta
+        .values
+        .iter()
+        .map(|v| (v.id.v.as_str(), v.section.as_deref().unwrap_or_default()))
+        .collect();
+    assert_eq!(values["attack"], "2.1.B");
+    assert_eq!(values["defense"], "8.2.A");
+    assert_eq!(values["movement"], "3.1.1");
+    assert_ne!(g.meta.counter_style.section.as_deref(), Some("0.8.2"));
+    let reasoning = g.meta.board.as_ref().unwrap().reasoning.as_deref().unwrap();
+    assert!(
+        reasoning.contains("horizontal dimension")
+            && !reasoning.contains("34-inch side (0.4.1.1)")
+    );
+    // No terrain is prohibited: the Terrain Effects Chart is not printed.
+    assert!(g.rules.prohibited_terrain.is_empty());
+}

@@ -146,7 +146,11 @@ impl<'g> Resolver<'g> {
                 let p = normalise(&m.printed.v);
                 p == meaning || p == singular
             }) {
-                generic.insert(normalise(&a.abbr), m.id.clone());
+                // The abbreviation and its meaning, plural or singular (`SU`, `supply units`,
+                // `supply unit`), name the counter.
+                for key in [normalise(&a.abbr), meaning.clone(), singular.to_string()] {
+                    generic.insert(key, m.id.clone());
+                }
             }
         }
         let names = game

@@ -128,9 +128,9 @@ fn check_rgb(rgb: &Option<Spanned<String>>, errors: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The abbreviations a bare number counts (`SU` in `4 SU`): those whose printed meaning
-/// names a counter or marker of the manifest (`SU`, "Supply Units", the marker "Supply
-/// Unit").
+/// The words a bare number counts (`SU` in `4 SU`, `supply units` in `two supply units`):
+/// the abbreviations whose printed meaning names a counter or marker of the manifest (`SU`,
+/// "Supply Units", the marker "Supply Unit"), with that meaning, plural and singular.
 fn counted_words(
     g: &crate::source::GameFile,
     counters: &crate::source::CountersFile,
@@ -141,15 +141,17 @@ fn counted_words(
         .flat_map(|gr| gr.counters.iter().map(|c| c.v.printed().to_lowercase()))
         .chain(counters.markers.iter().map(|m| m.printed.v.to_lowercase()))
         .collect();
-    g.abbreviations
-        .iter()
-        .filter(|a| {
-            let meaning = a.meaning.to_lowercase();
-            let singular = meaning.trim_end_matches('s');
-            names.iter().any(|n| *n == meaning || n == singular)
-        })
-        .map(|a| a.abbr.clone())
-        .collect()
+    let mut out = Vec::new();
+    for a in &g.abbreviations {
+        let meaning = a.meaning.to_lowercase();
+        let singular = meaning.trim_end_matches('s');
+        if names.iter().any(|n| *n == meaning || n == singular) {
+            out.push(a.abbr.clone());
+            out.push(a.meaning.clone());
+            out.push(a.meaning.trim_end_matches('s').to_string());
+        }
+    }
+    out
 }
 
 /// The file stem of a path, for checking that a document's id matches its file name.

@@ -27,8 +27,8 @@ pub struct Marks {
     pub nationalities: Vec<String>,
     /// Other remarks (`Dummy`).
     pub remarks: Vec<String>,
-    /// Words a bare number counts, without `x` (`SU` in `4 SU`): abbreviations of the
-    /// game's generic counters.
+    /// Words a bare number counts, without `x` (`SU` in `4 SU`, `supply units` in `two
+    /// supply units`): the abbreviations of the game's generic counters and their meanings.
     pub counted: Vec<String>,
     /// The game's type and size words, to read a type written once after a list and list
     /// labels printed without a colon.
@@ -548,15 +548,27 @@ fn word_spans(s: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// `4 x SU` → (4, `SU`); `4 SU` → (4, `SU`) when `SU` is a counted word.
+const NUMBER_WORDS: [&str; 12] = [
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve",
+];
+
+/// `4 x SU` → (4, `SU`); `4 SU` and `two supply units` → (4, `SU`), (2, `supply units`)
+/// when the rest is a counted word. A number written as a word counts only counted words.
 fn split_count<'a>(name: &'a str, counted: &[String]) -> Option<(u32, &'a str)> {
     let (n, rest) = name.split_once(' ')?;
-    let n: u32 = n.parse().ok()?;
-    if let Some(r) = rest.strip_prefix("x ") {
+    let word = NUMBER_WORDS.iter().position(|w| w.eq_ignore_ascii_case(n));
+    let n: u32 = match word {
+        Some(k) => k as u32 + 1,
+        None => n.parse().ok()?,
+    };
+    if word.is_none()
+        && let Some(r) = rest.strip_prefix("x ")
+    {
         return Some((n, r.trim_start()));
     }
     let r = rest.trim_start();
-    counted.iter().any(|w| w == r).then_some((n, r))
+    counted.iter().any(|w| w.eq_ignore_ascii_case(r)).then_some((n, r))
 }
 
 #[cfg(test)]
@@ -577,7 +589,12 @@ mod tests {
             ],
             nationalities: vec!["Brit".into()],
             remarks: vec!["Dummy".into()],
-            counted: vec!["SU".into(), "ASU".into()],
+            counted: vec![
+                "SU".into(),
+                "ASU".into(),
+                "Supply Units".into(),
+                "Supply Unit".into(),
+            ],
             words: vocabulary(),
         }
     }
@@ -772,6 +789,12 @@ mod tests {
         assert_eq!(names(&items), ["SU", "SU", "ASU", "4 Fld"]);
         let counts: Vec<_> = items.iter().map(|i| i.count).collect();
         assert_eq!(counts, [Some(4), Some(4), Some(2), None]);
+        // SCS 15.4.1.C: "two supply units", "one supply unit".
+        let items =
+            parse_units("two supply units, one supply unit, two Inf Bns", &marks());
+        assert_eq!(names(&items), ["supply units", "supply unit", "two Inf Bns"]);
+        let counts: Vec<_> = items.iter().map(|i| i.count).collect();
+        assert_eq!(counts, [Some(2), Some(1), None]);
         let t = "10 It Corps (10 Eng Bn), 4 SU";
         let items = parse_units(t, &marks());
         assert_eq!(&t[items[1].range.clone()], "SU");
