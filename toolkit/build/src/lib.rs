@@ -47,6 +47,7 @@ pub mod cache;
 pub mod clean;
 mod error;
 pub mod files;
+pub mod init;
 pub mod layout;
 pub mod output;
 mod pipeline;
@@ -57,6 +58,7 @@ mod settings;
 pub mod stages;
 mod sync;
 pub mod validate;
+pub mod watch;
 
 pub use error::{Error, ErrorKind, Result};
 pub use pipeline::Build;

@@ -184,6 +184,16 @@ pub enum Command {
         /// Output format of the report.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// After the build, watch --sources and rebuild the games whose files change,
+        /// until Ctrl+C.
+        #[arg(long)]
+        watch: bool,
+    },
+    /// Write a new game folder under --sources that builds as it is: one map, a few
+    /// counters of each side, a scenario and a stacking rule.
+    Init {
+        /// The game id, which names its folder (`my-game`).
+        id: String,
     },
     /// Remove the build outputs of each game (`counters/`, `maps/`, `dist/`) and the build
     /// cache (`.muster-cache/`) from the output folder.

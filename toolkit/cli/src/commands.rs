@@ -53,7 +53,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
             .context("failed to start the worker threads")?;
     }
     match &cli.command {
-        Command::Build { games, map_dpi, counters, format } => {
+        Command::Build { games, map_dpi, counters, format, watch } => {
             let build = Build::new(Settings {
                 sources: g.sources.clone(),
                 out: g.out.clone(),
@@ -61,7 +61,33 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                 map_dpi: *map_dpi,
                 counters: counters.into(),
             })?;
-            crate::build::run(g, &build, *format)
+            if *watch {
+                crate::build::watch(g, &build, *format)
+            } else {
+                crate::build::run(g, &build, *format)
+            }
+        }
+        Command::Init { id } => {
+            let written = muster_build::init::init(&g.sources, id)?;
+            if !g.quiet {
+                for path in &written {
+                    println!("{}", path.display());
+                }
+                eprintln!(
+                    "wrote {} ({} files); build it with `muster build --game {id}`",
+                    g.sources.join(id).display(),
+                    written.len()
+                );
+                let schemas = g.sources.join("../schemas/game.schema.json");
+                if !schemas.is_file() {
+                    eprintln!(
+                        "its files name their schemas in {}: write them with `muster schema --write {}`",
+                        g.sources.join("../schemas").display(),
+                        g.sources.join("../schemas").display()
+                    );
+                }
+            }
+            Ok(Exit::Clean)
         }
         Command::Clean { games } => {
             let cleaned = muster_build::clean::clean(&g.out, &games.games)?;
