@@ -6,6 +6,7 @@ mod bad_input;
 mod cli;
 mod counters;
 mod errata;
+mod findings;
 mod hardening;
 mod incremental;
 mod init;

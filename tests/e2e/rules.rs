@@ -2,7 +2,7 @@
 //! from the rulebooks' own wording; placement forms; solved setups that pass the checker.
 
 use muster_check::{check_position, solve, validate_scenario};
-use muster_model::Game;
+use muster_model::{FindingKind, Game};
 use muster_rules::{Category, PlacedUnit, Position, check_stacking};
 
 use crate::util::seeds;
@@ -240,7 +240,7 @@ fn validation_reports_the_real_overstack_of_13_32_and_the_scs_misprints() {
     let loaded = seeds();
     let g = game(&loaded.games, "gazala-1942");
     let f = validate_scenario(g, "british-strike-first");
-    let over: Vec<_> = f.iter().filter(|x| x.kind == "overstack").collect();
+    let over: Vec<_> = f.iter().filter(|x| x.kind == FindingKind::Overstack).collect();
     assert_eq!(over.len(), 1);
     assert_eq!(
         (over[0].rule.as_str(), over[0].location.as_str(), over[0].units.len()),
@@ -252,7 +252,9 @@ fn validation_reports_the_real_overstack_of_13_32_and_the_scs_misprints() {
     let f = validate_scenario(scs, "full-campaign");
     let unknown: Vec<&str> = f
         .iter()
-        .filter(|x| x.kind == "unknown-unit" || x.kind == "name-differs")
+        .filter(|x| {
+            x.kind == FindingKind::UnknownUnit || x.kind == FindingKind::NameDiffers
+        })
         .map(|x| x.units[0].as_str())
         .collect();
     for misprint in ["3/18 Gurk", "57 AT Bn", "4 Ind Div HQ", "8 Army HQ", "Ind Arty Bat"]
@@ -295,8 +297,9 @@ fn a_planted_overstack_in_a_players_position_is_found() {
     }
     let f = check_position(g, "campaign", &Position { units });
     assert!(
-        f.iter()
-            .any(|x| x.kind == "overstack" && x.rule == "6.0" && x.location == target),
+        f.iter().any(|x| x.kind == FindingKind::Overstack
+            && x.rule == "6.0"
+            && x.location == target),
         "{f:?}"
     );
 }

@@ -436,7 +436,7 @@ fn errata_of<'a>(
     scenario: &str,
 ) -> Vec<&'a muster_check::Erratum> {
     list.iter()
-        .filter(|e| e.kind == kind && e.scenario.as_deref() == Some(scenario))
+        .filter(|e| e.kind.as_str() == kind && e.scenario.as_deref() == Some(scenario))
         .collect()
 }
 
@@ -476,14 +476,15 @@ fn scs_scenarios_record_where_the_printed_setups_stop_short() {
     for sid in ["full-campaign", "main-event"] {
         let found = errata_of(&errata, "incomplete", sid);
         assert_eq!(found.len(), 1, "{sid}");
-        assert_eq!(found[0].severity, "info");
+        assert_eq!(found[0].severity(), muster_model::Severity::Info);
         assert!(!found[0].span.is_detached(), "the finding points at the data");
     }
     // 15.7.5.B asks the CW to exit 35 or more units; 15.7.3 sets up 33 and 1 x SU.
     let exits = errata_of(&errata, "count-mismatch", "british-collapse");
     assert_eq!(exits.len(), 1);
     assert_eq!(
-        exits[0].severity, "warning",
+        exits[0].severity(),
+        muster_model::Severity::Warning,
         "the setup is complete: a real contradiction"
     );
     assert_eq!(exits[0].expected.as_deref(), Some("at least 35"));

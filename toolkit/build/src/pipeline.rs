@@ -172,8 +172,11 @@ impl Build {
             counter_sides: counters.sides,
             unknown_counter_values: counters.unknown_values,
             sheet_pages: counters.pages,
-            setup_findings: findings.iter().filter(|f| f.severity != "info").count(),
-            errata: errata.iter().filter(|e| e.severity != "info").count(),
+            setup_findings: findings
+                .iter()
+                .filter(|f| f.severity().needs_attention())
+                .count(),
+            errata: errata.iter().filter(|e| e.severity().needs_attention()).count(),
             map_images: maps,
             counters,
             module,

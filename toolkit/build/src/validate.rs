@@ -15,7 +15,7 @@ pub fn finding_json(f: &Finding, sources: &Sources) -> Value {
         "game": f.game,
         "scenario": f.scenario,
         "kind": f.kind,
-        "severity": f.severity,
+        "severity": f.severity(),
         "rule": f.rule,
         "location": f.location,
         "units": f.units,

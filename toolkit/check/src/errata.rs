@@ -7,22 +7,20 @@ use std::collections::BTreeMap;
 
 use muster_model::notation::parse_location;
 use muster_model::source::{Comparison, Contradiction, FeatureKind};
-use muster_model::{Game, PlacementKind, Span};
+use muster_model::{FindingKind, Game, PlacementKind, Severity, Span};
 use muster_rules::Category;
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::resolve::{Resolved, Resolver, normalise};
 use crate::solve::{placements, solve};
 
-/// One inconsistency.
-#[derive(Debug, Clone, Serialize)]
+/// One inconsistency. Its severity is its kind's ([`Erratum::severity`]).
+#[derive(Debug, Clone)]
 pub struct Erratum {
     /// Game id.
     pub game: String,
     /// Kind of inconsistency.
-    pub kind: String,
-    /// `error` (certain), `warning` (likely) or `info`.
-    pub severity: String,
+    pub kind: FindingKind,
     /// The printed text at fault.
     pub subject: String,
     /// What the manifest or rule says.
@@ -40,18 +38,46 @@ pub struct Erratum {
     /// A note from the acknowledgement.
     pub known_note: Option<String>,
     /// Where it is.
-    #[serde(skip)]
     pub span: Span,
 }
 
 impl Erratum {
+    /// How bad it is: the severity of its kind.
+    pub fn severity(&self) -> Severity {
+        self.kind.severity()
+    }
+
+    /// Does it need attention: an error or a warning that is not acknowledged?
+    pub fn needs_attention(&self) -> bool {
+        self.severity().needs_attention() && !self.known
+    }
+
     /// The order of certainty for reports: errors, then warnings, then information.
     pub fn rank(&self) -> u8 {
-        match self.severity.as_str() {
-            "error" => 0,
-            "warning" => 1,
-            _ => 2,
+        match self.severity() {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+            Severity::Info => 2,
         }
+    }
+}
+
+impl Serialize for Erratum {
+    /// Every field, with the severity, without the span.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Erratum", 12)?;
+        st.serialize_field("game", &self.game)?;
+        st.serialize_field("kind", &self.kind)?;
+        st.serialize_field("severity", &self.severity())?;
+        st.serialize_field("subject", &self.subject)?;
+        st.serialize_field("expected", &self.expected)?;
+        st.serialize_field("suggestion", &self.suggestion)?;
+        st.serialize_field("message", &self.message)?;
+        st.serialize_field("section", &self.section)?;
+        st.serialize_field("scenario", &self.scenario)?;
+        st.serialize_field("known", &self.known)?;
+        st.serialize_field("known_note", &self.known_note)?;
+        st.end()
     }
 }
 
@@ -59,8 +85,7 @@ impl Erratum {
 pub fn errata(game: &Game) -> Vec<Erratum> {
     let mut out = Vec::new();
     let resolver = Resolver::new(game);
-    let mut e = |kind: &str,
-                 severity: &str,
+    let mut e = |kind: FindingKind,
                  subject: &str,
                  expected: Option<String>,
                  suggestion: Option<String>,
@@ -70,8 +95,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
                  span: Span| {
         out.push(Erratum {
             game: game.id.clone(),
-            kind: kind.into(),
-            severity: severity.into(),
+            kind,
             subject: subject.into(),
             expected,
             suggestion,
@@ -107,8 +131,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
             let named_name =
                 game.formation(named).map(|f| f.printed.v.clone()).unwrap_or_default();
             e(
-                "hq-of-other-formation",
-                "error",
+                FindingKind::HqOfOtherFormation,
                 &u.printed.v,
                 Some(format!("the HQ of {own_name}")),
                 None,
@@ -130,8 +153,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
         for u in &list[1..] {
             if list[0].front == u.front && list[0].size == u.size {
                 e(
-                    "duplicate-name",
-                    "info",
+                    FindingKind::DuplicateName,
                     &u.printed.v,
                     None,
                     None,
@@ -198,11 +220,10 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
                         };
                         e(
                             if split.is_some() || r.unparsed {
-                                "unparsable-list"
+                                FindingKind::UnparsableList
                             } else {
-                                "unknown-unit"
+                                FindingKind::UnknownUnit
                             },
-                            "warning",
                             &r.printed,
                             None,
                             suggestion,
@@ -226,8 +247,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
                         *used_anywhere.entry(id.clone()).or_default() += 1;
                         if let Some(m) = differs_from {
                             e(
-                                "name-differs",
-                                "warning",
+                                FindingKind::NameDiffers,
                                 &r.printed,
                                 Some(m.clone()),
                                 Some(m.clone()),
@@ -252,8 +272,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
                                 .map(|f| f.printed.v.clone())
                                 .unwrap_or_default();
                             e(
-                                "other-formation",
-                                "warning",
+                                FindingKind::OtherFormation,
                                 &r.printed,
                                 Some(format!("a unit of {own}")),
                                 None,
@@ -287,8 +306,11 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
             let (pi, span) = list[1];
             let name = game.unit(id).map(|u| u.printed.v.clone()).unwrap_or_default();
             e(
-                if both { "setup-and-reinforcement" } else { "listed-twice" },
-                "warning",
+                if both {
+                    FindingKind::SetupAndReinforcement
+                } else {
+                    FindingKind::ListedTwice
+                },
                 &name,
                 Some(format!("{count} counter")),
                 None,
@@ -360,11 +382,13 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
             {
                 // Where the list stops short or is not printed at all, the gap is recorded
                 // in the data rather than an inconsistency of the rulebook.
-                let severity =
-                    if n == 0 || s.incomplete.is_some() { "info" } else { "warning" };
+                let kind = if n == 0 || s.incomplete.is_some() {
+                    FindingKind::CountIncomplete
+                } else {
+                    FindingKind::CountMismatch
+                };
                 e(
-                    "count-mismatch",
-                    severity,
+                    kind,
                     &c.quote,
                     Some(match c.compare {
                         Comparison::Exactly => c.count.to_string(),
@@ -390,8 +414,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
         // What the scenario records as printed short, and statements that disagree.
         if let Some(gap) = &s.incomplete {
             e(
-                "incomplete",
-                "info",
+                FindingKind::Incomplete,
                 &s.title,
                 None,
                 None,
@@ -405,8 +428,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
             let gap =
                 t.incomplete.as_ref().map(|g| (g.v.clone(), g.span)).unwrap_or_default();
             e(
-                "incomplete",
-                "info",
+                FindingKind::Incomplete,
                 &t.title,
                 None,
                 None,
@@ -421,10 +443,9 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
         }
         // Stacking and split strengths of the printed setup.
         for f in crate::validate::validate_scenario(game, sid) {
-            if f.kind == "overstack" || f.kind == "bad-hex" {
+            if matches!(f.kind, FindingKind::Overstack | FindingKind::BadHex) {
                 e(
-                    &f.kind,
-                    "error",
+                    f.kind,
                     &f.location,
                     None,
                     None,
@@ -477,8 +498,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
                 let span =
                     list.iter().find(|(s, _)| s == bad).map_or(Span::detached(), |x| x.1);
                 e(
-                    "split-strength",
-                    "error",
+                    FindingKind::SplitStrength,
                     &format!("{name} [{bad}]"),
                     near.map(|sp| {
                         format!("{} divides into {}", sp.full, sp.parts.join(" and "))
@@ -501,8 +521,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
         for f in m.features.iter().filter(|f| f.erratum) {
             let hexes: Vec<&str> = f.hexes.iter().map(|h| h.v.as_str()).collect();
             e(
-                "map-erratum",
-                "info",
+                FindingKind::MapErratum,
                 &hexes.join(", "),
                 None,
                 None,
@@ -525,8 +544,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
                 for h in parse_location(&loc.v, &is_label).hexes() {
                     if let Err(err) = board.parse(&h.label) {
                         e(
-                            "bad-hex",
-                            "error",
+                            FindingKind::BadHex,
                             &h.label,
                             None,
                             None,
@@ -558,8 +576,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
     for (what, section, gap) in gaps.into_iter().chain(tables) {
         if let Some(gap) = gap {
             e(
-                "incomplete",
-                "info",
+                FindingKind::Incomplete,
                 what,
                 None,
                 None,
@@ -578,8 +595,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
     if !game.scenarios.is_empty() {
         for u in game.units.iter().filter(|u| !used_anywhere.contains_key(&u.id)) {
             e(
-                "unused",
-                "info",
+                FindingKind::Unused,
                 &u.printed.v,
                 None,
                 None,
@@ -600,13 +616,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
     // A setup shared by two scenarios is reported once.
     let mut seen = std::collections::BTreeSet::new();
     out.retain(|f| {
-        seen.insert((
-            f.kind.clone(),
-            f.span.file,
-            f.span.line,
-            f.span.column,
-            f.message.clone(),
-        ))
+        seen.insert((f.kind, f.span.file, f.span.line, f.span.column, f.message.clone()))
     });
     out.sort_by(|a, b| {
         (a.rank(), &a.kind, a.span.file, a.span.line, a.span.column).cmp(&(
@@ -625,8 +635,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
 #[allow(clippy::type_complexity)]
 fn contradiction(
     e: &mut impl FnMut(
-        &str,
-        &str,
+        FindingKind,
         &str,
         Option<String>,
         Option<String>,
@@ -645,8 +654,7 @@ fn contradiction(
         .collect();
     let first = c.statements.first();
     e(
-        "contradiction",
-        "warning",
+        FindingKind::Contradiction,
         first.map_or(c.what.v.as_str(), |st| st.quote.as_str()),
         c.statements.get(1).map(|st| format!("{}: {}", st.section, st.quote)),
         None,

@@ -3,26 +3,24 @@
 use std::collections::BTreeMap;
 
 use muster_hex::Cell;
-use muster_model::{Game, Span};
+use muster_model::{FindingKind, Game, Severity, Span};
 use muster_rules::{Allowed, Position, check_placement, check_stacking};
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::region::Region;
 use crate::resolve::Resolved;
 use crate::solve::{self, Solution, placed, ruleset};
 
-/// A problem with a scenario or a position.
-#[derive(Debug, Clone, Serialize)]
+/// A problem with a scenario or a position. Its severity is its kind's
+/// ([`Finding::severity`]).
+#[derive(Debug, Clone)]
 pub struct Finding {
     /// Game id.
     pub game: String,
     /// Scenario id.
     pub scenario: String,
-    /// What kind of problem (`overstack`, `unknown-unit`, `infeasible`, `unresolved-location`,
-    /// `outside-setup`).
-    pub kind: String,
-    /// `warning` or `info`.
-    pub severity: String,
+    /// What kind of problem.
+    pub kind: FindingKind,
     /// The rule section it concerns.
     pub rule: String,
     /// The printed hex label or location.
@@ -32,8 +30,30 @@ pub struct Finding {
     /// What is wrong.
     pub message: String,
     /// Where it is printed.
-    #[serde(skip)]
     pub span: Span,
+}
+
+impl Finding {
+    /// How bad it is: the severity of its kind.
+    pub fn severity(&self) -> Severity {
+        self.kind.severity()
+    }
+}
+
+impl Serialize for Finding {
+    /// Game, scenario, kind, severity, rule, location, units and message.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Finding", 8)?;
+        st.serialize_field("game", &self.game)?;
+        st.serialize_field("scenario", &self.scenario)?;
+        st.serialize_field("kind", &self.kind)?;
+        st.serialize_field("severity", &self.severity())?;
+        st.serialize_field("rule", &self.rule)?;
+        st.serialize_field("location", &self.location)?;
+        st.serialize_field("units", &self.units)?;
+        st.serialize_field("message", &self.message)?;
+        st.end()
+    }
 }
 
 /// Validates a scenario's printed setup: every unit reference resolved, fixed placements
@@ -49,8 +69,7 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
     let placements = solve::placements(game, scenario);
     let rules = ruleset(game);
     let mut out = Vec::new();
-    let finding = |kind: &str,
-                   severity: &str,
+    let finding = |kind: FindingKind,
                    rule: String,
                    location: String,
                    units: Vec<String>,
@@ -58,8 +77,7 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
                    span: Span| Finding {
         game: game.id.clone(),
         scenario: scenario.to_string(),
-        kind: kind.into(),
-        severity: severity.into(),
+        kind,
         rule,
         location,
         units,
@@ -72,8 +90,7 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
         for r in res {
             if let Resolved::Unit { differs_from: Some(manifest), .. } = &r.to {
                 out.push(finding(
-                    "name-differs",
-                    "warning",
+                    FindingKind::NameDiffers,
                     p.section.clone(),
                     p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default(),
                     vec![r.printed.clone()],
@@ -87,8 +104,7 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
                     .map(|(_, n, s)| format!("; did you mean `{n}`? (similarity {s:.2})"))
                     .unwrap_or_default();
                 out.push(finding(
-                    "unknown-unit",
-                    "warning",
+                    FindingKind::UnknownUnit,
                     p.section.clone(),
                     p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default(),
                     vec![r.printed.clone()],
@@ -119,8 +135,7 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
         for f in check_stacking(&rules, &Position { units }) {
             let p = placements[list[0].0];
             out.push(finding(
-                "overstack",
-                "warning",
+                FindingKind::Overstack,
                 f.rule,
                 label.clone(),
                 f.units,
@@ -138,18 +153,17 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
         {
             continue;
         }
-        let (kind, severity, location) = match solution.regions.get(pr.placement) {
+        let (kind, location) = match solution.regions.get(pr.placement) {
             Some(Some(Region::Unresolved { bad_label: Some(l), .. })) => {
-                ("bad-hex", "warning", l.clone())
+                (FindingKind::BadHex, l.clone())
             }
             Some(Some(Region::Unresolved { .. })) => {
-                ("unresolved-location", "info", pr.location.clone())
+                (FindingKind::UnresolvedLocation, pr.location.clone())
             }
-            _ => ("infeasible", "warning", pr.location.clone()),
+            _ => (FindingKind::Infeasible, pr.location.clone()),
         };
         out.push(finding(
             kind,
-            severity,
             pr.rule.clone(),
             location,
             pr.units.clone(),
@@ -193,13 +207,11 @@ pub fn allowed_hexes(game: &Game, scenario: &str) -> BTreeMap<String, Allowed> {
 /// Checks a concrete position (a player's setup) against a scenario: hexes overstacked
 /// under which rule, and units standing where their printed setup does not allow.
 pub fn check_position(game: &Game, scenario: &str, position: &Position) -> Vec<Finding> {
-    let finding = |kind: &str| {
-        let kind = kind.to_string();
+    let finding = |kind: FindingKind| {
         move |f: muster_rules::Finding| Finding {
             game: game.id.clone(),
             scenario: scenario.to_string(),
-            kind: kind.clone(),
-            severity: "warning".into(),
+            kind,
             rule: f.rule,
             location: f.location,
             units: f.units,
@@ -209,11 +221,13 @@ pub fn check_position(game: &Game, scenario: &str, position: &Position) -> Vec<F
     };
     let mut out: Vec<Finding> = check_stacking(&ruleset(game), position)
         .into_iter()
-        .map(finding("overstack"))
+        .map(finding(FindingKind::Overstack))
         .collect();
     let allowed = allowed_hexes(game, scenario);
     out.extend(
-        check_placement(&allowed, position).into_iter().map(finding("outside-setup")),
+        check_placement(&allowed, position)
+            .into_iter()
+            .map(finding(FindingKind::OutsideSetup)),
     );
     out
 }

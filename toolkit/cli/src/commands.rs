@@ -187,7 +187,7 @@ fn errata(g: &Global, games: &[String], format: Format) -> Result<Exit> {
         for e in found.iter().flatten() {
             let at = crate::report::place(&loaded.sources, e.span);
             let known = if e.known { " (known)" } else { "" };
-            println!("{at}{} [{}] {}{known}", e.severity, e.kind, e.message);
+            println!("{at}{} [{}] {}{known}", e.severity(), e.kind, e.message);
             if let Some(s) = &e.suggestion {
                 println!("  likely: {s}");
             }
@@ -224,7 +224,7 @@ fn validate(
         return Ok(Exit::Unusable);
     }
     let findings = scenario_findings(&loaded.games, scenario);
-    let serious = findings.iter().filter(|f| f.severity != "info").count();
+    let serious = findings.iter().filter(|f| f.severity().needs_attention()).count();
     if format == Format::Json {
         let list: Vec<Value> =
             findings.iter().map(|f| finding_json(f, &loaded.sources)).collect();
@@ -234,7 +234,12 @@ fn validate(
             let at = crate::report::place(&loaded.sources, f.span);
             println!(
                 "{at}{} [{}] {} (rule {}, {}): {}",
-                f.severity, f.scenario, f.kind, f.rule, f.location, f.message
+                f.severity(),
+                f.scenario,
+                f.kind,
+                f.rule,
+                f.location,
+                f.message
             );
         }
         if !g.quiet {

@@ -3,29 +3,20 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
+use crate::finding::{FindingKind, Severity};
 use crate::span::{FileId, Span};
 
 /// How many characters of a long source line a diagnostic shows around its column.
 const WINDOW: usize = 100;
-/// How bad a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Information that needs no action.
-    Info,
-    /// Something is probably wrong but the data is usable.
-    Warning,
-    /// The data cannot be used.
-    Error,
-}
 
 /// A problem in user data, with where it is and what might fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// How bad it is.
+    /// How bad it is: the kind's severity for a finding, [`Severity::Error`] for
+    /// unusable input.
     pub severity: Severity,
+    /// What kind of finding it is; none for errors that make the input unusable.
+    pub kind: Option<FindingKind>,
     /// Where it is.
     pub span: Span,
     /// What is wrong, lowercase, no trailing period.
@@ -41,6 +32,7 @@ impl Diagnostic {
     pub fn error(span: Span, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Error,
+            kind: None,
             span,
             message: message.into(),
             expected: None,
@@ -48,14 +40,18 @@ impl Diagnostic {
         }
     }
 
-    /// Information at a span.
-    pub fn info(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Info, ..Diagnostic::error(span, message) }
+    /// A finding of `kind` at a span, with the kind's severity.
+    pub fn finding(kind: FindingKind, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: kind.severity(),
+            kind: Some(kind),
+            ..Diagnostic::error(span, message)
+        }
     }
 
-    /// A warning at a span.
-    pub fn warning(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(span, message) }
+    /// Does it make the input unusable (an error that is no finding)?
+    pub fn is_fatal(&self) -> bool {
+        self.severity == Severity::Error && self.kind.is_none()
     }
 
     /// Adds what was expected.
@@ -122,10 +118,9 @@ impl Sources {
     /// Renders a diagnostic for a terminal or a log: `path:line:col: severity: message`,
     /// then the source line with a caret, then what was expected and the hints.
     pub fn render(&self, d: &Diagnostic) -> String {
-        let sev = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
+        let sev = match d.kind {
+            Some(kind) => format!("{}[{kind}]", d.severity),
+            None => d.severity.to_string(),
         };
         let mut out = String::new();
         if d.span.is_detached() {
@@ -183,13 +178,14 @@ impl Sources {
         out
     }
 
-    /// A diagnostic as JSON: file, line, column, severity, message, expected, hints.
+    /// A diagnostic as JSON: file, line, column, severity, kind, message, expected, hints.
     pub fn to_json(&self, d: &Diagnostic) -> serde_json::Value {
         serde_json::json!({
             "file": if d.span.is_detached() { None } else { Some(self.path(d.span.file).display().to_string()) },
             "line": d.span.line,
             "column": d.span.column,
             "severity": d.severity,
+            "kind": d.kind,
             "message": d.message,
             "expected": d.expected,
             "hints": d.hints,

@@ -15,6 +15,7 @@
 mod assumptions;
 pub mod calendar;
 mod diag;
+mod finding;
 mod game;
 mod load;
 pub mod notation;
@@ -25,7 +26,8 @@ mod validate;
 mod yaml;
 
 pub use assumptions::Assumption;
-pub use diag::{Diagnostic, Severity, SourceFile, SourceResult, Sources, suggest};
+pub use diag::{Diagnostic, SourceFile, SourceResult, Sources, suggest};
+pub use finding::{FindingKind, Severity};
 pub use game::{
     Formation, Game, ParsedPlacement, ParsedScenario, ParsedUnits, PlacementKind, Unit,
 };

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 
 use crate::diag::{Diagnostic, Sources};
+use crate::finding::FindingKind;
 use crate::game::Game;
 use crate::source::{
     CountersFile, GameFile, KnownErrata, MapFile, OobFile, RulesFile, ScenarioFile,
@@ -38,9 +39,9 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// Were there errors?
+    /// Were there errors that made input unusable (a game or file that did not load)?
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.severity == crate::Severity::Error)
+        self.diagnostics.iter().any(Diagnostic::is_fatal)
     }
 }
 
@@ -246,7 +247,8 @@ fn unknown_files(dir: &Path) -> Vec<Diagnostic> {
     for n in names {
         if !KNOWN.contains(&n.as_str()) {
             out.push(
-                Diagnostic::warning(
+                Diagnostic::finding(
+                    FindingKind::UnreadFile,
                     Span::detached(),
                     format!("{} is not a file muster reads", dir.join(&n).display()),
                 )

@@ -7,6 +7,7 @@ use muster_hex::{Board, Direction, Sheet};
 use muster_rules::Category;
 
 use crate::diag::{Diagnostic, Sources, suggest};
+use crate::finding::FindingKind;
 use crate::game::{
     Formation, Game, ParsedPlacement, ParsedScenario, ParsedUnits, PlacementKind, Unit,
 };
@@ -264,7 +265,8 @@ pub(crate) fn build(
     }
     for (_, m) in &docs.maps {
         if !placements.iter().any(|p| p.map.v == m.id.v) {
-            warnings.push(Diagnostic::warning(
+            warnings.push(Diagnostic::finding(
+                FindingKind::UnplacedMap,
                 m.id.span,
                 format!("map `{}` is not placed on the board in game.yaml", m.id.v),
             ));
@@ -399,7 +401,7 @@ pub(crate) fn build(
                 .map_or(Category::Combat, |t| t.category);
             if unit_type.is_none() {
                 warnings.push(
-                    Diagnostic::info(printed.span, format!("the type of `{}` is not known", printed.v))
+                    Diagnostic::finding(FindingKind::UnknownType, printed.span, format!("the type of `{}` is not known", printed.v))
                         .with_hint("its printed name states no unit type; add `type:` if the counter shows one"),
                 );
             }

@@ -37,7 +37,7 @@ pub fn erratum_json(e: &Erratum, sources: &Sources) -> Value {
     json!({
         "game": e.game,
         "kind": e.kind,
-        "severity": e.severity,
+        "severity": e.severity(),
         "subject": e.subject,
         "expected": e.expected,
         "suggestion": e.suggestion,
@@ -60,10 +60,10 @@ pub fn errata_markdown(game: &Game, errata: &[Erratum], sources: &Sources) -> St
         game.meta.title,
         errata.len()
     );
-    let mut kinds: Vec<(&str, u8)> = Vec::new();
+    let mut kinds: Vec<(muster_model::FindingKind, u8)> = Vec::new();
     for e in errata {
         if !kinds.iter().any(|(k, _)| *k == e.kind) {
-            kinds.push((&e.kind, e.rank()));
+            kinds.push((e.kind, e.rank()));
         }
     }
     for (kind, _) in kinds {
@@ -91,7 +91,7 @@ pub fn errata_markdown(game: &Game, errata: &[Erratum], sources: &Sources) -> St
                 s,
                 "- {} ({}, section {}{}){at}{known}",
                 e.message,
-                e.severity,
+                e.severity(),
                 e.section,
                 e.scenario.as_ref().map(|x| format!(", {x}")).unwrap_or_default()
             );

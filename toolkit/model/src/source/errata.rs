@@ -19,7 +19,7 @@ pub struct KnownErrata {
 #[serde(deny_unknown_fields)]
 pub struct KnownErratum {
     /// The finding's kind (`unknown-unit`, `name-differs`, …).
-    pub kind: Spanned<String>,
+    pub kind: Spanned<crate::FindingKind>,
     /// The printed text at fault, as the report shows it.
     pub subject: Spanned<String>,
     /// Why it is known (a published errata sheet, a designer's note). Default: none.

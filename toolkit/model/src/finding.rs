@@ -1,0 +1,200 @@
+//! The kinds of finding muster reports and the severity of each: one table.
+//!
+//! Every finding any command reports (the loader's warnings, `validate`, `errata`,
+//! `build` and `check`) has a [`FindingKind`], and its [`Severity`] is a property of
+//! the kind ([`FindingKind::severity`]), so no command can give the same finding another
+//! level. Errors of unusable input (a YAML error, a dangling reference, a missing file)
+//! are [`crate::Diagnostic`]s of severity [`Severity::Error`] with no kind: they stop the
+//! game from loading.
+
+use std::fmt;
+use std::str::FromStr;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// How bad a finding or diagnostic is.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Information that needs no action: the data is as printed and muster can use it.
+    Info,
+    /// Probably wrong, or something muster could not check or carry out: the data is
+    /// usable but needs a look (`--strict` fails on it).
+    Warning,
+    /// Certainly wrong: the data contradicts itself or its rules (every reporting command
+    /// exits 1), or, with no kind, cannot be used at all (exit 2).
+    Error,
+}
+
+impl Severity {
+    /// `error`, `warning` or `info`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    /// Does a finding of this severity need attention (an error or a warning)?
+    pub fn needs_attention(self) -> bool {
+        self != Severity::Info
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+macro_rules! kinds {
+    ($($(#[doc = $doc:literal])* $variant:ident = $id:literal, $severity:ident;)*) => {
+        /// What a finding is about. Serialised as its kebab-case id (`unknown-unit`).
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize,
+            Deserialize, JsonSchema,
+        )]
+        #[non_exhaustive]
+        pub enum FindingKind {
+            $($(#[doc = $doc])* #[serde(rename = $id)] $variant,)*
+        }
+
+        impl FindingKind {
+            /// Every kind, in the order of the table.
+            pub const ALL: &'static [FindingKind] = &[$(FindingKind::$variant),*];
+
+            /// The kind's id, as reports and `errata.yaml` write it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(FindingKind::$variant => $id,)*
+                }
+            }
+
+            /// The severity of every finding of this kind.
+            pub fn severity(self) -> Severity {
+                match self {
+                    $(FindingKind::$variant => Severity::$severity,)*
+                }
+            }
+
+            /// What the kind means, in one line (the first line of its documentation).
+            pub fn describe(self) -> &'static str {
+                match self {
+                    $(FindingKind::$variant => first_line(&[$($doc),*]).trim(),)*
+                }
+            }
+        }
+    };
+}
+
+const fn first_line(docs: &[&'static str]) -> &'static str {
+    match docs.first() {
+        Some(d) => d,
+        None => "",
+    }
+}
+
+kinds! {
+    // Errors: the data certainly contradicts itself or the game's rules.
+    /// A printed hex holds more units than the stacking rules allow.
+    Overstack = "overstack", Error;
+    /// A printed hex label does not parse or lies off the map.
+    BadHex = "bad-hex", Error;
+    /// Printed strengths of a divided unit that no permitted division gives.
+    SplitStrength = "split-strength", Error;
+    /// An HQ counter that names another formation than its own.
+    HqOfOtherFormation = "hq-of-other-formation", Error;
+    /// A counter of a saved position stands outside the hexes its printed setup line allows.
+    OutsideSetup = "outside-setup", Error;
+
+    // Warnings: probably wrong, or not carried out.
+    /// A printed unit that names no counter of the manifest.
+    UnknownUnit = "unknown-unit", Warning;
+    /// A printed list that reads as units run together (a missing comma).
+    UnparsableList = "unparsable-list", Warning;
+    /// A unit found, but printed otherwise in the manifest (another type or size).
+    NameDiffers = "name-differs", Warning;
+    /// A unit listed under a formation other than its own.
+    OtherFormation = "other-formation", Warning;
+    /// A unit listed more often in one scenario than the manifest has counters of it.
+    ListedTwice = "listed-twice", Warning;
+    /// A unit set up at the start that also arrives as a reinforcement.
+    SetupAndReinforcement = "setup-and-reinforcement", Warning;
+    /// A location muster cannot turn into hexes; its units are not placed.
+    UnresolvedLocation = "unresolved-location", Warning;
+    /// Units that do not fit on the hexes their location allows; they are not placed.
+    Infeasible = "infeasible", Warning;
+    /// A number the text states that the printed lists contradict.
+    CountMismatch = "count-mismatch", Warning;
+    /// Printed statements that cannot all hold, as the data records them.
+    Contradiction = "contradiction", Warning;
+    /// A YAML file in a game folder that muster does not read.
+    UnreadFile = "unread-file", Warning;
+    /// A map file that the board in `game.yaml` does not place.
+    UnplacedMap = "unplaced-map", Warning;
+
+    // Information: as printed, nothing to do.
+    /// A number the text states that the lists cannot confirm, as they stop short or are not printed.
+    CountIncomplete = "count-incomplete", Info;
+    /// Where the printed order of battle, manifest, a scenario or a table stops short.
+    Incomplete = "incomplete", Info;
+    /// Map errata the rules themselves state.
+    MapErratum = "map-erratum", Info;
+    /// Two counters printed alike.
+    DuplicateName = "duplicate-name", Info;
+    /// A counter no scenario uses.
+    Unused = "unused", Info;
+    /// A counter whose printed name states no unit type.
+    UnknownType = "unknown-type", Info;
+}
+
+impl fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for FindingKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        FindingKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| format!("`{s}` is not a kind of finding"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_reads_back_from_its_id_and_has_a_description() {
+        for k in FindingKind::ALL {
+            assert_eq!(k.as_str().parse::<FindingKind>(), Ok(*k));
+            assert_eq!(
+                serde_json::to_value(k).unwrap_or_default(),
+                serde_json::json!(k.as_str())
+            );
+            assert!(!k.describe().trim().is_empty(), "{k}");
+        }
+        assert!("nonsense".parse::<FindingKind>().is_err());
+    }
+
+    #[test]
+    fn severities_order_from_information_to_errors() {
+        assert!(
+            Severity::Info < Severity::Warning && Severity::Warning < Severity::Error
+        );
+        assert_eq!(FindingKind::Overstack.severity(), Severity::Error);
+        assert_eq!(FindingKind::UnknownUnit.severity(), Severity::Warning);
+        assert_eq!(FindingKind::Unused.severity(), Severity::Info);
+        assert!(!Severity::Info.needs_attention() && Severity::Warning.needs_attention());
+    }
+}
