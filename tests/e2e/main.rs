@@ -12,6 +12,8 @@ mod incremental;
 mod init;
 mod maps;
 mod modules;
+mod play;
+mod refresh;
 mod rules;
 mod saves;
 mod schemas;

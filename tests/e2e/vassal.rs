@@ -108,6 +108,61 @@ pub fn run(tools: &Path, module: &Path, args: &[&str], label: &str) -> Run {
     Run { code: out.status.code().unwrap_or(-1), report, report_path, text }
 }
 
+/// Plays `module` in the engine with muster's own driver (`tests/vassal/play.sh`, which
+/// compiles `tests/vassal/MusterPlay.java` against the harness's engine): the driver's
+/// arguments `args` (`--setup F`, a save, then actions such as `--chart`,
+/// `--key UNIT=COMMAND`, `--turns N`, `--refresh`); `label` names the JSON report.
+pub fn play(tools: &Path, module: &Path, args: &[&str], label: &str) -> Run {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("vassal");
+    std::fs::create_dir_all(&dir).expect("report folder");
+    let report_path = dir.join(format!("{label}.json"));
+    let _ = std::fs::remove_file(&report_path);
+    let _slot = slot();
+    let out = Command::new(root().join("tests/vassal/play.sh"))
+        .env("MUSTER_VASSAL_TOOLS", tools)
+        .env(
+            "MUSTER_PLAY_CLASSES",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("vassal-play"),
+        )
+        .arg("--json")
+        .arg(&report_path)
+        .arg(module)
+        .args(args)
+        .output()
+        .expect("the play driver runs");
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::fs::read(&report_path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_else(|| {
+            panic!("{label}: the play driver wrote no JSON report\n{text}")
+        });
+    Run { code: out.status.code().unwrap_or(-1), report, report_path, text }
+}
+
+impl Run {
+    /// The report of the `n`-th action of a play run.
+    pub fn action(&self, n: usize) -> &Value {
+        &self.report["actions"][n]
+    }
+
+    /// Fails unless the run had no error: no VASSAL warning, error, dialog or failed action.
+    pub fn assert_clean(&self, label: &str) {
+        assert!(
+            self.code == 0 && self.report["verdict"] == "OK",
+            "{label}: verdict {} (exit {}): {:?}\n{}",
+            self.report["verdict"],
+            self.code,
+            self.problems(),
+            self.text
+        );
+    }
+}
+
 /// Compares the pieces VASSAL shows in a loaded setup with `module.json`'s statement of
 /// that setup (the harness's `compare.py`); returns its summary object.
 pub fn compare(tools: &Path, run: &Run, module_json: &Path, setup: &str) -> Value {

@@ -629,6 +629,19 @@ pub(crate) fn build(
             ));
         }
     }
+    let version = &docs.game.module.version;
+    if version.v.trim().is_empty()
+        || version.v.chars().any(char::is_control)
+        || version.v.ends_with('\\')
+    {
+        errors.push(
+            Diagnostic::error(
+                version.span,
+                format!("`{}` cannot be a module version", version.v.escape_debug()),
+            )
+            .with_expected("a version such as `1.0` or `2.1.3`, on one line"),
+        );
+    }
     if !errors.is_empty() {
         errors.sort_by_key(|d| (d.span.file, d.span.line, d.span.column));
         return Err(errors);

@@ -27,7 +27,7 @@ pub fn write_module(
             dpi: f64::from(m.dpi),
         })
         .collect();
-    let options = ModuleOptions { counter_in, version: "1.0".into() };
+    let options = ModuleOptions { counter_in };
     let bar = ctx.stage("module", 1);
     let draw = |label: &str, svg: &str, w: u32, h: u32| {
         ctx.cache.png(&format!("module {label}"), svg, w, h).map_err(|e| format!("{e:#}"))

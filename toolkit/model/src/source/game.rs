@@ -66,6 +66,30 @@ pub struct GameFile {
     /// Printed statements about the game that contradict each other. Default: none.
     #[serde(default)]
     pub contradictions: Vec<Contradiction>,
+    /// What the VASSAL module says about itself. Default: version `1.0`.
+    #[serde(default)]
+    pub module: ModuleDef,
+}
+
+/// The VASSAL module of a game.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModuleDef {
+    /// The module version, written to the module and shown on its about screen; raise it
+    /// with every release, as VASSAL tells players which version a save was made with.
+    /// Default: `1.0`.
+    #[serde(default = "default_module_version")]
+    pub version: Spanned<String>,
+}
+
+impl Default for ModuleDef {
+    fn default() -> Self {
+        ModuleDef { version: default_module_version() }
+    }
+}
+
+fn default_module_version() -> Spanned<String> {
+    Spanned::detached("1.0".to_string())
 }
 
 /// How this game's counters print their values.

@@ -19,7 +19,7 @@ pub use counters::{
 };
 pub use errata::{KnownErrata, KnownErratum};
 pub use game::{
-    Abbreviation, BesideSize, BoardDef, CounterStyle, DeckDef, Dice, GameFile,
+    Abbreviation, BesideSize, BoardDef, CounterStyle, DeckDef, Dice, GameFile, ModuleDef,
     NationalityDef, Notation, Play, PlayingCards, SheetPlacement, SideDef, SizeDef,
     TerrainDef, TurnTrack, TypeCode, TypeDef, ValueDef, ValueTemplate,
 };

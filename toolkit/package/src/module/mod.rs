@@ -3,9 +3,12 @@
 //! prototypes, dice, turn track, predefined setups and the rules the checker needs.
 
 mod boards;
+pub mod gpid;
+pub mod keys;
 mod pieces;
 mod setups;
 pub mod table;
+pub mod turns;
 
 use std::collections::BTreeMap;
 
@@ -18,7 +21,6 @@ pub use setups::{PlacedPiece, SetupFile};
 
 use muster_rules::embedded::{FORMAT, RulesetDoc, UnitFacts};
 
-use crate::vassal::encoder::encode;
 use crate::vassal::xml::Element;
 
 /// The VASSAL version modules are written for: the oldest 3.7 release, so no 3.7.x warns.
@@ -39,13 +41,11 @@ pub struct SheetImage {
     pub dpi: f64,
 }
 
-/// Settings for a module.
+/// Settings for a module (its version comes from `game.yaml`'s `module.version`).
 #[derive(Debug, Clone)]
 pub struct ModuleOptions {
     /// Counter size in inches (drawn at the maps' resolution).
     pub counter_in: f64,
-    /// Module version written to `moduledata` and the buildFile.
-    pub version: String,
 }
 
 /// Why a module could not be made.
@@ -110,29 +110,21 @@ pub fn build(
     // Pieces and decks.
     let prototypes = pieces::prototypes(game);
     let mut slots = pieces::slots(game);
-    let mut next_gpid = u32::try_from(slots.len() + 1).unwrap_or(u32::MAX);
     let mut decks = Vec::new();
     for deck in &game.meta.play.decks {
         let mut contents: Vec<Slot> = Vec::new();
         for m in &deck.markers {
             if let Some(slot) = slots.iter().find(|s| s.id == m.v) {
-                let count = game
+                let marker = game
                     .markers
                     .iter()
                     .find(|u| u.id == m.v)
-                    .map_or(1, |u| u.count.clamp(1, 50));
-                for _ in 0..count {
+                    .ok_or_else(|| PackageError(format!("no marker {}", m.v)))?;
+                for copy in 1..=marker.count.clamp(1, 50) {
+                    let g = gpid::gpid(&gpid::deck_key(&deck.name, &m.v, copy));
                     let mut s = slot.clone();
-                    s.gpid = next_gpid;
-                    s.piece = pieces::unit_piece(
-                        game,
-                        game.markers
-                            .iter()
-                            .find(|u| u.id == m.v)
-                            .ok_or_else(|| PackageError(format!("no marker {}", m.v)))?,
-                        next_gpid,
-                    );
-                    next_gpid += 1;
+                    s.gpid = g;
+                    s.piece = pieces::unit_piece(game, marker, g);
                     contents.push(s);
                 }
             }
@@ -155,20 +147,20 @@ pub fn build(
             )?;
             files.insert(format!("images/{image}"), png);
             let name = format!("{} chit", u.printed.v);
+            let g = gpid::gpid(&gpid::generated_key(&id));
             contents.push(Slot {
                 id: id.clone(),
                 name: name.clone(),
-                gpid: next_gpid,
+                gpid: g,
                 piece: pieces::simple_piece(
                     "chit",
                     &[("Side", &u.side), ("UnitId", &u.id)],
                     &image,
                     &name,
-                    next_gpid,
+                    g,
                 ),
                 group: ("Chits".into(), deck.name.clone()),
             });
-            next_gpid += 1;
         }
         if let Some(pc) = &deck.playing_cards {
             for (id, label, colour) in table::cards(pc.jokers) {
@@ -177,14 +169,14 @@ pub fn build(
                 let png =
                     render(&table::card_svg(&label, colour, h, font), w, h, "a card")?;
                 files.insert(format!("images/{image}"), png);
+                let g = gpid::gpid(&gpid::generated_key(&id));
                 contents.push(Slot {
                     id: id.clone(),
                     name: label.clone(),
-                    gpid: next_gpid,
-                    piece: pieces::simple_piece("card", &[], &image, &label, next_gpid),
+                    gpid: g,
+                    piece: pieces::simple_piece("card", &[], &image, &label, g),
                     group: ("Cards".into(), deck.name.clone()),
                 });
-                next_gpid += 1;
             }
         }
         decks.push((deck.name.clone(), contents));
@@ -216,13 +208,16 @@ pub fn build(
     let mut setup_files = Vec::new();
     for solution in solutions {
         let (name, bytes, file) =
-            setups::save(game, solution, &slots, &plan, &table, &lookup, options)?;
+            setups::save(game, solution, &slots, &plan, &table, &lookup)?;
         files.insert(name, bytes);
         setup_files.push(file);
     }
 
     let deck_slots: Vec<Slot> =
         decks.iter().flat_map(|(_, c)| c.iter().cloned()).collect();
+    gpid::check_unique(
+        slots.iter().chain(&deck_slots).map(|s| (s.gpid, s.name.as_str())),
+    )?;
     let max_gpid = slots.iter().chain(&deck_slots).map(|s| s.gpid).max().unwrap_or(0);
     let build_file = build_file(
         game,
@@ -232,11 +227,10 @@ pub fn build(
         &slots,
         &decks,
         &setup_files,
-        options,
         max_gpid + 1,
     );
     files.insert("buildFile.xml".into(), build_file.into_bytes());
-    files.insert("moduledata".into(), moduledata(game, options).into_bytes());
+    files.insert("moduledata".into(), moduledata(game).into_bytes());
     files.insert("rules/ruleset.json".into(), ruleset_json(game)?);
     files.insert("rules/checker.wasm".into(), crate::CHECKER_WASM.to_vec());
     let web = crate::web::files(game, &plan, &table, &slots, &setup_files, &files)
@@ -252,10 +246,10 @@ pub fn build(
 }
 
 /// `moduledata`: name, version and the VASSAL version, with a fixed save date.
-pub fn moduledata(game: &Game, options: &ModuleOptions) -> String {
+pub fn moduledata(game: &Game) -> String {
     Element::new("data")
         .attr("version", "1")
-        .child(Element::new("version").text(options.version.clone()))
+        .child(Element::new("version").text(game.meta.module.version.v.clone()))
         .child(Element::new("extra1"))
         .child(Element::new("extra2"))
         .child(Element::new("VassalVersion").text(VASSAL_VERSION))
@@ -337,7 +331,6 @@ fn build_file(
     slots: &[Slot],
     decks: &[(String, Vec<Slot>)],
     setups: &[SetupFile],
-    options: &ModuleOptions,
     next_gpid: u32,
 ) -> String {
     let mut root = Element::new(".GameModule")
@@ -347,7 +340,7 @@ fn build_file(
         .attr("description", format!("{} (from {})", game.meta.title, game.meta.rulebook))
         .attr("name", &game.meta.title)
         .attr("nextPieceSlotId", next_gpid)
-        .attr("version", &options.version)
+        .attr("version", &game.meta.module.version.v)
         .child(Element::new(".module.BasicCommandEncoder"))
         .child(Element::new(".module.Documentation"));
     let mut roster = Element::new(".module.PlayerRoster")
@@ -364,7 +357,10 @@ fn build_file(
             .attr("chatterHTMLSupport", "Never")
             .attr("nonOwnerUnmaskable", "Never")
             .attr("playerIdFormat", "$PlayerName$")
-            .attr("promptString", "Opponents can unmask pieces"),
+            .attr("promptString", "Opponents can unmask pieces")
+            .attr("sendToLocationMoveTrails", "Never")
+            // Hex labels such as `0806` stay strings in expressions, leading zero kept.
+            .attr("storeLeadingZeroIntegersAsStrings", "true"),
     );
     root = root.children(boards::maps(plan, table, decks));
     root = root
@@ -450,7 +446,7 @@ fn build_file(
         );
     }
     if let Some(track) = &game.meta.play.turns {
-        root = root.child(turn_tracker(track));
+        root = root.child(turns::tracker(track));
     }
 
     let mut menu = Element::new(".module.PredefinedSetup")
@@ -478,49 +474,4 @@ fn build_file(
         .child(Element::new(".module.properties.GlobalTranslatableMessages"))
         .child(Element::new("VASSAL.i18n.Language"));
     root.document()
-}
-
-fn turn_tracker(track: &muster_model::source::TurnTrack) -> Element {
-    let mut level = match (&track.first_day, &track.last_day) {
-        (Some(a), Some(b)) => Element::new(".module.turn.ListTurnLevel")
-            .attr("name", "Day")
-            .attr("property", "Turn")
-            .attr("turnFormat", "$value$")
-            .attr("list", encode(&muster_model::calendar::days(&a.v, &b.v), ','))
-            .attr("configFirst", "false")
-            .attr("configList", "false"),
-        _ => Element::new(".module.turn.CounterTurnLevel")
-            .attr("name", "Turn")
-            .attr("property", "Turn")
-            .attr("turnFormat", "Turn $value$")
-            .attr("start", 1)
-            .attr("incr", 1)
-            .attr("loop", track.count.is_some())
-            .attr("loopLimit", track.count.map_or(-1, i64::from)),
-    };
-    if !track.steps.is_empty() {
-        level = level.child(
-            Element::new(".module.turn.ListTurnLevel")
-                .attr("name", "Step")
-                .attr("property", "TurnStep")
-                .attr("turnFormat", "$value$")
-                .attr("list", encode(&track.steps, ','))
-                .attr("configFirst", "false")
-                .attr("configList", "false"),
-        );
-    }
-    Element::new(".module.turn.TurnTracker")
-        .attr("name", "Turn")
-        .attr("buttonText", "Turn")
-        .attr("tooltip", format!("Turn record track ({})", track.section))
-        .attr(
-            "turnFormat",
-            if track.steps.is_empty() { "$level1$" } else { "$level1$, $level2$" },
-        )
-        .attr(
-            "reportFormat",
-            "&lt;$PlayerId$&gt; Turn updated from $oldTurn$ to $newTurn$",
-        )
-        .attr("lengthStyle", "Maximum")
-        .child(level)
 }

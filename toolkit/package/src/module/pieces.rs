@@ -7,6 +7,7 @@ use muster_model::{Game, Unit};
 use muster_render::Face;
 use muster_rules::Category;
 
+use super::gpid::{counter_key, gpid};
 use crate::vassal::piece::{Piece, Position, Trait};
 
 /// A palette slot: the piece definition with its gpid and where it goes in the palette.
@@ -160,7 +161,8 @@ pub fn simple_piece(
     Piece { traits }
 }
 
-/// Palette slots for every counter and marker, gpids from 1 in manifest order.
+/// Palette slots for every counter and marker, in manifest order, each with the gpid its
+/// id gives ([`super::gpid`]).
 pub fn slots(game: &Game) -> Vec<Slot> {
     let side_name = |id: &str| {
         game.meta
@@ -176,8 +178,8 @@ pub fn slots(game: &Game) -> Vec<Slot> {
     };
     let mut out = Vec::new();
     let all: Vec<&Unit> = game.units.iter().chain(&game.markers).collect();
-    for (i, u) in all.iter().enumerate() {
-        let gpid = u32::try_from(i + 1).unwrap_or(u32::MAX);
+    for u in &all {
+        let gpid = gpid(&counter_key(&u.id));
         let group = if u.category == Category::Marker {
             (
                 "Markers".to_string(),

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
 use super::table::Table;
-use super::{ModuleOptions, PackageError, Slot, moduledata};
+use super::{PackageError, Slot, moduledata};
 use crate::archive::write_zip;
 use crate::vassal::piece::{Piece, Position, Stack, Trait};
 use crate::vassal::save::{KEY, command_stream, obfuscate};
@@ -85,7 +85,6 @@ pub fn save(
     plan: &BoardPlan,
     table: &Table,
     prototypes: &dyn Fn(&str) -> Option<Piece>,
-    options: &ModuleOptions,
 ) -> Result<(String, Vec<u8>, SetupFile), PackageError> {
     let scenario = game
         .scenarios
@@ -189,7 +188,7 @@ pub fn save(
     let text = command_stream(&adds, &restores);
     let mut files = BTreeMap::new();
     files.insert("savedGame".to_string(), obfuscate(&text, KEY));
-    files.insert("moduledata".to_string(), moduledata(game, options).into_bytes());
+    files.insert("moduledata".to_string(), moduledata(game).into_bytes());
     let bytes = write_zip(&files).map_err(|e| PackageError(e.0))?;
     let file = format!("{}.vsav", scenario.id.v);
     Ok((

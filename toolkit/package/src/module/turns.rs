@@ -1,0 +1,159 @@
+//! The turn tracker: turns numbered from 1 (or one a day), with the steps inside a turn,
+//! that ends at the last printed turn instead of wrapping to the first.
+//!
+//! VASSAL's turn levels cannot stop: a counter either loops or counts on, and a list always
+//! wraps (`CounterTurnLevel.advance`, `ListTurnLevel.advance`). So the counter does not
+//! loop, and the tracker carries Turn Global Hotkeys that, after the turn changes, fire
+//! its own previous-turn key when it went past the last printed turn (and its next-turn
+//! key when it went before turn 1), with a chat line naming the rule. A track whose
+//! length the rulebook does not print counts on.
+
+use muster_model::source::TurnTrack;
+
+use super::keys::{TURN_BACK, TURN_FORWARD};
+use crate::vassal::encoder::encode;
+use crate::vassal::xml::Element;
+
+/// The tracker's name, and the global property that holds the current turn.
+pub const TURN_PROPERTY: &str = "Turn";
+
+/// The turn tracker of `track`.
+pub fn tracker(track: &TurnTrack) -> Element {
+    let days = match (&track.first_day, &track.last_day) {
+        (Some(a), Some(b)) => Some(muster_model::calendar::days(&a.v, &b.v)),
+        _ => None,
+    };
+    let mut level = match &days {
+        Some(days) => Element::new(".module.turn.ListTurnLevel")
+            .attr("name", "Day")
+            .attr("property", TURN_PROPERTY)
+            .attr("turnFormat", "$value$")
+            .attr("list", encode(days, ','))
+            .attr("configFirst", "false")
+            .attr("configList", "false"),
+        None => Element::new(".module.turn.CounterTurnLevel")
+            .attr("name", "Turn")
+            .attr("property", TURN_PROPERTY)
+            .attr("turnFormat", "Turn $value$")
+            .attr("start", 1)
+            .attr("incr", 1)
+            .attr("loop", "false")
+            .attr("loopLimit", -1),
+    };
+    if !track.steps.is_empty() {
+        level = level.child(
+            Element::new(".module.turn.ListTurnLevel")
+                .attr("name", "Step")
+                .attr("property", "TurnStep")
+                .attr("turnFormat", "$value$")
+                .attr("list", encode(&track.steps, ','))
+                .attr("configFirst", "false")
+                .attr("configList", "false"),
+        );
+    }
+    let mut tracker = Element::new(".module.turn.TurnTracker")
+        .attr("name", TURN_PROPERTY)
+        .attr("buttonText", "Turn")
+        .attr("tooltip", format!("Turn record track ({})", track.section))
+        .attr(
+            "turnFormat",
+            if track.steps.is_empty() { "$level1$" } else { "$level1$, $level2$" },
+        )
+        .attr(
+            "reportFormat",
+            "&lt;$PlayerId$&gt; Turn updated from $oldTurn$ to $newTurn$",
+        )
+        .attr("lengthStyle", "Maximum")
+        .attr("nexthotkey", TURN_FORWARD.encode())
+        .attr("prevhotkey", TURN_BACK.encode())
+        .child(level);
+    for guard in guards(track, days.as_deref()) {
+        tracker = tracker.child(guard);
+    }
+    tracker
+}
+
+/// The Turn Global Hotkeys that keep the tracker within the printed turns.
+fn guards(track: &TurnTrack, days: Option<&[String]>) -> Vec<Element> {
+    let hotkey = |name: &str, key: &str, matching: String, report: String| {
+        Element::new(".module.turn.TurnGlobalHotkey")
+            .attr("name", name)
+            .attr("hotkey", key)
+            .attr("match", matching)
+            .attr("reportFormat", report)
+    };
+    let section = &track.section;
+    match (days, track.count) {
+        // A list wraps from the last day to the first: going forward onto the first day
+        // can only be that wrap. (Going back from the first day wraps to the last one, but
+        // a guard for it would fire on the step back this one makes, so there is none.)
+        (Some(days), _) => match (days.first(), days.last()) {
+            (Some(first), Some(last)) => vec![hotkey(
+                "Last turn",
+                &TURN_BACK.encode(),
+                format!(
+                    "{{{TURN_PROPERTY}_command == \"Next\" && {TURN_PROPERTY} == \"{first}\"}}"
+                ),
+                format!("{last} is the last turn ({section}): the game is over"),
+            )],
+            _ => Vec::new(),
+        },
+        (None, Some(count)) => vec![
+            hotkey(
+                "Last turn",
+                &TURN_BACK.encode(),
+                format!("{{{TURN_PROPERTY} > {count}}}"),
+                format!("Turn {count} is the last turn ({section}): the game is over"),
+            ),
+            hotkey(
+                "First turn",
+                &TURN_FORWARD.encode(),
+                format!("{{{TURN_PROPERTY} < 1}}"),
+                "Turn 1 is the first turn".to_string(),
+            ),
+        ],
+        // The rulebook does not print the track's length: it counts on from turn 1.
+        (None, None) => vec![hotkey(
+            "First turn",
+            &TURN_FORWARD.encode(),
+            format!("{{{TURN_PROPERTY} < 1}}"),
+            "Turn 1 is the first turn".to_string(),
+        )],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn track(yaml: &str) -> TurnTrack {
+        serde_json::from_str(yaml).expect("a turn track")
+    }
+
+    #[test]
+    fn a_counted_track_stops_at_its_last_turn() {
+        let xml = tracker(&track(r#"{"count": 24, "section": "15.5"}"#)).document();
+        assert!(xml.contains(r#"loop="false""#), "{xml}");
+        assert!(xml.contains("match=\"{Turn &gt; 24}\""), "{xml}");
+        assert!(xml.contains("hotkey=\"57344,0,TurnBack\""), "{xml}");
+        assert!(xml.contains("Turn 24 is the last turn (15.5)"), "{xml}");
+        assert!(xml.contains("prevhotkey=\"57344,0,TurnBack\""), "{xml}");
+    }
+
+    #[test]
+    fn a_day_track_stops_at_its_last_day_and_an_open_track_counts_on() {
+        let days = tracker(&track(
+            r#"{"first_day": "23 May", "last_day": "22 June", "section": "2.0"}"#,
+        ))
+        .document();
+        assert!(
+            days.contains(
+                "Turn_command == &quot;Next&quot; &amp;&amp; Turn == &quot;23 May&quot;"
+            ),
+            "{days}"
+        );
+        assert!(days.contains("22 June is the last turn (2.0)"), "{days}");
+        let open = tracker(&track(r#"{"section": "1.2.2"}"#)).document();
+        assert!(!open.contains("last turn") && open.contains("first turn"), "{open}");
+    }
+}
