@@ -147,13 +147,14 @@ fn gazala_1942_units_and_scenarios_match_the_rulebook() {
     let g = game(&loaded.games, "gazala-1942");
     let by = units_by_section(g);
     // 13.12: XXI Corps 9, X Corps 6, XX Corps 11, Afrika Korps 20 and 7 stacked with it.
-    // 13.16: 1 SA 4, 50th 4, 2 SA 4, 5 Indian 5 (9/5 twice and 11 from 13.34),
-    // 1 Armoured 10, 7 Armoured 9, independents 11. 13.18: 6 reinforcements. 10.4: Heckler.
+    // 13.16: 1 SA 4, 50th 4, 2 SA 6 (6/2 and 9/5 twice each), 5 Indian 3 (11 from 13.34),
+    // 1 Armoured 10, 7 Armoured 9, independents 11. 13.18: 5 reinforcements (its
+    // "11 Indian (I)" is 13.34's "11 (I)"). 10.4: Heckler.
     assert_eq!(by.get("13.12").copied(), Some(9 + 6 + 11 + 20 + 7));
-    assert_eq!(by.get("13.16").copied(), Some(4 + 4 + 4 + 5 + 10 + 9 + 11));
-    assert_eq!(by.get("13.18").copied(), Some(6));
+    assert_eq!(by.get("13.16").copied(), Some(4 + 4 + 6 + 3 + 10 + 9 + 11));
+    assert_eq!(by.get("13.18").copied(), Some(5));
     assert_eq!(by.get("10.4").copied(), Some(1));
-    assert_eq!(g.units.len(), 107);
+    assert_eq!(g.units.len(), 106);
     assert_eq!(g.scenarios.len(), 3, "13.1 to 13.3");
     // 13.12: 4 + 4 + 2 + 6 lines; 13.16: 4 + 4 + 6 + 1 + 4 + 6 + 10 lines.
     assert_eq!(placements(g, "preliminary-phase", setup), 16 + 35);
@@ -596,4 +597,98 @@ fn scs_values_the_rulebook_does_not_print_are_marked_and_cited_where_printed() {
     );
     // No terrain is prohibited: the Terrain Effects Chart is not printed.
     assert!(g.rules.prohibited_terrain.is_empty());
+}
+
+#[test]
+fn gazala_1942_decides_from_the_text_and_reports_what_it_leaves_contradictory() {
+    let loaded = seeds();
+    let g = game(&loaded.games, "gazala-1942");
+    let errata = muster_check::errata(g);
+    let unit = |p: &str| {
+        let found: Vec<_> = g.units.iter().filter(|u| u.printed.v == p).collect();
+        assert!(!found.is_empty(), "{p}");
+        found
+    };
+    // 10.4: a strip along the east edge, not a circle around 2129.
+    let heckler = g.maps[0]
+        .features
+        .iter()
+        .find(|f| f.name.as_deref() == Some("Heckler landing"))
+        .unwrap();
+    let four = |w: &str| w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit());
+    match parse_location(&heckler.location.as_ref().unwrap().v, &four) {
+        LocationExpr::NearEdge { distance: 6, edge, farthest: Some(h) } => {
+            assert_eq!((edge.as_str(), h.label.as_str()), ("east", "2129"));
+        }
+        other => panic!("{other:?}"),
+    }
+    // 13.21 makes 13.11 (ending 5 June) AIDA's rules; 13.24 to 13.27 run to 22 June. Both
+    // are kept and the checker reports them.
+    let aida = scenario(g, "operation-aida");
+    assert_eq!(aida.last_turn.as_deref(), Some("22 June"));
+    assert!(aida.special_rules.iter().any(|r| r.contains("end of the turn of 5 June")));
+    let found = errata_of(&errata, "contradiction", "operation-aida");
+    assert_eq!(found.len(), 1);
+    assert!(found[0].message.contains("13.11") && found[0].message.contains("13.27"));
+    assert!(!found[0].span.is_detached());
+    // 11 (I) of 13.34 and 11 Indian (I) of 13.18 and 13.26 are one counter.
+    assert_eq!(unit("11 (I)").len(), 1);
+    assert!(!g.units.iter().any(|u| u.printed.v == "11 Indian (I)"));
+    let eleven = |sid: &str| -> Vec<String> {
+        resolved(g, sid)
+            .iter()
+            .filter(|(_, r)| r.printed.starts_with("11"))
+            .filter_map(|(_, r)| unit_id(r).map(String::from))
+            .collect()
+    };
+    assert_eq!(eleven("preliminary-phase"), ["5-ind-div-11-i"]);
+    assert_eq!(eleven("operation-aida"), ["5-ind-div-11-i"]);
+    assert_eq!(eleven("british-strike-first"), ["5-ind-div-11-i"]);
+    // 9/5 is set up under the 2nd South African Division in 13.16 and under the 5th Indian
+    // in 13.34: filed as 13.16 prints it, 13.34's line reported.
+    assert!(unit("9/5 (I)").iter().all(|u| u.formation.as_deref() == Some("2-sa-div")));
+    let other = errata_of(&errata, "other-formation", "british-strike-first");
+    assert!(other.iter().any(|e| e.subject == "9/5"), "{other:?}");
+    // 13.34 prints 3 and 29/5 as Indian.
+    for p in ["3 (I)", "29/5 (I)"] {
+        assert_eq!(unit(p)[0].nationality.as_deref(), Some("india"), "{p}");
+    }
+    // Rommel (H): 13.0's code for a headquarters, which 10.2 treats him as.
+    let rommel = unit("Rommel (H)")[0];
+    assert_eq!(rommel.unit_type.as_deref(), Some("headquarters"));
+    assert_eq!(rommel.category, muster_rules::Category::Hq);
+    assert!(
+        !g.meta.unit_types.iter().any(|t| t.category == muster_rules::Category::Leader)
+    );
+    // No rule prohibits the sea.
+    assert!(g.rules.prohibited_terrain.is_empty());
+    // 10.5: the air support counter has two sides; what they show is not printed.
+    let air = g.markers.iter().find(|m| m.printed.v == "Air support").unwrap();
+    assert!(!air.single_sided && air.assumed.contains_key("back"));
+    // 10.3 and 8.13: armored cars have 12 movement points.
+    let cars: Vec<_> = g
+        .units
+        .iter()
+        .filter(|u| u.unit_type.as_deref() == Some("armored-car"))
+        .collect();
+    assert_eq!(cars.len(), 9);
+    assert!(
+        cars.iter().all(|u| u.front.get("movement").map(String::as_str) == Some("12"))
+    );
+    // The Command Limits table of 7.1, with its modifiers.
+    let t = g.meta.tables.iter().find(|t| t.section == "7.1").unwrap();
+    assert_eq!(t.columns, ["Die", "Allied", "Axis"]);
+    assert_eq!(t.rows.len(), 7);
+    assert_eq!(t.rows[6], ["7+", "4", "3"]);
+    assert!(t.lines.iter().any(|l| l == "+2 Tobruk (2422 is Axis-controlled)."));
+    // 11.11's "hex 134" is checked like any printed label, and reported.
+    let bad: Vec<_> = errata
+        .iter()
+        .filter(|e| e.kind.as_str() == "bad-hex" && e.subject == "134")
+        .collect();
+    assert_eq!(bad.len(), 1);
+    assert_eq!(bad[0].section, "11.11");
+    // Nationalities no heading prints are marked.
+    assert!(unit("KDG (A)")[0].assumed.contains_key("nationality"));
+    assert!(unit("1 French (I)")[0].assumed.is_empty());
 }
