@@ -292,3 +292,67 @@ fn bench_times_every_figure_in_one_run() {
         fs::read_to_string(root().join("sources/gazala-1942/counters.yaml")).unwrap()
     );
 }
+
+#[test]
+fn bench_scale_measures_a_generated_game_at_two_sizes_and_their_growth() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = muster(
+        tmp.path(),
+        &[
+            "bench",
+            "--scale",
+            "8",
+            "--map-dpi",
+            "10",
+            "--dpi",
+            "10",
+            "--sheet-dpi",
+            "10",
+            "--output",
+            "bench.json",
+        ],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "monster game of 2 counters",
+        "monster game of 8 counters",
+        "every figure linear",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    let v: Value =
+        serde_json::from_slice(&fs::read(tmp.path().join("bench.json")).unwrap())
+            .unwrap();
+    assert_eq!(v["scale"], 8);
+    let sizes = v["sizes"].as_array().unwrap();
+    let counters: Vec<u64> =
+        sizes.iter().map(|s| s["shape"]["counters"].as_u64().unwrap()).collect();
+    assert_eq!(counters, [2, 8]);
+    for s in sizes {
+        assert_eq!(s["games"], 1);
+        assert_eq!(s["shape"]["scenarios"], 20);
+        assert_eq!(s["validation"]["scenarios"], 20);
+        assert_eq!(s["noop_rebuild"]["made"], 0);
+        assert_eq!(s["one_counter_rebuild"]["changed"]["game"], "monster");
+        assert_eq!(
+            s["cold_build"]["counter_sides"],
+            2 * s["shape"]["counters"].as_u64().unwrap()
+        );
+    }
+    // Each growth is the ratio of the two sizes' figures, judged against the counters'.
+    let g = &v["growth"];
+    assert_eq!(g["counters_ratio"], 4.0);
+    let figures = g["figures"].as_object().unwrap();
+    assert_eq!(figures.len(), 6);
+    let cold = &figures["cold build"];
+    let (small, large) = (
+        sizes[0]["cold_build"]["seconds"].as_f64().unwrap(),
+        sizes[1]["cold_build"]["seconds"].as_f64().unwrap(),
+    );
+    assert_eq!(cold["small"].as_f64().unwrap(), small);
+    assert!((cold["ratio"].as_f64().unwrap() - large / small).abs() < 1e-9);
+    assert_eq!(cold["linear"], large / small <= 5.0);
+    let all = figures.values().all(|f| f["linear"] == true);
+    assert_eq!(g["linear"], all);
+}

@@ -270,6 +270,10 @@ pub enum Command {
         /// Where to write the figures.
         #[arg(long, default_value = "dist/bench.json")]
         output: PathBuf,
+        /// Instead of the games under --sources, a generated monster game of N counters
+        /// (10,000: 12 map sheets, 20 scenarios) and of N/4, and how each figure grows.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(4..=200_000))]
+        scale: Option<u32>,
     },
     /// Print or write the JSON Schemas of the YAML files.
     Schema {

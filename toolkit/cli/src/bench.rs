@@ -83,7 +83,44 @@ pub fn print_report(r: &Value) {
 /// Runs the benchmark and prints its figures.
 pub fn run(bench: &muster_build::bench::BenchSettings) -> Result<()> {
     let report = muster_build::bench::run(bench)?;
-    print_report(&report);
+    match report["sizes"].as_array() {
+        None => print_report(&report),
+        Some(sizes) => {
+            for size in sizes {
+                let shape = &size["shape"];
+                println!(
+                    "== monster game of {} counters ({} formations, {} map sheets, {} scenarios placing {} units)",
+                    shape["counters"],
+                    shape["formations"],
+                    shape["map_sheets"],
+                    shape["scenarios"],
+                    shape["units_placed"]
+                );
+                print_report(size);
+            }
+            print_growth(&report["growth"]);
+        }
+    }
     println!("figures written to {}", bench.output.display());
     Ok(())
+}
+
+/// Prints how each figure grew with the game.
+fn print_growth(g: &Value) {
+    println!(
+        "growth from the smaller game to the larger ({:.1} times the counters):",
+        g["counters_ratio"].as_f64().unwrap_or_default()
+    );
+    for (name, f) in g["figures"].as_object().into_iter().flatten() {
+        let (unit, scale) =
+            if name == "peak memory" { (" MiB", 1048576.0) } else { (" s", 1.0) };
+        println!(
+            "  {name}: {:.3}{unit} -> {:.3}{unit}, {:.2} times{}",
+            f["small"].as_f64().unwrap_or_default() / scale,
+            f["large"].as_f64().unwrap_or_default() / scale,
+            f["ratio"].as_f64().unwrap_or_default(),
+            if f["linear"] == true { "" } else { " (faster than linear)" }
+        );
+    }
+    println!("every figure linear: {}", if g["linear"] == true { "yes" } else { "no" });
 }

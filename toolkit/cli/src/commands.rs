@@ -105,7 +105,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
         Command::Validate { games, scenario, format } => {
             validate(g, &games.games, scenario.as_deref(), *format)
         }
-        Command::Bench { map_dpi, counters, output } => {
+        Command::Bench { map_dpi, counters, output, scale } => {
             let output =
                 if output.is_absolute() { output.clone() } else { g.out.join(output) };
             crate::bench::run(&muster_build::bench::BenchSettings {
@@ -113,6 +113,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                 map_dpi: *map_dpi,
                 counters: counters.into(),
                 output,
+                scale: scale.map(|n| n as usize),
             })?;
             Ok(Exit::Clean)
         }

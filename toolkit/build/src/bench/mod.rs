@@ -15,10 +15,8 @@
 //! Peak memory of the cold build is read from the kernel (`VmHWM`, reset before it).
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-use std::path::PathBuf;
 
 use muster_render::raster;
 use rayon::prelude::*;
@@ -30,6 +28,8 @@ use crate::files::{files_under, write_atomic};
 use crate::pipeline::Build;
 use crate::progress::NoProgress;
 use crate::settings::{CounterOptions, Settings};
+
+pub mod monster;
 
 /// What the benchmark measures. Callers set what they need and take the rest from
 /// `..BenchSettings::default()`.
@@ -51,6 +51,11 @@ pub struct BenchSettings {
     ///
     /// Default: `dist/bench.json`.
     pub output: PathBuf,
+    /// Instead of the games under `sources`, the generated monster game of this many
+    /// counters and of a quarter as many, with how each figure grows between them.
+    ///
+    /// Default: none.
+    pub scale: Option<usize>,
 }
 
 impl Default for BenchSettings {
@@ -60,6 +65,7 @@ impl Default for BenchSettings {
             map_dpi: 300,
             counters: CounterOptions::default(),
             output: PathBuf::from("dist/bench.json"),
+            scale: None,
         }
     }
 }
@@ -189,17 +195,93 @@ fn change_one_counter(sources: &Path, summaries: &[Value]) -> Result<Option<Valu
     Ok(None)
 }
 
-/// Runs the benchmark on a copy of the games under `bench.sources` and writes the figures
-/// as JSON to `bench.output`; returns them.
+/// Runs the benchmark and writes the figures as JSON to `bench.output`; returns them.
+///
+/// Without [`BenchSettings::scale`] it measures a copy of the games under
+/// `bench.sources`. With a scale N it measures the generated monster game
+/// ([`monster::generate`]) of N/4 counters and of N counters, one after the other, and
+/// reports how each figure grew between them ([`growth`]).
 pub fn run(bench: &BenchSettings) -> Result<Value> {
-    let work =
-        tempfile::tempdir().io(|| "failed to make a temporary folder".to_string())?;
-    let sources = work.path().join("sources");
-    let games = muster_model::discover_games(&bench.sources)
+    let report = match bench.scale {
+        None => {
+            let work = temporary()?;
+            copy_games(&bench.sources, &work.path().join("sources"))?;
+            measure(bench, work.path())?
+        }
+        Some(n) => {
+            let mut sizes = Vec::new();
+            for counters in [(n / 4).max(1), n] {
+                let work = temporary()?;
+                let shape = monster::generate(&work.path().join("sources"), counters)?;
+                let mut figures = measure(bench, work.path())?;
+                figures["shape"] = json!({
+                    "counters": shape.counters,
+                    "formations": shape.formations,
+                    "map_sheets": shape.sheets,
+                    "scenarios": shape.scenarios,
+                    "units_placed": shape.placed,
+                });
+                sizes.push(figures);
+            }
+            let growth = growth(&sizes[0], &sizes[1]);
+            json!({"scale": n, "sizes": sizes, "growth": growth})
+        }
+    };
+    let mut text = serde_json::to_string_pretty(&report)?;
+    text.push('\n');
+    write_atomic(&bench.output, text.as_bytes())?;
+    Ok(report)
+}
+
+/// The figures whose growth with the size of the game is reported, as paths into a
+/// size's figures.
+pub const GROWING: [(&str, &str, &str); 6] = [
+    ("cold build", "cold_build", "seconds"),
+    ("floor", "floor", "seconds"),
+    ("no-op rebuild", "noop_rebuild", "seconds"),
+    ("one-counter rebuild", "one_counter_rebuild", "seconds"),
+    ("validation", "validation", "seconds"),
+    ("peak memory", "cold_build", "peak_bytes"),
+];
+
+/// How much each figure of [`GROWING`] grew from the smaller game to the larger: the
+/// ratio of the two values, against the ratio of their counters. A figure grows linearly
+/// (`linear: true`) when its ratio is at most the counters' ratio plus a quarter (fixed
+/// costs make small games relatively slower, so linear work grows less than that).
+pub fn growth(small: &Value, large: &Value) -> Value {
+    let size = |v: &Value| v["shape"]["counters"].as_f64().unwrap_or(1.0).max(1.0);
+    let counters = size(large) / size(small);
+    let figures: serde_json::Map<String, Value> = GROWING
+        .iter()
+        .map(|(name, group, key)| {
+            let (a, b) = (
+                small[group][key].as_f64().unwrap_or_default(),
+                large[group][key].as_f64().unwrap_or_default(),
+            );
+            let ratio = if a > 0.0 { b / a } else { 0.0 };
+            let linear = ratio <= counters * 1.25;
+            (
+                name.to_string(),
+                json!({"small": a, "large": b, "ratio": ratio, "linear": linear}),
+            )
+        })
+        .collect();
+    let linear = figures.values().all(|f| f["linear"] == true);
+    json!({"counters_ratio": counters, "figures": figures, "linear": linear})
+}
+
+fn temporary() -> Result<tempfile::TempDir> {
+    tempfile::tempdir().io(|| "failed to make a temporary folder".to_string())
+}
+
+/// Copies every game folder under `from` to `to`.
+fn copy_games(from: &Path, to: &Path) -> Result<()> {
+    let games = muster_model::discover_games(from)
         .map_err(|e| Error::new(ErrorKind::Sources, e))?;
+    let sources = to;
     for dir in games {
         for file in files_under(&dir) {
-            let rel = file.strip_prefix(&bench.sources).unwrap_or(&file);
+            let rel = file.strip_prefix(from).unwrap_or(&file);
             let to = sources.join(rel);
             if let Some(parent) = to.parent() {
                 fs::create_dir_all(parent)
@@ -208,9 +290,15 @@ pub fn run(bench: &BenchSettings) -> Result<Value> {
             fs::copy(&file, &to).io(|| format!("failed to copy {}", file.display()))?;
         }
     }
+    Ok(())
+}
+
+/// Every figure for the games under `<work>/sources`, built into `<work>/out`.
+fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
+    let sources = work.join("sources");
     let settings = Settings {
         sources: sources.clone(),
-        out: work.path().join("out"),
+        out: work.join("out"),
         games: Vec::new(),
         map_dpi: bench.map_dpi,
         counters: bench.counters.clone(),
@@ -340,8 +428,34 @@ pub fn run(bench: &BenchSettings) -> Result<Value> {
         "validation": {"scenarios": scenarios, "seconds": best},
         "png_settings": png_settings,
     });
-    let mut text = serde_json::to_string_pretty(&report)?;
-    text.push('\n');
-    write_atomic(&bench.output, text.as_bytes())?;
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn growth_compares_each_figure_with_the_growth_of_the_game() {
+        let size = |counters: u64, cold: f64, memory: u64| {
+            json!({
+                "shape": {"counters": counters},
+                "cold_build": {"seconds": cold, "peak_bytes": memory},
+                "floor": {"seconds": cold / 2.0},
+                "noop_rebuild": {"seconds": 0.01},
+                "one_counter_rebuild": {"seconds": 0.1},
+                "validation": {"seconds": 0.001},
+            })
+        };
+        let linear = growth(&size(100, 1.0, 100), &size(400, 4.5, 300));
+        assert_eq!(linear["counters_ratio"], 4.0);
+        assert_eq!(linear["figures"]["cold build"]["ratio"], 4.5);
+        assert_eq!(linear["figures"]["peak memory"]["ratio"], 3.0);
+        assert_eq!(linear["linear"], true);
+        let quadratic = growth(&size(100, 1.0, 100), &size(400, 16.0, 300));
+        assert_eq!(quadratic["figures"]["cold build"]["linear"], false);
+        assert_eq!(quadratic["figures"]["floor"]["linear"], false);
+        assert_eq!(quadratic["figures"]["validation"]["linear"], true);
+        assert_eq!(quadratic["linear"], false);
+    }
 }

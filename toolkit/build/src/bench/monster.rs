@@ -1,0 +1,365 @@
+//! A generated monster game, deterministic, of any size: two-step counters in formations
+//! of several nationalities on both sides, 34 by 22 inch map sheets joined into one board,
+//! and scenarios that place formations on exact hexes and within a few hexes of them.
+//!
+//! At 10,000 counters it is the size of the largest published monsters: 200 formations of
+//! 50 counters, 12 map sheets and 20 scenarios. Counters, formations and sheets grow with
+//! the number of counters; the scenarios stay 20, each placing a fifth of the formations,
+//! so that everything a build does grows linearly with the number of counters.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+use crate::error::{IoContext, Result};
+
+/// The id of the generated game.
+pub const GAME: &str = "monster";
+
+/// Counters per formation: a headquarters and 49 battalions.
+const PER_FORMATION: usize = 50;
+/// Scenarios, whatever the size.
+const SCENARIOS: usize = 20;
+/// Hex columns of a 34 by 22 inch sheet with 5/8-inch hexes.
+const COLUMNS: usize = 62;
+/// Hex rows of such a sheet.
+const ROWS: usize = 35;
+/// Sheets side by side on the board.
+const SHEETS_ACROSS: usize = 4;
+/// Nationalities of each side.
+const NATIONALITIES: [[&str; 3]; 2] =
+    [["blueland", "azuria", "cobaltia"], ["redland", "carmine", "scarlatta"]];
+/// Their colours.
+const COLOURS: [[&str; 3]; 2] =
+    [["#4f7db3", "#5f9ea0", "#3b5b92"], ["#b3674f", "#a0522d", "#c04040"]];
+/// Battalion types, as printed.
+const TYPES: [&str; 4] = ["Inf", "Arm", "Art", "Rcn"];
+
+/// The size of a generated game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    /// Counters (every one two-step).
+    pub counters: usize,
+    /// Formations.
+    pub formations: usize,
+    /// Map sheets.
+    pub sheets: usize,
+    /// Scenarios.
+    pub scenarios: usize,
+    /// Units placed over every scenario.
+    pub placed: usize,
+}
+
+impl Shape {
+    /// The shape of a game of `counters` counters: 12 sheets per 10,000 counters (at least
+    /// one), 20 scenarios.
+    pub fn of(counters: usize) -> Shape {
+        let counters = counters.max(1);
+        let formations = counters.div_ceil(PER_FORMATION);
+        let sheets = (counters * 12).div_ceil(10_000).max(1);
+        let placed = (0..SCENARIOS)
+            .map(|s| {
+                scenario_formations(formations, s)
+                    .into_iter()
+                    .map(|f| formation_size(counters, f))
+                    .sum::<usize>()
+            })
+            .sum();
+        Shape { counters, formations, sheets, scenarios: SCENARIOS, placed }
+    }
+}
+
+/// The formations scenario `s` places: every fifth, a different fifth in each scenario,
+/// so that each formation is in four of the twenty (in a game of fewer than five
+/// formations, one each).
+fn scenario_formations(formations: usize, s: usize) -> Vec<usize> {
+    let fifth: Vec<usize> =
+        (0..formations).filter(|f| (f + s).is_multiple_of(5)).collect();
+    if fifth.is_empty() { vec![s % formations] } else { fifth }
+}
+
+/// Counters of formation `f` in a game of `counters` counters (the last may be short).
+fn formation_size(counters: usize, f: usize) -> usize {
+    (counters - f * PER_FORMATION).min(PER_FORMATION)
+}
+
+/// The map letter of sheet `i`: `A`, `B`, … then `AA`, `AB`, ….
+fn letter(i: usize) -> String {
+    let a = |k: usize| char::from(b'A' + (k % 26) as u8);
+    if i < 26 { a(i).to_string() } else { format!("{}{}", a(i / 26 - 1), a(i)) }
+}
+
+/// Writes the game under `sources/monster/` and returns its shape.
+pub fn generate(sources: &Path, counters: usize) -> Result<Shape> {
+    let shape = Shape::of(counters);
+    let dir = sources.join(GAME);
+    let write = |name: &str, text: String| -> Result<()> {
+        let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)
+                .io(|| format!("failed to create {}", parent.display()))?;
+        }
+        fs::write(&path, text).io(|| format!("failed to write {}", path.display()))
+    };
+    write("game.yaml", game_yaml(&shape))?;
+    write("oob.yaml", oob_yaml(&shape))?;
+    write("counters.yaml", counters_yaml(&shape))?;
+    write("rules.yaml", RULES.to_string())?;
+    for i in 0..shape.sheets {
+        write(&format!("maps/{}.yaml", letter(i).to_lowercase()), map_yaml(i))?;
+    }
+    for s in 0..shape.scenarios {
+        write(&format!("scenarios/s{:02}.yaml", s + 1), scenario_yaml(&shape, s))?;
+    }
+    Ok(shape)
+}
+
+const RULES: &str = r#"# yaml-language-server: $schema=../../schemas/rules.schema.json
+stacking:
+  - section: "4.0"
+    text: "Three units a hex; headquarters do not count."
+    ignore:
+      - {category: [hq, marker]}
+    any_of:
+      - all_of:
+          - {count: {}, max: 3}
+opposing_units: forbidden
+opposing_units_section: "4.1"
+"#;
+
+fn game_yaml(shape: &Shape) -> String {
+    let mut s = String::from(
+        "# yaml-language-server: $schema=../../schemas/game.schema.json\n\
+         # Generated by `muster bench --scale`: an invented monster game.\n\
+         id: monster\ntitle: Monster (generated)\nrulebook: none (generated)\n\
+         sides:\n  - {id: blue, name: Blue}\n  - {id: red, name: Red}\nnationalities:\n",
+    );
+    for (side, names) in ["blue", "red"].iter().zip(NATIONALITIES) {
+        for (k, n) in names.iter().enumerate() {
+            let colour = COLOURS[usize::from(*side == "red")][k];
+            let _ = writeln!(
+                s,
+                "  - {{id: {n}, name: {n}, side: {side}, rgb: \"{colour}\"}}"
+            );
+        }
+    }
+    s.push_str(
+        "unit_sizes:\n\
+         \x20 - {id: battalion, name: Battalion, symbol: II, printed: [Bn]}\n\
+         \x20 - {id: division, name: Division, symbol: XX, printed: [Div]}\n\
+         unit_types:\n\
+         \x20 - {id: infantry, name: Infantry, symbol: infantry, category: combat, printed: [Inf]}\n\
+         \x20 - {id: armor, name: Armor, symbol: armor, category: combat, printed: [Arm]}\n\
+         \x20 - {id: artillery, name: Artillery, symbol: artillery, category: combat, printed: [Art]}\n\
+         \x20 - {id: reconnaissance, name: Reconnaissance, symbol: reconnaissance, category: combat, printed: [Rcn]}\n\
+         \x20 - {id: headquarters, name: Headquarters, symbol: headquarters, category: hq, printed: [HQ]}\n\
+         values:\n  - {id: attack, name: Attack}\n  - {id: defense, name: Defense}\n  - {id: movement, name: Movement}\n\
+         terrain:\n  - {id: clear, name: Clear, rgb: \"#efe6c8\"}\n  - {id: rough, name: Rough, rgb: \"#d8c49a\"}\n  - {id: woods, name: Woods, rgb: \"#a9c48a\"}\n\
+         board:\n  grid: {orientation: flat-top, stagger: odd}\n  sheets:\n",
+    );
+    for i in 0..shape.sheets {
+        let (c, r) = (i % SHEETS_ACROSS, i / SHEETS_ACROSS);
+        let _ = writeln!(
+            s,
+            "    - {{map: {}, col_offset: {}, row_offset: {}}}",
+            letter(i).to_lowercase(),
+            c * COLUMNS,
+            r * ROWS
+        );
+    }
+    s.push_str(
+        "dice: {count: 2, sides: 6, section: \"1.0\"}\n\
+         counter_style:\n  mobility_value: movement\n  values:\n\
+         \x20   - {category: [hq], text: \"{movement}\"}\n\
+         \x20   - {text: \"{attack}-{defense}-{movement}\"}\n",
+    );
+    s
+}
+
+/// Side index of formation `f`: even formations are blue, odd red.
+fn side(f: usize) -> usize {
+    f % 2
+}
+
+fn oob_yaml(shape: &Shape) -> String {
+    let mut s = String::from(
+        "# yaml-language-server: $schema=../../schemas/oob.schema.json\nformations:\n",
+    );
+    for f in 0..shape.formations {
+        let nat = NATIONALITIES[side(f)][(f / 2) % 3];
+        let _ = writeln!(
+            s,
+            "  - {{id: d{}, printed: {} Inf Div, side: {}, nationality: {nat}, size: division}}",
+            f + 1,
+            f + 1,
+            ["blue", "red"][side(f)]
+        );
+    }
+    s
+}
+
+/// The printed name of counter `k` of formation `f`: its HQ first, then battalions.
+fn unit_name(f: usize, k: usize) -> String {
+    if k == 0 {
+        format!("{} Div HQ", f + 1)
+    } else {
+        format!("{k}/{} {} Bn", f + 1, TYPES[k % TYPES.len()])
+    }
+}
+
+fn counters_yaml(shape: &Shape) -> String {
+    let mut s = String::from(
+        "# yaml-language-server: $schema=../../schemas/counters.schema.json\ngroups:\n",
+    );
+    for f in 0..shape.formations {
+        let _ = writeln!(s, "  - formation: d{}\n    counters:", f + 1);
+        for k in 0..formation_size(shape.counters, f) {
+            let name = unit_name(f, k);
+            if k == 0 {
+                let _ = writeln!(
+                    s,
+                    "      - {{printed: {name}, steps: 2, front: {{movement: 8}}, back: {{movement: 6}}}}"
+                );
+            } else {
+                let (a, d, m) =
+                    (2 + (k * 7 + f) % 6, 2 + (k * 5 + f) % 5, 4 + (k + f) % 8);
+                let _ = writeln!(
+                    s,
+                    "      - {{printed: {name}, steps: 2, front: {{attack: {a}, defense: {d}, movement: {m}}}, back: {{attack: {}, defense: {}, movement: {m}}}}}",
+                    a.div_ceil(2),
+                    d.div_ceil(2)
+                );
+            }
+        }
+    }
+    s
+}
+
+fn map_yaml(i: usize) -> String {
+    let l = letter(i);
+    let mut s = format!(
+        "# yaml-language-server: $schema=../../../schemas/map.schema.json\n\
+         id: {lower}\nname: Map {l}\nsize: {{width_in: 34, height_in: 22}}\nhex_size_in: 0.625\n\
+         columns: {COLUMNS}\nrows: {ROWS}\nnumbering:\n  prefix: {l}\n\
+         \x20 column: {{first: 1, digits: 2, direction: left-to-right}}\n\
+         \x20 row: {{first: 1, digits: 2, direction: top-to-bottom}}\n  separator: \".\"\n\
+         hex_numbers: {{every_hex: false, emphasise_every: 5}}\nterrain:\n  default: clear\n  hexes:\n",
+        lower = l.to_lowercase()
+    );
+    // A band of rough and a wood, placed differently on every sheet.
+    let rough: Vec<String> = (1..=COLUMNS)
+        .step_by(3)
+        .map(|c| format!("\"{l}{c:02}.{:02}\"", 3 + (c + i) % 30))
+        .collect();
+    let woods: Vec<String> = (0..12)
+        .map(|k| format!("\"{l}{:02}.{:02}\"", 10 + (i * 7 + k) % 40, 8 + k % 4))
+        .collect();
+    let _ = writeln!(s, "    - {{terrain: rough, hexes: [{}]}}", rough.join(", "));
+    let _ = writeln!(s, "    - {{terrain: woods, hexes: [{}]}}", woods.join(", "));
+    let road: Vec<String> = (1..=COLUMNS).map(|c| format!("\"{l}{c:02}.18\"")).collect();
+    let _ = writeln!(
+        s,
+        "features:\n  - {{kind: road, hexes: [{}], section: \"2.0\"}}\n  - {{kind: place, name: Town {l}, hexes: [\"{l}31.18\"], section: \"2.1\"}}",
+        road.join(", ")
+    );
+    s
+}
+
+/// Anchor hexes of formations, a lattice over every sheet eight hexes apart.
+fn anchors(shape: &Shape) -> Vec<String> {
+    let mut out = Vec::new();
+    for i in 0..shape.sheets {
+        for c in (5..=COLUMNS - 4).step_by(8) {
+            for r in (5..=ROWS - 4).step_by(8) {
+                out.push(format!("{}{c:02}.{r:02}", letter(i)));
+            }
+        }
+    }
+    out
+}
+
+fn scenario_yaml(shape: &Shape, s: usize) -> String {
+    let anchors = anchors(shape);
+    let mut text = format!(
+        "# yaml-language-server: $schema=../../../schemas/scenario.schema.json\n\
+         id: s{n:02}\ntitle: Scenario {n}\nsection: \"10.{n}\"\nfirst_player: blue\nsetup:\n",
+        n = s + 1
+    );
+    let formations = scenario_formations(shape.formations, s);
+    for (side_index, side_name) in ["blue", "red"].iter().enumerate() {
+        if !formations.iter().any(|&f| side(f) == side_index) {
+            continue;
+        }
+        let _ = writeln!(
+            text,
+            "  - side: {side_name}\n    section: \"10.{}.{}\"\n    placements:",
+            s + 1,
+            side_index + 1
+        );
+        for (j, &f) in formations.iter().enumerate() {
+            if side(f) != side_index {
+                continue;
+            }
+            let at = &anchors[(j + s * 7) % anchors.len()];
+            let names: Vec<String> =
+                (0..formation_size(shape.counters, f)).map(|k| unit_name(f, k)).collect();
+            // The HQ and two battalions on the anchor, the rest within three hexes of it.
+            let (exact, rest) = names.split_at(names.len().min(3));
+            let _ = writeln!(
+                text,
+                "      - {{location: \"{at}\", units: \"{}\"}}",
+                exact.join(", ")
+            );
+            for line in rest.chunks(8) {
+                let _ = writeln!(
+                    text,
+                    "      - {{location: \"w/i 3 of {at}\", units: \"{}\"}}",
+                    line.join(", ")
+                );
+            }
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_full_size_is_a_monster_and_sizes_grow_linearly() {
+        let full = Shape::of(10_000);
+        assert_eq!((full.formations, full.sheets, full.scenarios), (200, 12, 20));
+        assert_eq!(full.placed, 4 * 10_000);
+        let quarter = Shape::of(2_500);
+        assert_eq!((quarter.formations, quarter.sheets), (50, 3));
+        assert_eq!(quarter.placed * 4, full.placed);
+    }
+
+    #[test]
+    fn a_generated_game_loads_and_validates_without_findings() {
+        let tmp = tempfile::tempdir().unwrap();
+        let shape = generate(tmp.path(), 400).unwrap();
+        let loaded =
+            muster_model::load(tmp.path(), &[], &muster_model::LoadOptions::default());
+        let errors: Vec<String> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity != muster_model::Severity::Info)
+            .map(|d| loaded.sources.render(d))
+            .collect();
+        assert!(errors.is_empty(), "{}", errors.join("\n"));
+        let game = &loaded.games[0];
+        assert_eq!(game.units.len(), shape.counters);
+        assert_eq!(game.maps.len(), shape.sheets);
+        let findings = crate::validate::scenario_findings(&loaded.games, None);
+        assert!(findings.is_empty(), "{findings:#?}");
+        // Same input, same bytes.
+        let again = tempfile::tempdir().unwrap();
+        generate(again.path(), 400).unwrap();
+        for f in crate::files::files_under(tmp.path()) {
+            let rel = f.strip_prefix(tmp.path()).unwrap();
+            assert_eq!(fs::read(&f).unwrap(), fs::read(again.path().join(rel)).unwrap());
+        }
+    }
+}
