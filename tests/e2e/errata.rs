@@ -34,14 +34,24 @@ fn the_seed_games_real_misprints_are_found() {
         scs.iter().any(|e| e["kind"] == kind && e["subject"] == subject)
     };
     assert!(has("unknown-unit", "3/18 Gurk"));
-    let gurk = scs.iter().find(|e| e["subject"] == "3/18 Gurk").unwrap();
+    // One finding for one erratum, however many scenarios print it: the others are `also`.
+    let gurks: Vec<_> = scs.iter().filter(|e| e["subject"] == "3/18 Gurk").collect();
+    assert_eq!(gurks.len(), 1, "{gurks:#?}");
+    let gurk = gurks[0];
     assert!(
         gurk["suggestion"]
             .as_str()
             .unwrap()
-            .starts_with("3/18 Gar Inf Bn (similarity 0.")
+            .starts_with("3/18 Gar Inf Bn (16.1.9.3; similarity 0."),
+        "the suggestion names the counter and its section: {gurk}"
     );
     assert!(gurk["file"].as_str().unwrap().ends_with("full-campaign.yaml"));
+    let also = gurk["also"].as_array().unwrap();
+    assert_eq!(also.len(), 1, "{gurk}");
+    assert!(also[0]["file"].as_str().unwrap().ends_with("main-event.yaml"));
+    assert_eq!(also[0]["section"], "15.6.4.5");
+    assert_eq!(gurk["certainty"], "likely");
+    assert!(gurk["evidence"].as_str().unwrap().contains("similarity"));
     assert!(has("name-differs", "57 AT Bn"));
     assert!(has("hq-of-other-formation", "5 Ind Div HQ"));
     assert!(has("unparsable-list", "4/10 BL 2 Cam-a"));
@@ -50,6 +60,9 @@ fn the_seed_games_real_misprints_are_found() {
         "game",
         "kind",
         "severity",
+        "certainty",
+        "evidence",
+        "also",
         "subject",
         "expected",
         "suggestion",
@@ -66,9 +79,28 @@ fn the_seed_games_real_misprints_are_found() {
     let split = g42.iter().find(|e| e["kind"] == "split-strength").unwrap();
     assert_eq!(split["subject"], "6/2 [2-1-7]");
     assert_eq!(split["expected"], "6-1-7 divides into 4-1-7 and 2-0-7");
-    // The Markdown report is written, grouped by kind.
+    // The report is sorted by certainty, and so is the Markdown: one line per erratum.
+    let order = |c: &serde_json::Value| match c.as_str() {
+        Some("certain") => 0,
+        Some("likely") => 1,
+        _ => 2,
+    };
+    let ranks: Vec<u8> = scs.iter().map(|e| order(&e["certainty"])).collect();
+    assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
     let md = fs::read_to_string(tmp.path().join("dist/gazala-scs/errata.md")).unwrap();
-    assert!(md.starts_with("# Errata: Gazala") && md.contains("\n## unknown-unit\n"));
+    assert!(md.starts_with("# Errata: Gazala"));
+    let (certain, likely) =
+        (md.find("\n## Certain\n").unwrap(), md.find("\n## Likely\n").unwrap());
+    assert!(certain < likely);
+    let line = md.lines().find(|l| l.contains("`3/18 Gurk`")).unwrap();
+    assert!(
+        line.starts_with("- **15.5.2.4, 15.6.4.5** `3/18 Gurk`:")
+            && line.contains("likely `3/18 Gar Inf Bn (16.1.9.3; similarity")
+            && line.contains("full-campaign.yaml:")
+            && line.contains("main-event.yaml:"),
+        "{line}"
+    );
+    assert_eq!(md.lines().filter(|l| l.contains("`3/18 Gurk`")).count(), 1);
 }
 
 #[test]

@@ -188,9 +188,24 @@ fn errata(g: &Global, games: &[String], format: Format) -> Result<Exit> {
         for e in found.iter().flatten() {
             let at = crate::report::place(&loaded.sources, e.span);
             let known = if e.known { " (known)" } else { "" };
-            println!("{at}{} [{}] {}{known}", e.severity(), e.kind, e.message);
+            println!(
+                "{at}{} [{}] {} ({}){known}",
+                e.severity(),
+                e.kind,
+                e.message,
+                e.certainty
+            );
+            if let Some(x) = &e.expected {
+                println!("  expected: {x}");
+            }
             if let Some(s) = &e.suggestion {
                 println!("  likely: {s}");
+            }
+            for p in &e.also {
+                println!(
+                    "  also: {}",
+                    crate::report::place(&loaded.sources, p.span).trim_end_matches(": ")
+                );
             }
         }
     } else {

@@ -51,6 +51,48 @@ impl fmt::Display for Severity {
     }
 }
 
+/// How sure a finding is that the data really is inconsistent, a separate axis from its
+/// [`Severity`]: a certain finding rests on printed statements that cannot both hold, a
+/// likely one on a match muster had to make (a misspelt name, a misplaced label), a
+/// possible one on weak evidence (a counter no scenario uses).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Certainty {
+    /// Printed statements that cannot all hold, read with no interpretation.
+    Certain,
+    /// A mismatch that needed a match or a reading muster made.
+    Likely,
+    /// Weak evidence: worth a look, often as printed on purpose.
+    Possible,
+}
+
+impl Certainty {
+    /// `certain`, `likely` or `possible`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Certainty::Certain => "certain",
+            Certainty::Likely => "likely",
+            Certainty::Possible => "possible",
+        }
+    }
+
+    /// One step less sure: certain becomes likely, likely becomes possible.
+    pub fn weaker(self) -> Certainty {
+        match self {
+            Certainty::Certain => Certainty::Likely,
+            _ => Certainty::Possible,
+        }
+    }
+}
+
+impl fmt::Display for Certainty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 macro_rules! kinds {
     ($($(#[doc = $doc:literal])* $variant:ident = $id:literal, $severity:ident;)*) => {
         /// What a finding is about. Serialised as its kebab-case id (`unknown-unit`).
@@ -196,5 +238,17 @@ mod tests {
         assert_eq!(FindingKind::UnknownUnit.severity(), Severity::Warning);
         assert_eq!(FindingKind::Unused.severity(), Severity::Info);
         assert!(!Severity::Info.needs_attention() && Severity::Warning.needs_attention());
+    }
+
+    #[test]
+    fn certainties_order_from_certain_to_possible() {
+        assert!(Certainty::Certain < Certainty::Likely);
+        assert!(Certainty::Likely < Certainty::Possible);
+        assert_eq!(Certainty::Certain.weaker(), Certainty::Likely);
+        assert_eq!(Certainty::Possible.weaker(), Certainty::Possible);
+        assert_eq!(
+            serde_json::to_value(Certainty::Likely).unwrap_or_default(),
+            serde_json::json!("likely")
+        );
     }
 }

@@ -27,7 +27,7 @@ mod yaml;
 
 pub use assumptions::Assumption;
 pub use diag::{Diagnostic, SourceFile, SourceResult, Sources, suggest};
-pub use finding::{FindingKind, Severity};
+pub use finding::{Certainty, FindingKind, Severity};
 pub use game::{
     Formation, Game, ParsedPlacement, ParsedScenario, ParsedUnits, PlacementKind, Unit,
 };

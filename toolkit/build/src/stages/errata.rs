@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use muster_check::Erratum;
-use muster_model::{Game, Sources};
+use muster_model::{Certainty, Game, Sources};
 use serde_json::{Value, json};
 
 use crate::error::Result;
@@ -30,74 +30,122 @@ pub fn write_errata(
     Ok(errata)
 }
 
-/// An erratum as JSON, with file, line and column.
+/// An erratum as JSON, with file, line and column, and every other place it is printed.
 pub fn erratum_json(e: &Erratum, sources: &Sources) -> Value {
-    let file =
-        (!e.span.is_detached()).then(|| sources.path(e.span.file).display().to_string());
+    let file = |span: muster_model::Span| {
+        (!span.is_detached()).then(|| sources.path(span.file).display().to_string())
+    };
+    let also: Vec<Value> = e
+        .also
+        .iter()
+        .map(|p| {
+            json!({
+                "file": file(p.span),
+                "line": p.span.line,
+                "column": p.span.column,
+                "section": p.section,
+                "scenario": p.scenario,
+            })
+        })
+        .collect();
     json!({
         "game": e.game,
         "kind": e.kind,
         "severity": e.severity(),
+        "certainty": e.certainty,
+        "evidence": e.evidence,
         "subject": e.subject,
         "expected": e.expected,
         "suggestion": e.suggestion,
-        "file": file,
+        "file": file(e.span),
         "line": e.span.line,
         "column": e.span.column,
         "message": e.message,
         "section": e.section,
         "scenario": e.scenario,
+        "also": also,
         "known": e.known,
         "known_note": e.known_note,
     })
 }
 
-/// The errata report as Markdown: grouped by kind, most certain first.
+/// The errata report as Markdown, a proofreader's list: most certain first, one line per
+/// erratum with its sections, the printed text, what is wrong and what the rest of the
+/// rulebook says, the likely fix and every place it is printed.
 pub fn errata_markdown(game: &Game, errata: &[Erratum], sources: &Sources) -> String {
     use std::fmt::Write;
+    let count = |c: Certainty| errata.iter().filter(|e| e.certainty == c).count();
+    let attention = errata.iter().filter(|e| e.needs_attention()).count();
     let mut s = format!(
-        "# Errata: {}\n\n{} finding(s) from the game's own data.\n",
+        "# Errata: {}\n\n{} finding(s) from the game's own data: {} certain, {} likely, {} possible; {attention} need(s) attention.\n",
         game.meta.title,
-        errata.len()
+        errata.len(),
+        count(Certainty::Certain),
+        count(Certainty::Likely),
+        count(Certainty::Possible),
     );
-    let mut kinds: Vec<(muster_model::FindingKind, u8)> = Vec::new();
-    for e in errata {
-        if !kinds.iter().any(|(k, _)| *k == e.kind) {
-            kinds.push((e.kind, e.rank()));
+    let place = |span: muster_model::Span| {
+        if span.is_detached() {
+            String::new()
+        } else {
+            format!(
+                "`{}:{}:{}`",
+                sources.path(span.file).display(),
+                span.line,
+                span.column
+            )
         }
-    }
-    for (kind, _) in kinds {
-        let _ = write!(s, "\n## {kind}\n\n");
-        for e in errata.iter().filter(|e| e.kind == kind) {
-            let at = if e.span.is_detached() {
-                String::new()
-            } else {
-                format!(
-                    " — `{}:{}:{}`",
-                    sources.path(e.span.file).display(),
-                    e.span.line,
-                    e.span.column
-                )
-            };
-            let known = if e.known {
-                format!(
-                    " **(known{})**",
-                    e.known_note.as_ref().map(|n| format!(": {n}")).unwrap_or_default()
-                )
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                s,
-                "- {} ({}, section {}{}){at}{known}",
-                e.message,
-                e.severity(),
-                e.section,
-                e.scenario.as_ref().map(|x| format!(", {x}")).unwrap_or_default()
-            );
-            if let Some(sug) = &e.suggestion {
-                let _ = writeln!(s, "  - likely: {sug}");
+    };
+    for certainty in [Certainty::Certain, Certainty::Likely, Certainty::Possible] {
+        let list: Vec<&Erratum> =
+            errata.iter().filter(|e| e.certainty == certainty).collect();
+        if list.is_empty() {
+            continue;
+        }
+        let title = match certainty {
+            Certainty::Certain => "Certain",
+            Certainty::Likely => "Likely",
+            Certainty::Possible => "Possible",
+        };
+        let _ = write!(s, "\n## {title}\n\n");
+        for e in list {
+            let mut sections = vec![e.section.clone()];
+            for p in &e.also {
+                if !sections.contains(&p.section) {
+                    sections.push(p.section.clone());
+                }
             }
+            sections.retain(|x| !x.is_empty());
+            let mut line = String::from("- ");
+            if !sections.is_empty() {
+                let _ = write!(line, "**{}** ", sections.join(", "));
+            }
+            let _ = write!(line, "`{}`: {}", e.subject, e.message);
+            if let Some(x) = &e.expected {
+                let _ = write!(line, "; the rulebook elsewhere: {x}");
+            }
+            if let Some(x) = &e.suggestion {
+                let _ = write!(line, "; likely `{x}`");
+            }
+            let mut places = vec![place(e.span)];
+            places.extend(e.also.iter().map(|p| place(p.span)));
+            places.retain(|p| !p.is_empty());
+            if !places.is_empty() {
+                let _ = write!(line, " — {}", places.join(", "));
+            }
+            let _ = write!(line, " ({}, {}", e.kind, e.severity());
+            if !e.evidence.is_empty() {
+                let _ = write!(line, "; {}", e.evidence);
+            }
+            line.push(')');
+            if e.known {
+                let _ = write!(
+                    line,
+                    " **known{}**",
+                    e.known_note.as_ref().map(|n| format!(": {n}")).unwrap_or_default()
+                );
+            }
+            let _ = writeln!(s, "{line}");
         }
     }
     s

@@ -1,0 +1,326 @@
+//! Setups, reinforcements and groups against the manifest: every printed unit resolved,
+//! units used twice, strengths no division gives, overstacked hexes and bad labels.
+
+use std::collections::BTreeMap;
+
+use muster_model::{Certainty, FindingKind, PlacementKind, Span};
+
+use super::{Context, Erratum, Scenario, counter_ref};
+use crate::resolve::{Resolution, Resolved, Resolver, normalise};
+
+/// What the setups check found, and how often each counter is used in any scenario.
+pub(crate) struct SetupFindings {
+    /// The findings.
+    pub errata: Vec<Erratum>,
+    /// Counter id → the number of printed items that name it, over every scenario.
+    pub used: BTreeMap<String, u32>,
+}
+
+/// Every setup finding of every scenario.
+pub(crate) fn check(cx: &Context) -> SetupFindings {
+    let mut out = SetupFindings { errata: Vec::new(), used: BTreeMap::new() };
+    for s in &cx.scenarios {
+        resolutions(cx, s, &mut out);
+        used_twice(cx, s, &mut out.errata);
+        out.errata.extend(stacking(cx, s));
+        out.errata.extend(split_strengths(cx, s));
+    }
+    out
+}
+
+/// Unknown units, units found but printed otherwise, units under another formation.
+fn resolutions(cx: &Context, s: &Scenario, out: &mut SetupFindings) {
+    let game = cx.game;
+    for (pi, res) in s.solution.resolutions.iter().enumerate() {
+        let p = s.placements[pi];
+        for r in res {
+            match &r.to {
+                Resolved::Unknown { nearest } => {
+                    out.errata.push(unknown(cx, r, nearest, &p.side, &p.section, s.id));
+                }
+                Resolved::Unit { id, differs_from, listed_under } => {
+                    *out.used.entry(id.clone()).or_default() += 1;
+                    if let Some(m) = differs_from {
+                        out.errata.push(
+                            Erratum::new(
+                                game,
+                                FindingKind::NameDiffers,
+                                &r.printed,
+                                format!(
+                                    "`{}` is printed `{m}` in the manifest",
+                                    r.printed
+                                ),
+                                &p.section,
+                                r.span,
+                            )
+                            .scenario(s.id)
+                            .expected(counter_ref(game, id, ""))
+                            .suggestion(counter_ref(game, id, ""))
+                            .sure(
+                                Certainty::Likely,
+                                "the only counter of the formation with this designation",
+                            ),
+                        );
+                    }
+                    if let Some(f) = listed_under {
+                        let own = game
+                            .unit(id)
+                            .and_then(|u| u.formation.as_deref())
+                            .and_then(|f| game.formation(f))
+                            .map(|f| f.printed.v.clone())
+                            .unwrap_or_default();
+                        let under = game
+                            .formation(f)
+                            .map(|f| f.printed.v.clone())
+                            .unwrap_or_default();
+                        out.errata.push(
+                            Erratum::new(
+                                game,
+                                FindingKind::OtherFormation,
+                                &r.printed,
+                                format!(
+                                    "`{}` is listed under {under}, but the manifest places it in {own}",
+                                    r.printed
+                                ),
+                                &p.section,
+                                r.span,
+                            )
+                            .scenario(s.id)
+                            .expected(format!("a unit of {own}"))
+                            .suggestion(counter_ref(game, id, ""))
+                            .sure(
+                                Certainty::Likely,
+                                format!("no counter of {under} has this name"),
+                            ),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A printed unit that names no counter: a list run together, text that fits no form, or
+/// a unit the manifest lacks, with the nearest counters.
+fn unknown(
+    cx: &Context,
+    r: &Resolution,
+    nearest: &[(String, String, f64)],
+    side: &str,
+    section: &str,
+    scenario: &str,
+) -> Erratum {
+    let game = cx.game;
+    let new = |kind, message: String| {
+        Erratum::new(game, kind, &r.printed, message, section, r.span).scenario(scenario)
+    };
+    if r.unparsed {
+        return new(
+            FindingKind::UnparsableList,
+            format!("`{}` fits no form of the printed unit notation", r.printed),
+        )
+        .sure(Certainty::Certain, "the text reads as no unit, list label or count");
+    }
+    if let Some((a, b)) = missing_comma(&cx.resolver, &r.printed, side) {
+        return new(
+            FindingKind::UnparsableList,
+            format!(
+                "`{}` reads as two units with a missing comma: `{a}` and `{b}`",
+                r.printed
+            ),
+        )
+        .suggestion(format!("{a}, {b}"))
+        .sure(Certainty::Certain, "both halves name counters of the manifest");
+    }
+    match nearest.first() {
+        Some((id, name, score)) => new(
+            FindingKind::UnknownUnit,
+            format!(
+                "`{}` names no counter of the manifest; the nearest is `{name}`",
+                r.printed
+            ),
+        )
+        .suggestion(counter_ref(game, id, &format!("similarity {score:.2}")))
+        .sure(
+            if *score >= 0.85 { Certainty::Likely } else { Certainty::Possible },
+            format!("the nearest counter `{name}` has a similarity of {score:.2}"),
+        ),
+        None => new(
+            FindingKind::UnknownUnit,
+            format!("`{}` names no counter of the manifest", r.printed),
+        )
+        .sure(Certainty::Possible, "no counter of the side is like it"),
+    }
+}
+
+/// `4/10 BL 2 Cam-a`: two manifest names run together where a comma is missing.
+fn missing_comma(
+    resolver: &Resolver,
+    printed: &str,
+    side: &str,
+) -> Option<(String, String)> {
+    let words: Vec<&str> = printed.split_whitespace().collect();
+    for k in 1..words.len() {
+        let (a, b) = (words[..k].join(" "), words[k..].join(" "));
+        let known = |x: &str| {
+            resolver.nearest(x, side).first().is_some_and(|(_, n, s)| {
+                *s >= 0.99 || normalise(n).starts_with(&format!("{} ", normalise(x)))
+            })
+        };
+        if known(&a) && known(&b) {
+            return Some((a, b));
+        }
+    }
+    None
+}
+
+/// Units listed more often in one scenario than the manifest has counters of them.
+fn used_twice(cx: &Context, s: &Scenario, out: &mut Vec<Erratum>) {
+    let game = cx.game;
+    let mut uses: BTreeMap<&str, Vec<(usize, Span)>> = BTreeMap::new();
+    for (pi, res) in s.solution.resolutions.iter().enumerate() {
+        for r in res {
+            let Resolved::Unit { id, .. } = &r.to else { continue };
+            // A unit printed inside a unit (its own parenthesised part) is not used twice.
+            let inside_unit = r.parent.is_some_and(|p| {
+                matches!(res.get(p).map(|x| &x.to), Some(Resolved::Unit { .. }))
+            });
+            if !inside_unit {
+                for _ in 0..r.count {
+                    uses.entry(id.as_str()).or_default().push((pi, r.span));
+                }
+            }
+        }
+    }
+    for (id, list) in &uses {
+        if game.markers.iter().any(|m| m.id == *id) {
+            continue;
+        }
+        let count = game.unit(id).map_or(1, |u| u.count.max(1));
+        if list.len() as u32 <= count {
+            continue;
+        }
+        let kinds: Vec<PlacementKind> =
+            list.iter().map(|(pi, _)| s.placements[*pi].kind).collect();
+        let both = kinds.contains(&PlacementKind::Setup)
+            && kinds.contains(&PlacementKind::Reinforcement);
+        let (pi, span) = list[1];
+        let first = s.placements[list[0].0].section.clone();
+        let name = game.unit(id).map(|u| u.printed.v.clone()).unwrap_or_default();
+        let (kind, message) = if both {
+            (
+                FindingKind::SetupAndReinforcement,
+                format!(
+                    "`{name}` is set up at start and also arrives as a reinforcement (also in {first})"
+                ),
+            )
+        } else {
+            (
+                FindingKind::ListedTwice,
+                format!(
+                    "`{name}` is listed {} times in one scenario (also in {first})",
+                    list.len()
+                ),
+            )
+        };
+        out.push(
+            Erratum::new(game, kind, &name, message, &s.placements[pi].section, span)
+                .scenario(s.id)
+                .expected(format!("{count} counter ({})", counter_ref(game, id, "")))
+                .sure(
+                    Certainty::Likely,
+                    "the same counter resolved from two printed items",
+                ),
+        );
+    }
+}
+
+/// Printed hexes that hold more than the stacking rules allow, and bad hex labels.
+fn stacking(cx: &Context, s: &Scenario) -> Vec<Erratum> {
+    crate::validate::validate_solved(cx.game, s.id, &s.solution)
+        .into_iter()
+        .filter(|f| matches!(f.kind, FindingKind::Overstack | FindingKind::BadHex))
+        .map(|f| {
+            let evidence = if f.kind == FindingKind::Overstack {
+                format!("the line names one hex; rule {} counts its units", f.rule)
+            } else {
+                "the label does not parse or lies off the map".to_string()
+            };
+            Erratum::new(cx.game, f.kind, &f.location, f.message.clone(), &f.rule, f.span)
+                .scenario(s.id)
+                .sure(Certainty::Certain, evidence)
+        })
+        .collect()
+}
+
+/// The printed strengths of a divided unit that no permitted division gives.
+fn split_strengths(cx: &Context, s: &Scenario) -> Vec<Erratum> {
+    let game = cx.game;
+    let splits = &game.rules.strength_splits;
+    if splits.is_empty() {
+        return vec![];
+    }
+    let mut strengths: BTreeMap<(String, String), Vec<(String, Span)>> = BTreeMap::new();
+    for p in &s.placements {
+        for item in &p.units.items {
+            if let Some(st) = &item.strength {
+                strengths
+                    .entry((p.section.clone(), item.name.clone()))
+                    .or_default()
+                    .push((
+                        st.clone(),
+                        p.units.printed.first().map_or(Span::detached(), |x| x.span),
+                    ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for ((section, name), list) in strengths.into_iter().filter(|(_, l)| l.len() > 1) {
+        let got: Vec<&str> = list.iter().map(|(s, _)| s.as_str()).collect();
+        let fits = splits.iter().any(|sp| {
+            sp.parts.iter().all(|p| got.contains(&p.as_str()))
+                && got.len() == sp.parts.len()
+        });
+        if fits {
+            continue;
+        }
+        // The division that has the first printed part, else any sharing one.
+        let near =
+            splits.iter().find(|sp| sp.parts.iter().any(|p| p == got[0])).or_else(|| {
+                splits
+                    .iter()
+                    .find(|sp| sp.parts.iter().any(|p| got.contains(&p.as_str())))
+            });
+        let bad = near
+            .and_then(|sp| got.iter().find(|g| !sp.parts.iter().any(|p| p == **g)))
+            .copied()
+            .unwrap_or(got[0]);
+        let span = list.iter().find(|(s, _)| s == bad).map_or(Span::detached(), |x| x.1);
+        let mut e = Erratum::new(
+            game,
+            FindingKind::SplitStrength,
+            format!("{name} [{bad}]"),
+            format!(
+                "{name} is set up as {} in {section}, which no permitted division gives",
+                got.join(" and ")
+            ),
+            near.map_or("", |sp| sp.section.as_str()),
+            span,
+        )
+        .scenario(s.id)
+        .sure(
+            Certainty::Certain,
+            format!("the printed parts {} match no listed division", got.join(" and ")),
+        );
+        if let Some(sp) = near {
+            e = e.expected(format!(
+                "{} divides into {}",
+                sp.full,
+                sp.parts.join(" and ")
+            ));
+        }
+        out.push(e);
+    }
+    out
+}
