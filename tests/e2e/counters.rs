@@ -15,6 +15,14 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
     (w, h)
 }
 
+/// The resolution a PNG records in its `pHYs` chunk, in dots per inch.
+pub fn png_dpi(bytes: &[u8]) -> Option<u32> {
+    let info = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().ok()?;
+    let dims = info.info().pixel_dims?;
+    (dims.unit == png::Unit::Meter && dims.xppu == dims.yppu)
+        .then(|| (f64::from(dims.xppu) * 0.0254).round() as u32)
+}
+
 fn read_dir(dir: &std::path::Path) -> BTreeMap<String, Vec<u8>> {
     fs::read_dir(dir)
         .unwrap()
@@ -62,7 +70,13 @@ fn counter_images_match_the_manifest_size_and_dpi_and_rebuild_identically() {
     // 3/4 inch at 96 dpi is 72 pixels.
     for name in &counter_pngs {
         assert_eq!(png_size(&files[*name]), (72, 72), "{name}");
+        // An image editor opens it at its size: 3/4 inch.
+        assert_eq!(png_dpi(&files[*name]), Some(96), "{name}");
     }
+    for (name, bytes) in files.iter().filter(|(n, _)| n.starts_with("sheet-")) {
+        assert_eq!(png_dpi(bytes), Some(20), "{name}");
+    }
+    assert_eq!(png_dpi(&files["contact.png"]), Some(100));
     // One-step battalions of 10.6 are single-sided; brigades have backs.
     assert!(files.contains_key("2-sa-div-6-2-bde-back.png"));
     assert!(!files.contains_key("2-sa-div-6-2-bn-back.png"));
@@ -160,4 +174,67 @@ fn a_counter_too_big_for_the_sheet_is_a_clear_error() {
     let out = muster(tmp.path(), &["build", "--counter-size", "five eighths"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a length in inches"));
+}
+
+/// Luminance of the RGB pixel at `(x, y)` of an image `width` pixels wide.
+fn luminance(rgb: &[u8], width: u32, x: u32, y: u32) -> i32 {
+    let i = (y as usize * width as usize + x as usize) * 3;
+    (i32::from(rgb[i]) * 299 + i32::from(rgb[i + 1]) * 587 + i32::from(rgb[i + 2]) * 114)
+        / 1000
+}
+
+#[test]
+fn sheet_images_show_no_seam_between_neighbouring_counters() {
+    let loaded = seeds();
+    let game = loaded.games.iter().find(|g| g.id == "gazala-1942").unwrap();
+    let order = sheet::sheet_order(game);
+    let sides: Vec<usize> = order.iter().map(|u| faces(u).len()).collect();
+    let mut boundaries = 0;
+    for (shared_cuts, dpi) in [(false, 150u32), (true, 150), (false, 137), (true, 96)] {
+        let o = SheetOptions { shared_cuts, ..Default::default() };
+        let pages = sheet::layout(&sides, &o).unwrap();
+        let page = &pages[0];
+        let svg = sheet::page_svg(game, &order, page, &o);
+        let (w, h) = (
+            (o.page_in.0 * f64::from(dpi)) as u32,
+            (o.page_in.1 * f64::from(dpi)) as u32,
+        );
+        let rgb = muster_render::raster::render_rgb(&svg, w, h).unwrap();
+        let g = sheet::page_geometry(page, &o, "");
+        let px = |inches: f64| inches * f64::from(dpi);
+        // Where two counters meet, no pixel of the boundary is lighter than the art on
+        // both sides of it. Samples run along the edges, clear of the symbol and text.
+        let check = |points: Vec<(u32, u32)>, step: (u32, u32), what: &str| {
+            for (x, y) in points {
+                let seam = luminance(&rgb, w, x, y);
+                let sides = luminance(&rgb, w, x - step.0, y - step.1).max(luminance(
+                    &rgb,
+                    w,
+                    x + step.0,
+                    y + step.1,
+                ));
+                assert!(
+                    seam <= sides + 6,
+                    "a light seam at x={x}, y={y} {what} ({shared_cuts}, {dpi} dpi): {seam} > {sides}"
+                );
+            }
+        };
+        for (i, a) in g.visible.iter().enumerate() {
+            for b in &g.visible {
+                if (a.x1 - b.x0).abs() < 1e-6 && (a.y0 - b.y0).abs() < 0.2 {
+                    boundaries += 1;
+                    let x = px(a.x1).floor() as u32;
+                    let ys = px(a.y0 + 0.05) as u32..px(a.y0 + 0.15) as u32;
+                    check(ys.map(|y| (x, y)).collect(), (3, 0), &format!("right of {i}"));
+                }
+                if (a.y1 - b.y0).abs() < 1e-6 && (a.x0 - b.x0).abs() < 0.2 {
+                    boundaries += 1;
+                    let y = px(a.y1).floor() as u32;
+                    let xs = px(a.x0 + 0.05) as u32..px(a.x0 + 0.12) as u32;
+                    check(xs.map(|x| (x, y)).collect(), (0, 3), &format!("under {i}"));
+                }
+            }
+        }
+    }
+    assert!(boundaries > 100, "{boundaries} boundaries checked");
 }

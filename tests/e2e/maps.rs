@@ -38,6 +38,11 @@ fn scs_maps_are_34_by_22_inches_at_any_dpi_and_rebuild_identically() {
             let png =
                 fs::read(tmp.path().join(format!("maps/gazala-scs/{m}.png"))).unwrap();
             assert_eq!(png_size(&png), (34 * dpi, 22 * dpi), "map {m} at {dpi} dpi");
+            assert_eq!(
+                crate::counters::png_dpi(&png),
+                Some(dpi),
+                "map {m} records {dpi} dpi"
+            );
         }
     }
     let first = fs::read(tmp.path().join("maps/gazala-scs/a.png")).unwrap();

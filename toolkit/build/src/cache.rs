@@ -22,6 +22,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::UNIX_EPOCH;
 
+use muster_render::Encoding;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, IoContext, Result};
@@ -69,6 +70,8 @@ pub struct DrawJob {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
+    /// Resolution recorded in the PNG.
+    pub dpi: u32,
 }
 
 /// A game's stamp: what its last complete build was made from and left behind.
@@ -267,19 +270,22 @@ impl<'a> GameCache<'a> {
         Ok(bytes)
     }
 
-    /// A PNG of `svg` at `width` × `height` pixels, from the cache or drawn now.
+    /// A PNG of `svg` at `width` × `height` pixels recording `dpi`, from the cache or
+    /// drawn now.
     pub fn png(
         &self,
         label: &str,
         svg: &str,
         width: u32,
         height: u32,
+        dpi: u32,
     ) -> Result<Vec<u8>> {
         let key = self
             .key("png")
             .part(svg.as_bytes())
             .part(&width.to_le_bytes())
             .part(&height.to_le_bytes())
+            .part(&dpi.to_le_bytes())
             .finish();
         if let Some(drawn) = &self.cache.drawn {
             lock(drawn).draws.push(DrawJob {
@@ -287,25 +293,22 @@ impl<'a> GameCache<'a> {
                 svg: svg.to_string(),
                 width,
                 height,
+                dpi,
             });
         }
         self.get_or_make(
             &key,
             || label.to_string(),
             || {
-                muster_render::render_png(
-                    svg,
-                    width,
-                    height,
-                    muster_render::Compression::Balanced,
+                muster_render::render_png(svg, width, height, Encoding::at(dpi)).map_err(
+                    |e| {
+                        Error::with_source(
+                            ErrorKind::Render,
+                            format!("failed to draw {label}"),
+                            e,
+                        )
+                    },
                 )
-                .map_err(|e| {
-                    Error::with_source(
-                        ErrorKind::Render,
-                        format!("failed to draw {label}"),
-                        e,
-                    )
-                })
             },
         )
     }
@@ -318,6 +321,7 @@ impl<'a> GameCache<'a> {
         label: &str,
         bands: &[(String, u32)],
         width: u32,
+        dpi: u32,
     ) -> Result<Vec<u8>> {
         use rayon::prelude::*;
         let keys: Vec<Key> = bands
@@ -332,6 +336,7 @@ impl<'a> GameCache<'a> {
             })
             .collect();
         let mut whole = self.cache.key("png-bands");
+        whole.part(&dpi.to_le_bytes());
         for k in &keys {
             whole.part(k.0.as_bytes());
         }
@@ -341,6 +346,7 @@ impl<'a> GameCache<'a> {
                 svg: svg.clone(),
                 width,
                 height: *h,
+                dpi,
             }));
         }
         // The bands stay cached for the next change even when the whole image is reused.
@@ -377,7 +383,7 @@ impl<'a> GameCache<'a> {
                     &pixels,
                     width,
                     height,
-                    muster_render::Compression::Balanced,
+                    Encoding::at(dpi),
                 )
                 .map_err(|e| {
                     Error::with_source(

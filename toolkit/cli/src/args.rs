@@ -72,6 +72,10 @@ pub struct CounterArgs {
     /// Art printed beyond each cut line, in inches.
     #[arg(long, default_value = "1/16", value_parser = parse_inches)]
     pub bleed: f64,
+    /// Neighbouring counters share one cut line, with bleed only at the outer edge of the
+    /// block (needs no spacing).
+    #[arg(long)]
+    pub shared_cuts: bool,
     /// Leave out crop marks.
     #[arg(long)]
     pub no_crop_marks: bool,

@@ -34,6 +34,7 @@ impl From<&CounterArgs> for CounterOptions {
                 margin_in: args.margin,
                 spacing_in: args.spacing,
                 bleed_in: args.bleed,
+                shared_cuts: args.shared_cuts,
                 crop_marks: !args.no_crop_marks,
                 registration: args.registration.into(),
                 back_offset_in: args.back_offset,

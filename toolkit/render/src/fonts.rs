@@ -10,8 +10,10 @@ use resvg::usvg::fontdb;
 /// The family name every scene uses.
 pub const FAMILY: &str = "Liberation Sans";
 
-static REGULAR: &[u8] = include_bytes!("../fonts/LiberationSans-Regular.ttf");
-static BOLD: &[u8] = include_bytes!("../fonts/LiberationSans-Bold.ttf");
+/// Liberation Sans Regular.
+pub static REGULAR: &[u8] = include_bytes!("../fonts/LiberationSans-Regular.ttf");
+/// Liberation Sans Bold.
+pub static BOLD: &[u8] = include_bytes!("../fonts/LiberationSans-Bold.ttf");
 
 /// The font database with only the shipped fonts; generic families map to them.
 pub fn database() -> Arc<fontdb::Database> {

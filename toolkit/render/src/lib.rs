@@ -12,6 +12,7 @@
 pub mod counter;
 pub mod fonts;
 pub mod map;
+pub mod metrics;
 pub mod raster;
 pub mod sheet;
 mod svg;
@@ -19,4 +20,4 @@ mod symbols;
 
 pub use counter::{CounterArt, Face, counter_fragment, counter_svg, faces};
 pub use map::{MapScene, map_svg};
-pub use raster::{Compression, RasterError, render_png};
+pub use raster::{Compression, Encoding, RasterError, render_png};

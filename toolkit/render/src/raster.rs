@@ -75,6 +75,23 @@ pub fn parse(svg: &str) -> Result<Arc<usvg::Tree>, RasterError> {
         .map_err(|e| RasterError::Svg(e.to_string()))
 }
 
+/// How a PNG is written: its compression and the resolution it records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Encoding {
+    /// Deflate setting.
+    pub compression: Compression,
+    /// Dots per inch, written to the `pHYs` chunk so that image editors and print
+    /// dialogs open the image at its real size.
+    pub dpi: u32,
+}
+
+impl Encoding {
+    /// Balanced compression at `dpi`: muster's setting for every image it writes.
+    pub fn at(dpi: u32) -> Encoding {
+        Encoding { compression: Compression::Balanced, dpi }
+    }
+}
+
 /// Renders `svg` at `width` by `height` pixels (the scene is scaled to fit exactly) and
 /// encodes it as an 8-bit RGB PNG. Rendering happens in strips of rows ([`strip_rows`]),
 /// each encoded as it is drawn, so memory stays bounded whatever the area.
@@ -82,11 +99,11 @@ pub fn render_png(
     svg: &str,
     width: u32,
     height: u32,
-    compression: Compression,
+    encoding: Encoding,
 ) -> Result<Vec<u8>, RasterError> {
     check_size(width, height)?;
     let tree = parse(svg)?;
-    encode_with(width, height, compression, |out| draw_rows(&tree, width, height, out))
+    encode_with(width, height, encoding, |out| draw_rows(&tree, width, height, out))
 }
 
 /// Renders `svg` at `width` by `height` pixels as raw 8-bit RGB rows, top to bottom.
@@ -103,7 +120,7 @@ pub fn encode_png(
     rgb: &[u8],
     width: u32,
     height: u32,
-    compression: Compression,
+    encoding: Encoding,
 ) -> Result<Vec<u8>, RasterError> {
     check_size(width, height)?;
     if rgb.len() != width as usize * height as usize * 3 {
@@ -112,9 +129,15 @@ pub fn encode_png(
             rgb.len()
         )));
     }
-    encode_with(width, height, compression, |out| {
+    encode_with(width, height, encoding, |out| {
         out.write_all(rgb).map_err(|e| RasterError::Png(e.to_string()))
     })
+}
+
+/// A resolution in dots per inch as PNG stores it: pixels per metre, rounded.
+pub fn pixel_dims(dpi: u32) -> png::PixelDimensions {
+    let ppm = (f64::from(dpi) / 0.0254).round() as u32;
+    png::PixelDimensions { xppu: ppm, yppu: ppm, unit: png::Unit::Meter }
 }
 
 fn check_size(width: u32, height: u32) -> Result<(), RasterError> {
@@ -128,7 +151,7 @@ fn check_size(width: u32, height: u32) -> Result<(), RasterError> {
 fn encode_with(
     width: u32,
     height: u32,
-    compression: Compression,
+    encoding: Encoding,
     rows: impl FnOnce(&mut (dyn Write + Send)) -> Result<(), RasterError>,
 ) -> Result<Vec<u8>, RasterError> {
     let mut out = Vec::new();
@@ -136,10 +159,11 @@ fn encode_with(
         let mut enc = png::Encoder::new(&mut out, width, height);
         enc.set_color(png::ColorType::Rgb);
         enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(match compression {
+        enc.set_compression(match encoding.compression {
             Compression::Fast => png::Compression::Fast,
             Compression::Balanced => png::Compression::Balanced,
         });
+        enc.set_pixel_dims(Some(pixel_dims(encoding.dpi)));
         let mut writer =
             enc.write_header().map_err(|e| RasterError::Png(e.to_string()))?;
         let mut stream =
@@ -270,15 +294,30 @@ mod tests {
         // paths to the pixmap); nothing else changes.
         assert!(differ * 1000 < rgb.len(), "{differ} channels differ");
         assert!(worst < 64, "a channel differs by {worst}");
-        let png = render_png(&svg, w, h, Compression::Fast).unwrap();
+        let fast = Encoding { compression: Compression::Fast, dpi: 150 };
+        let png = render_png(&svg, w, h, fast).unwrap();
         assert!(decode(&png) == strips, "render_png draws what render_rgb draws");
-        assert_eq!(decode(&encode_png(&rgb, w, h, Compression::Balanced).unwrap()), rgb);
+        assert_eq!(decode(&encode_png(&rgb, w, h, Encoding::at(150)).unwrap()), rgb);
+    }
+
+    #[test]
+    fn pngs_record_their_resolution() {
+        for dpi in [72, 150, 300, 1200] {
+            let png = encode_png(&[255; 12], 2, 2, Encoding::at(dpi)).unwrap();
+            let reader =
+                png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
+            let dims = reader.info().pixel_dims.expect("a pHYs chunk");
+            assert_eq!(dims.unit, png::Unit::Meter);
+            assert_eq!(dims.xppu, dims.yppu);
+            // Read back as an image editor does, the resolution is the one asked for.
+            assert_eq!((f64::from(dims.xppu) * 0.0254).round() as u32, dpi);
+        }
     }
 
     #[test]
     fn encode_refuses_pixels_of_the_wrong_size() {
         assert!(matches!(
-            encode_png(&[0; 5], 1, 2, Compression::Fast),
+            encode_png(&[0; 5], 1, 2, Encoding::at(72)),
             Err(RasterError::Png(_))
         ));
         assert!(matches!(render_rgb("<svg/>", 0, 5), Err(RasterError::TooLarge(0, 5))));

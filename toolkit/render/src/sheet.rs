@@ -39,6 +39,10 @@ pub struct SheetOptions {
     pub spacing_in: f64,
     /// Art printed beyond the cut line on every side. Default: 0.0625 (1/16").
     pub bleed_in: f64,
+    /// Neighbouring counters share one cut line (no gap, no double cuts); bleed is printed
+    /// only at the outer edge of each page's block of counters. Default: false (every
+    /// counter has its own cut lines and bleed on every side).
+    pub shared_cuts: bool,
     /// Crop marks at every cut line. Default: true.
     pub crop_marks: bool,
     /// Registration marks. Default: on fronts and backs.
@@ -57,6 +61,7 @@ impl Default for SheetOptions {
             margin_in: 0.5,
             spacing_in: 0.0,
             bleed_in: 0.0625,
+            shared_cuts: false,
             crop_marks: true,
             registration: Registration::Both,
             back_offset_in: (0.0, 0.0),
@@ -72,6 +77,8 @@ pub enum LayoutError {
     NothingFits,
     /// A length is negative, zero where it must not be, or not a number.
     BadLength(&'static str),
+    /// Shared cut lines were asked for with a gap between counters.
+    SpacingWithSharedCuts,
 }
 
 impl std::fmt::Display for LayoutError {
@@ -83,6 +90,10 @@ impl std::fmt::Display for LayoutError {
             LayoutError::BadLength(what) => {
                 write!(f, "the {what} is not a usable length")
             }
+            LayoutError::SpacingWithSharedCuts => write!(
+                f,
+                "counters that share cut lines cannot have spacing between them"
+            ),
         }
     }
 }
@@ -140,20 +151,29 @@ pub fn layout(sides: &[usize], o: &SheetOptions) -> Result<Vec<Page>, LayoutErro
     if o.counter_in < 0.1 {
         return Err(LayoutError::BadLength("counter size"));
     }
-    let pitch = o.counter_in + 2.0 * o.bleed_in + o.spacing_in;
+    if o.shared_cuts && o.spacing_in > 0.0 {
+        return Err(LayoutError::SpacingWithSharedCuts);
+    }
+    // Counters with their own cut lines sit a bleed apart from each other on both sides;
+    // counters that share cut lines abut, with one bleed around the whole block.
+    let (pitch, outer) = if o.shared_cuts {
+        (o.counter_in, 2.0 * o.bleed_in)
+    } else {
+        (o.counter_in + 2.0 * o.bleed_in + o.spacing_in, -o.spacing_in)
+    };
     let (pw, ph) = o.page_in;
     let area_w =
         if o.fold { pw / 2.0 - 2.0 * o.margin_in } else { pw - 2.0 * o.margin_in };
     let area_h = ph - 2.0 * o.margin_in;
-    let fit = |area: f64| ((area + o.spacing_in) / pitch).floor().max(0.0) as usize;
+    let fit = |area: f64| ((area - outer) / pitch + 1e-9).floor().max(0.0) as usize;
     let (cols, rows) = (fit(area_w), fit(area_h));
     if cols == 0 || rows == 0 {
         return Err(LayoutError::NothingFits);
     }
     let per_page = cols * rows;
     // Centre the grid in its area.
-    let grid_w = cols as f64 * pitch - o.spacing_in;
-    let grid_h = rows as f64 * pitch - o.spacing_in;
+    let grid_w = cols as f64 * pitch + outer;
+    let grid_h = rows as f64 * pitch + outer;
     let left = o.margin_in + (area_w - grid_w) / 2.0 + o.bleed_in;
     let top = o.margin_in + (area_h - grid_h) / 2.0 + o.bleed_in;
     let mirror = |x: f64| pw - x - o.counter_in;
@@ -207,9 +227,278 @@ pub fn sheet_order(game: &Game) -> Vec<&Unit> {
     out
 }
 
+/// A rectangle on a page, in inches from the page's top-left corner.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rect {
+    /// Left edge.
+    pub x0: f64,
+    /// Top edge.
+    pub y0: f64,
+    /// Right edge.
+    pub x1: f64,
+    /// Bottom edge.
+    pub y1: f64,
+}
+
+impl Rect {
+    /// Whether the two rectangles share any area (touching edges do not count).
+    pub fn overlaps(&self, o: &Rect) -> bool {
+        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
+    }
+
+    /// The rectangle grown by `d` on every side.
+    pub fn grown(&self, d: f64) -> Rect {
+        Rect { x0: self.x0 - d, y0: self.y0 - d, x1: self.x1 + d, y1: self.y1 + d }
+    }
+
+    fn width(&self) -> f64 {
+        self.x1 - self.x0
+    }
+
+    fn height(&self) -> f64 {
+        self.y1 - self.y0
+    }
+}
+
+/// How far a counter's art reaches under a neighbour drawn after it, so that the
+/// neighbour's antialiased edge lies over art rather than over the white page: without
+/// it, two counters that meet on a fraction of a pixel leave a faint light seam.
+const UNDERLAP_IN: f64 = 0.01;
+/// Width of crop and registration mark lines, in inches (half a CSS pixel).
+const MARK_WIDTH_IN: f64 = 0.5 / PX;
+/// Radius of a registration mark's circle; its cross reaches one and a half radii.
+const REGISTRATION_R_IN: f64 = 0.08;
+/// Length of a crop mark, and its distance beyond the bleed.
+const CROP_LEN_IN: f64 = 0.2;
+const CROP_GAP_IN: f64 = 0.05;
+/// Size of the page footer in points.
+pub const FOOTER_PT: f64 = 7.0;
+/// Closest the footer comes to a mark, a counter or the edge of the paper.
+const FOOTER_CLEARANCE_IN: f64 = 0.04;
+const PRINTABLE_EDGE_IN: f64 = 0.1;
+
+/// The page footer: its text, where its baseline starts, and the box its glyphs fill.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Footer {
+    /// The text.
+    pub text: String,
+    /// Start of the baseline, inches.
+    pub at: (f64, f64),
+    /// Size in inches.
+    pub size_in: f64,
+    /// The box from ascent to descent over the text's width.
+    pub bbox: Rect,
+}
+
+/// Everything on a page besides the art of the counters, placed: each counter's art
+/// area, the marks and the footer. [`page_svg`] draws exactly this.
+#[derive(Debug, Clone)]
+pub struct PageGeometry {
+    /// For each slot, where its art is drawn: the cut square with bleed on the sides
+    /// where it meets no neighbour (every side unless cut lines are shared), reaching
+    /// a hundredth of an inch under neighbours drawn after it.
+    pub art: Vec<Rect>,
+    /// For each slot, the area its art fills once every later counter is drawn over it.
+    pub visible: Vec<Rect>,
+    /// Crop mark lines, each from one end to the other.
+    pub crop_marks: Vec<((f64, f64), (f64, f64))>,
+    /// Centres of the registration marks.
+    pub registration: Vec<(f64, f64)>,
+    /// The dashed fold line's x, on folded pages.
+    pub fold: Option<f64>,
+    /// The footer, when there is room for it clear of every mark and counter.
+    pub footer: Option<Footer>,
+}
+
+impl PageGeometry {
+    /// The boxes the marks cover, their line width included: crop marks, registration
+    /// marks and the fold line.
+    pub fn mark_boxes(&self, o: &SheetOptions) -> Vec<Rect> {
+        let half = MARK_WIDTH_IN / 2.0;
+        let mut out: Vec<Rect> = self
+            .crop_marks
+            .iter()
+            .map(|&((x0, y0), (x1, y1))| {
+                Rect { x0: x0.min(x1), y0: y0.min(y1), x1: x0.max(x1), y1: y0.max(y1) }
+                    .grown(half)
+            })
+            .collect();
+        let reach = REGISTRATION_R_IN * 1.5 + half;
+        out.extend(self.registration.iter().map(|&(x, y)| Rect {
+            x0: x - reach,
+            y0: y - reach,
+            x1: x + reach,
+            y1: y + reach,
+        }));
+        if let Some(x) = self.fold {
+            out.push(Rect { x0: x - 0.005, y0: 0.0, x1: x + 0.005, y1: o.page_in.1 });
+        }
+        out
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
+}
+
+/// Places everything on a page around its counters; `footer` is the footer's text.
+pub fn page_geometry(page: &Page, o: &SheetOptions, footer: &str) -> PageGeometry {
+    let (pw, ph) = o.page_in;
+    let c = o.counter_in;
+    let b = o.bleed_in;
+    let cut = |s: &Slot| Rect { x0: s.x, y0: s.y, x1: s.x + c, y1: s.y + c };
+    // With shared cut lines a counter meets the neighbour whose cut square touches its
+    // own; otherwise it meets the neighbour whose bleed touches its bleed.
+    let reach = if o.shared_cuts { 0.0 } else { b };
+    let meets = |a: &Slot, n: &Slot| -> [bool; 4] {
+        let same_row = close(a.y, n.y);
+        let same_col = close(a.x, n.x);
+        [
+            same_row && close(n.x + c + reach, a.x - reach),
+            same_col && close(n.y + c + reach, a.y - reach),
+            same_row && close(a.x + c + reach, n.x - reach),
+            same_col && close(a.y + c + reach, n.y - reach),
+        ]
+    };
+    let mut art = Vec::with_capacity(page.slots.len());
+    let mut visible = Vec::with_capacity(page.slots.len());
+    for (i, s) in page.slots.iter().enumerate() {
+        // Per side (left, top, right, bottom): does a neighbour meet it, and is that
+        // neighbour drawn later?
+        let mut neighbour = [false; 4];
+        let mut later = [false; 4];
+        for (j, other) in page.slots.iter().enumerate() {
+            if j == i {
+                continue;
+            }
+            for (side, m) in meets(s, other).into_iter().enumerate() {
+                if m {
+                    neighbour[side] = true;
+                    later[side] |= j > i;
+                }
+            }
+        }
+        let bleed = |side: usize| if o.shared_cuts && neighbour[side] { 0.0 } else { b };
+        let r = cut(s);
+        let shown = Rect {
+            x0: r.x0 - bleed(0),
+            y0: r.y0 - bleed(1),
+            x1: r.x1 + bleed(2),
+            y1: r.y1 + bleed(3),
+        };
+        let under = |side: usize| if later[side] { UNDERLAP_IN } else { 0.0 };
+        art.push(Rect {
+            x0: shown.x0 - under(0),
+            y0: shown.y0 - under(1),
+            x1: shown.x1 + under(2),
+            y1: shown.y1 + under(3),
+        });
+        visible.push(shown);
+    }
+
+    let mut crop_marks = Vec::new();
+    if o.crop_marks && !page.slots.is_empty() {
+        let mut xs: Vec<f64> =
+            page.slots.iter().flat_map(|sl| [sl.x, sl.x + c]).collect();
+        let mut ys: Vec<f64> =
+            page.slots.iter().flat_map(|sl| [sl.y, sl.y + c]).collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup_by(|a, b| close(*a, *b));
+        ys.sort_by(f64::total_cmp);
+        ys.dedup_by(|a, b| close(*a, *b));
+        let (top, bottom) =
+            (ys.first().copied().unwrap_or(0.0), ys.last().copied().unwrap_or(0.0));
+        let (left, right) =
+            (xs.first().copied().unwrap_or(0.0), xs.last().copied().unwrap_or(0.0));
+        let gap = b + CROP_GAP_IN;
+        for &x in &xs {
+            crop_marks.push(((x, top - gap - CROP_LEN_IN), (x, top - gap)));
+            crop_marks.push(((x, bottom + gap), (x, bottom + gap + CROP_LEN_IN)));
+        }
+        for &y in &ys {
+            crop_marks.push(((left - gap - CROP_LEN_IN, y), (left - gap, y)));
+            crop_marks.push(((right + gap, y), (right + gap + CROP_LEN_IN, y)));
+        }
+    }
+    let with_registration = match o.registration {
+        Registration::None => false,
+        Registration::Fronts => page.kind != PageKind::Backs,
+        Registration::Both => true,
+    };
+    let mut registration = Vec::new();
+    if with_registration {
+        let (dx, dy) =
+            if page.kind == PageKind::Backs { o.back_offset_in } else { (0.0, 0.0) };
+        let m = o.margin_in / 2.0;
+        for (x, y) in [(m, m), (pw - m, m), (m, ph - m), (pw - m, ph - m)] {
+            registration.push((x + dx, y + dy));
+        }
+    }
+    let fold = (page.kind == PageKind::Folded).then_some(pw / 2.0);
+    let mut geometry =
+        PageGeometry { art, visible, crop_marks, registration, fold, footer: None };
+    geometry.footer = place_footer(&geometry, o, footer);
+    geometry
+}
+
+/// The first place for the footer, along the bottom edge and then the top edge, that is
+/// clear of every mark and counter and inside the printable area of the paper.
+fn place_footer(g: &PageGeometry, o: &SheetOptions, text: &str) -> Option<Footer> {
+    use crate::metrics::{Weight, line_extent, text_width};
+    let (pw, ph) = o.page_in;
+    let size = FOOTER_PT / 72.0;
+    let w = text_width(text, size, Weight::Regular);
+    let (up, down) = line_extent(size, Weight::Regular);
+    let m = o.margin_in / 2.0;
+    let keep_out: Vec<Rect> = g
+        .mark_boxes(o)
+        .into_iter()
+        .chain(g.art.iter().copied())
+        .map(|r| r.grown(FOOTER_CLEARANCE_IN))
+        .collect();
+    let mark_reach = REGISTRATION_R_IN * 1.5 + FOOTER_CLEARANCE_IN;
+    let mut xs = vec![pw / 2.0 - w / 2.0];
+    if o.fold {
+        xs.extend([pw / 4.0 - w / 2.0, 3.0 * pw / 4.0 - w / 2.0]);
+    }
+    xs.extend([m + mark_reach, pw - m - mark_reach - w]);
+    let baselines = [
+        ph - m + (up - down) / 2.0,
+        ph - PRINTABLE_EDGE_IN - down,
+        m + (up - down) / 2.0,
+        PRINTABLE_EDGE_IN + up,
+    ];
+    let inside = |r: &Rect| {
+        r.x0 >= PRINTABLE_EDGE_IN
+            && r.y0 >= PRINTABLE_EDGE_IN
+            && r.x1 <= pw - PRINTABLE_EDGE_IN
+            && r.y1 <= ph - PRINTABLE_EDGE_IN
+    };
+    baselines.iter().flat_map(|&y| xs.iter().map(move |&x| (x, y))).find_map(|(x, y)| {
+        let bbox = Rect { x0: x, y0: y - up, x1: x + w, y1: y + down };
+        (inside(&bbox) && !keep_out.iter().any(|k| k.overlaps(&bbox))).then(|| Footer {
+            text: text.to_string(),
+            at: (x, y),
+            size_in: size,
+            bbox,
+        })
+    })
+}
+
+/// The footer text of a page.
+pub fn footer_text(game: &Game, kind: PageKind) -> String {
+    let label = match kind {
+        PageKind::Fronts => "fronts",
+        PageKind::Backs => "backs (mirrored for duplex, flip on the long edge)",
+        PageKind::Folded => "fronts | backs: fold on the dashed line",
+    };
+    format!("{} — {label}", game.meta.title)
+}
+
 /// Draws one page as SVG, with what the options ask for around the counters.
 pub fn page_svg(game: &Game, units: &[&Unit], page: &Page, o: &SheetOptions) -> String {
     let (pw, ph) = o.page_in;
+    let g = page_geometry(page, o, &footer_text(game, page.kind));
     let mut s = String::with_capacity(1 << 18);
     let _ = write!(
         s,
@@ -220,109 +509,76 @@ pub fn page_svg(game: &Game, units: &[&Unit], page: &Page, o: &SheetOptions) -> 
         vh = n(ph * PX),
         f = crate::fonts::FAMILY
     );
-    let b = o.bleed_in / o.counter_in * 100.0;
-    for slot in &page.slots {
+    // Counter units per inch: a counter is 100 units across its cut square.
+    let unit = 100.0 / o.counter_in;
+    // The background reaches as far as any art area does.
+    let b = (o.bleed_in + UNDERLAP_IN) * unit;
+    for (slot, area) in page.slots.iter().zip(&g.art) {
         let art = counter_fragment(game, units[slot.counter], slot.face, b);
+        // The viewport shows the counter's art over `area` only: a nested SVG clips to
+        // its viewport.
         let _ = write!(
             s,
             r#"<svg x="{}" y="{}" width="{}" height="{}" viewBox="{} {} {} {}">{}</svg>"#,
-            n((slot.x - o.bleed_in) * PX),
-            n((slot.y - o.bleed_in) * PX),
-            n((o.counter_in + 2.0 * o.bleed_in) * PX),
-            n((o.counter_in + 2.0 * o.bleed_in) * PX),
-            n(-b),
-            n(-b),
-            n(100.0 + 2.0 * b),
-            n(100.0 + 2.0 * b),
+            n(area.x0 * PX),
+            n(area.y0 * PX),
+            n(area.width() * PX),
+            n(area.height() * PX),
+            n((area.x0 - slot.x) * unit),
+            n((area.y0 - slot.y) * unit),
+            n(area.width() * unit),
+            n(area.height() * unit),
             art.fragment
         );
     }
     let mark = r##"stroke="#000000" stroke-width="0.5" fill="none""##;
-    if o.crop_marks {
-        let mut xs: Vec<f64> =
-            page.slots.iter().flat_map(|sl| [sl.x, sl.x + o.counter_in]).collect();
-        let mut ys: Vec<f64> =
-            page.slots.iter().flat_map(|sl| [sl.y, sl.y + o.counter_in]).collect();
-        xs.sort_by(f64::total_cmp);
-        xs.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
-        ys.sort_by(f64::total_cmp);
-        ys.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
-        let (top, bottom) =
-            (ys.first().copied().unwrap_or(0.0), ys.last().copied().unwrap_or(0.0));
-        let (left, right) =
-            (xs.first().copied().unwrap_or(0.0), xs.last().copied().unwrap_or(0.0));
-        let gap = o.bleed_in + 0.05;
-        let len = 0.2;
-        let mut line = |x1: f64, y1: f64, x2: f64, y2: f64| {
-            let _ = write!(
-                s,
-                r#"<line x1="{}" y1="{}" x2="{}" y2="{}" {mark}/>"#,
-                n(x1 * PX),
-                n(y1 * PX),
-                n(x2 * PX),
-                n(y2 * PX)
-            );
-        };
-        for &x in &xs {
-            line(x, top - gap - len, x, top - gap);
-            line(x, bottom + gap, x, bottom + gap + len);
-        }
-        for &y in &ys {
-            line(left - gap - len, y, left - gap, y);
-            line(right + gap, y, right + gap + len, y);
-        }
+    for ((x1, y1), (x2, y2)) in &g.crop_marks {
+        let _ = write!(
+            s,
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" {mark}/>"#,
+            n(x1 * PX),
+            n(y1 * PX),
+            n(x2 * PX),
+            n(y2 * PX)
+        );
     }
-    let registration = match o.registration {
-        Registration::None => false,
-        Registration::Fronts => page.kind != PageKind::Backs,
-        Registration::Both => true,
-    };
-    if registration {
-        let (dx, dy) =
-            if page.kind == PageKind::Backs { o.back_offset_in } else { (0.0, 0.0) };
-        let m = o.margin_in / 2.0;
-        for (x, y) in [(m, m), (pw - m, m), (m, ph - m), (pw - m, ph - m)] {
-            let (x, y) = ((x + dx) * PX, (y + dy) * PX);
-            let r = 0.08 * PX;
-            let _ =
-                write!(s, r#"<circle cx="{}" cy="{}" r="{}" {mark}/>"#, n(x), n(y), n(r));
-            let _ = write!(
-                s,
-                r#"<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" {mark}/>"#,
-                n(x - r * 1.5),
-                n(y),
-                n(x + r * 1.5)
-            );
-            let _ = write!(
-                s,
-                r#"<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" {mark}/>"#,
-                n(x),
-                n(y - r * 1.5),
-                n(y + r * 1.5)
-            );
-        }
+    for (x, y) in &g.registration {
+        let (x, y) = (x * PX, y * PX);
+        let r = REGISTRATION_R_IN * PX;
+        let _ = write!(s, r#"<circle cx="{}" cy="{}" r="{}" {mark}/>"#, n(x), n(y), n(r));
+        let _ = write!(
+            s,
+            r#"<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" {mark}/>"#,
+            n(x - r * 1.5),
+            n(y),
+            n(x + r * 1.5)
+        );
+        let _ = write!(
+            s,
+            r#"<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" {mark}/>"#,
+            n(x),
+            n(y - r * 1.5),
+            n(y + r * 1.5)
+        );
     }
-    if page.kind == PageKind::Folded {
+    if let Some(x) = g.fold {
         let _ = write!(
             s,
             r##"<line x1="{0}" y1="0" x2="{0}" y2="{1}" stroke="#000000" stroke-width="0.6" stroke-dasharray="6 4"/>"##,
-            n(pw / 2.0 * PX),
+            n(x * PX),
             n(ph * PX)
         );
     }
-    let label = match page.kind {
-        PageKind::Fronts => "fronts",
-        PageKind::Backs => "backs (mirrored for duplex, flip on the long edge)",
-        PageKind::Folded => "fronts | backs: fold on the dashed line",
-    };
-    let _ = write!(
-        s,
-        r##"<text x="{}" y="{}" font-size="7" fill="#555555">{} — {}</text>"##,
-        n(0.25 * PX),
-        n((ph - 0.15) * PX),
-        esc(&game.meta.title),
-        label
-    );
+    if let Some(f) = &g.footer {
+        let _ = write!(
+            s,
+            r##"<text x="{}" y="{}" font-size="{}" fill="#555555">{}</text>"##,
+            n(f.at.0 * PX),
+            n(f.at.1 * PX),
+            n(f.size_in * PX),
+            esc(&f.text)
+        );
+    }
     s.push_str("</svg>\n");
     s
 }
@@ -425,6 +681,173 @@ mod tests {
                 assert!(
                     s.y + o.counter_in + o.bleed_in <= o.page_in.1 - o.margin_in + 1e-9
                 );
+            }
+        }
+    }
+
+    /// A spread of option sets: the defaults, small and large counters and margins, A4
+    /// and tabloid, spacing, no bleed, shared cut lines, a back offset, folded pages.
+    fn option_sets() -> Vec<SheetOptions> {
+        let mut out = Vec::new();
+        for page_in in [(8.5, 11.0), (8.27, 11.69), (11.0, 17.0)] {
+            for counter_in in [0.5, 0.625, 0.75, 1.0] {
+                for margin_in in [0.25, 0.5, 0.75] {
+                    for (spacing_in, bleed_in, shared_cuts) in [
+                        (0.0, 0.0625, false),
+                        (0.1, 0.0625, false),
+                        (0.0, 0.0, false),
+                        (0.0, 0.0625, true),
+                        (0.0, 0.125, true),
+                    ] {
+                        for (back_offset_in, fold) in [
+                            ((0.0, 0.0), false),
+                            ((0.04, -0.03), false),
+                            ((0.0, 0.0), true),
+                        ] {
+                            out.push(SheetOptions {
+                                page_in,
+                                counter_in,
+                                margin_in,
+                                spacing_in,
+                                bleed_in,
+                                shared_cuts,
+                                back_offset_in,
+                                fold,
+                                ..Default::default()
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_footer_never_touches_a_mark_or_a_counter() {
+        let text = "Gazala 1942 — backs (mirrored for duplex, flip on the long edge)";
+        let mut placed = 0;
+        let mut pages_seen = 0;
+        for o in option_sets() {
+            let Ok(pages) = layout(&[2; 40], &o) else { continue };
+            for page in &pages {
+                pages_seen += 1;
+                let g = page_geometry(page, &o, text);
+                let Some(f) = &g.footer else { continue };
+                placed += 1;
+                for m in g.mark_boxes(&o).iter().chain(&g.art) {
+                    assert!(
+                        !m.overlaps(&f.bbox),
+                        "{o:?}: footer {:?} over {m:?}",
+                        f.bbox
+                    );
+                }
+                assert!(f.bbox.x0 >= 0.1 && f.bbox.x1 <= o.page_in.0 - 0.1);
+                assert!(f.bbox.y0 >= 0.1 && f.bbox.y1 <= o.page_in.1 - 0.1);
+            }
+        }
+        // With the default margins there is always room for it.
+        assert!(placed * 10 > pages_seen * 9, "{placed} footers on {pages_seen} pages");
+        let o = SheetOptions::default();
+        let pages = layout(&[2; 40], &o).unwrap();
+        for page in &pages {
+            assert!(page_geometry(page, &o, text).footer.is_some());
+        }
+    }
+
+    #[test]
+    fn shared_cut_lines_are_single_and_bleed_only_at_the_outer_edge() {
+        let o = SheetOptions { shared_cuts: true, ..Default::default() };
+        let pages = layout(&[2; 200], &o).unwrap();
+        let page = &pages[0];
+        // Neighbours abut: one cut line between them.
+        let (a, b) = (page.slots[0], page.slots[1]);
+        assert!((b.x - (a.x + o.counter_in)).abs() < 1e-9);
+        let g = page_geometry(page, &o, "x");
+        let xs: std::collections::BTreeSet<i64> =
+            g.crop_marks.iter().map(|((x, _), _)| (x * 1e6).round() as i64).collect();
+        let cols = page.slots.iter().filter(|s| (s.y - a.y).abs() < 1e-9).count();
+        // Vertical crop marks stand at cols + 1 distinct cut lines, not 2 × cols.
+        let vertical: std::collections::BTreeSet<i64> = g
+            .crop_marks
+            .iter()
+            .filter(|((x1, _), (x2, _))| (x1 - x2).abs() < 1e-12)
+            .map(|((x, _), _)| (x * 1e6).round() as i64)
+            .collect();
+        assert_eq!(vertical.len(), cols + 1, "{xs:?}");
+        // What shows of each counter is its cut square, plus the bleed on outer sides.
+        let (left, right) = (
+            page.slots.iter().map(|s| s.x).fold(f64::MAX, f64::min),
+            page.slots.iter().map(|s| s.x).fold(f64::MIN, f64::max) + o.counter_in,
+        );
+        for (s, v) in page.slots.iter().zip(&g.visible) {
+            let outer_left = (s.x - left).abs() < 1e-9;
+            let outer_right = (s.x + o.counter_in - right).abs() < 1e-9;
+            let want_x0 = if outer_left { s.x - o.bleed_in } else { s.x };
+            let want_x1 = if outer_right {
+                s.x + o.counter_in + o.bleed_in
+            } else {
+                s.x + o.counter_in
+            };
+            assert!((v.x0 - want_x0).abs() < 1e-9 && (v.x1 - want_x1).abs() < 1e-9);
+        }
+        // Every counter stays inside the margins with its bleed.
+        for v in &g.visible {
+            assert!(
+                v.x0 >= o.margin_in - 1e-9 && v.x1 <= o.page_in.0 - o.margin_in + 1e-9
+            );
+            assert!(
+                v.y0 >= o.margin_in - 1e-9 && v.y1 <= o.page_in.1 - o.margin_in + 1e-9
+            );
+        }
+        let spaced = SheetOptions { spacing_in: 0.1, ..o };
+        assert_eq!(
+            layout(&[2], &spaced).unwrap_err(),
+            LayoutError::SpacingWithSharedCuts
+        );
+    }
+
+    #[test]
+    fn art_reaches_under_later_neighbours_only() {
+        for o in [
+            SheetOptions::default(),
+            SheetOptions { shared_cuts: true, ..Default::default() },
+        ] {
+            let pages = layout(&[2; 30], &o).unwrap();
+            for page in &pages[..2] {
+                let g = page_geometry(page, &o, "x");
+                for (i, (art, shown)) in g.art.iter().zip(&g.visible).enumerate() {
+                    // The art covers what shows, and more only where a later slot covers it.
+                    assert!(art.x0 <= shown.x0 && art.x1 >= shown.x1);
+                    assert!(art.y0 <= shown.y0 && art.y1 >= shown.y1);
+                    let extra = [
+                        Rect { x1: shown.x0, ..*art },
+                        Rect { x0: shown.x1, ..*art },
+                        Rect { y1: shown.y0, ..*art },
+                        Rect { y0: shown.y1, ..*art },
+                    ];
+                    for e in
+                        extra.iter().filter(|e| e.width() > 1e-9 && e.height() > 1e-9)
+                    {
+                        assert!(
+                            g.visible[i + 1..].iter().any(|v| v.overlaps(e)),
+                            "slot {i}: art beyond what shows is not covered"
+                        );
+                        assert!(!g.visible[..i].iter().any(|v| v.overlaps(e)));
+                    }
+                }
+                // What shows of a counter never covers another counter's cut square.
+                for (i, a) in g.visible.iter().enumerate() {
+                    for (j, s) in page.slots.iter().enumerate().filter(|(j, _)| *j != i) {
+                        let cut = Rect {
+                            x0: s.x,
+                            y0: s.y,
+                            x1: s.x + o.counter_in,
+                            y1: s.y + o.counter_in,
+                        };
+                        assert!(!a.grown(-1e-9).overlaps(&cut), "{i} over {j}");
+                    }
+                }
             }
         }
     }

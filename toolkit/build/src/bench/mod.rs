@@ -18,7 +18,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use muster_render::raster;
+use muster_render::{Encoding, raster};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
@@ -101,14 +101,9 @@ fn floor_png(job: &DrawJob) -> Result<usize> {
         rgb.extend_from_slice(&px[..3]);
     }
     drop(pixmap);
-    Ok(raster::encode_png(
-        &rgb,
-        job.width,
-        job.height,
-        muster_render::Compression::Balanced,
-    )
-    .map_err(render_error)?
-    .len())
+    Ok(raster::encode_png(&rgb, job.width, job.height, Encoding::at(job.dpi))
+        .map_err(render_error)?
+        .len())
 }
 
 /// The time and size of encoding one image's pixels with each PNG setting.
@@ -119,7 +114,8 @@ fn png_settings(job: &DrawJob) -> Result<Value> {
     let mut out = serde_json::Map::new();
     for (name, c) in [("fast", Compression::Fast), ("balanced", Compression::Balanced)] {
         let t = Instant::now();
-        let bytes = raster::encode_png(&rgb, job.width, job.height, c)
+        let encoding = Encoding { compression: c, dpi: job.dpi };
+        let bytes = raster::encode_png(&rgb, job.width, job.height, encoding)
             .map_err(render_error)?
             .len();
         out.insert(

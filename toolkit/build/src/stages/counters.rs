@@ -31,7 +31,8 @@ pub fn render_counters(
         .map(|(u, face)| {
             let (svg, unknown) = counter_svg(game, u, *face, counter_in);
             let name = format!("{}-{}.png", u.id, face.name());
-            let png = ctx.cache.png(&format!("counter {name}"), &svg, px, px)?;
+            let png =
+                ctx.cache.png(&format!("counter {name}"), &svg, px, px, args.dpi)?;
             ctx.outputs.write(&dir.join(&name), &png)?;
             bar.step();
             Ok(unknown)
@@ -100,7 +101,7 @@ pub fn render_counters(
                                 sheet::PageKind::Folded => "folded",
                             };
                             let name = format!("sheet-{:02}-{kind}.png", i + 1);
-                            let png = ctx.cache.png(&name, svg, w, h)?;
+                            let png = ctx.cache.png(&name, svg, w, h, args.sheet_dpi)?;
                             ctx.outputs.write(&dir.join(&name), &png)?;
                             bar.step();
                             Ok(())
@@ -114,7 +115,8 @@ pub fn render_counters(
                         .map(|(svg, h)| (svg, pixels(h, CONTACT_DPI)))
                         .collect();
                     let width = pixels(12.0 * 1.6, CONTACT_DPI);
-                    let png = ctx.cache.png_bands("contact.png", &bands, width)?;
+                    let png =
+                        ctx.cache.png_bands("contact.png", &bands, width, CONTACT_DPI)?;
                     ctx.outputs.write(&contact_path, &png)?;
                     bar.step();
                     Ok(())

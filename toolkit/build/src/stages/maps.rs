@@ -22,6 +22,7 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
                 &scene.svg,
                 w,
                 h,
+                dpi,
             )?;
             ctx.outputs
                 .write(&dir.join(format!("{}.svg", scene.id)), scene.svg.as_bytes())?;

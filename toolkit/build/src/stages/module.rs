@@ -29,8 +29,10 @@ pub fn write_module(
         .collect();
     let options = ModuleOptions { counter_in };
     let bar = ctx.stage("module", 1);
-    let draw = |label: &str, svg: &str, w: u32, h: u32| {
-        ctx.cache.png(&format!("module {label}"), svg, w, h).map_err(|e| format!("{e:#}"))
+    let draw = |label: &str, svg: &str, w: u32, h: u32, dpi: u32| {
+        ctx.cache
+            .png(&format!("module {label}"), svg, w, h, dpi)
+            .map_err(|e| format!("{e:#}"))
     };
     let module = build(game, &sheets, solutions, &options, &draw).map_err(|e| {
         Error::new(ErrorKind::Package, format!("failed to package {} ({e})", game.id))

@@ -75,9 +75,9 @@ pub struct Module {
     pub web: BTreeMap<String, Vec<u8>>,
 }
 
-/// Draws an SVG as a PNG of the given size: `(label, svg, width, height)`. The caller
-/// chooses how (directly, or through a cache).
-pub type Draw<'a> = dyn Fn(&str, &str, u32, u32) -> Result<Vec<u8>, String> + 'a;
+/// Draws an SVG as a PNG of the given size and resolution: `(label, svg, width, height,
+/// dpi)`. The caller chooses how (directly, or through a cache).
+pub type Draw<'a> = dyn Fn(&str, &str, u32, u32, u32) -> Result<Vec<u8>, String> + 'a;
 
 /// Builds every file of a game's module from its rendered sheets and solved scenarios,
 /// drawing counter images with `draw`.
@@ -92,7 +92,7 @@ pub fn build(
     let counter_px = ((options.counter_in * dpi).round() as u32).max(16);
     let mut files = BTreeMap::new();
     let render = |svg: &str, w: u32, h: u32, what: &str| {
-        draw(what, svg, w, h)
+        draw(what, svg, w, h, dpi.round() as u32)
             .map_err(|e| PackageError(format!("failed to draw {what} ({e})")))
     };
 
