@@ -255,15 +255,15 @@ fn validation_reports_the_real_overstack_of_13_32_and_the_scs_misprints() {
         .filter(|x| {
             x.kind == FindingKind::UnknownUnit || x.kind == FindingKind::NameDiffers
         })
-        .map(|x| x.units[0].as_str())
+        .map(|x| x.subject.as_str())
         .collect();
     for misprint in ["3/18 Gurk", "57 AT Bn", "4 Ind Div HQ", "8 Army HQ", "Ind Arty Bat"]
     {
         assert!(unknown.contains(&misprint), "{misprint} in {unknown:?}");
     }
-    let at = f.iter().find(|x| x.units[0] == "57 AT Bn").unwrap();
+    let at = f.iter().find(|x| x.subject == "57 AT Bn").unwrap();
     assert_eq!(at.message, "`57 AT Bn` is printed `57 AA Bn` in the manifest");
-    let gurk = f.iter().find(|x| x.units[0] == "3/18 Gurk").unwrap();
+    let gurk = f.iter().find(|x| x.subject == "3/18 Gurk").unwrap();
     assert!(gurk.message.contains("did you mean `3/18 Gar Inf Bn`"), "{}", gurk.message);
     // The span points at the printed unit inside the line.
     assert!(gurk.span.column > 20);

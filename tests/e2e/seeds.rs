@@ -325,9 +325,12 @@ fn resolved(g: &Game, scenario: &str) -> Vec<(String, muster_check::Resolution)>
 
 fn unit_id(r: &muster_check::Resolution) -> Option<&str> {
     match &r.to {
-        muster_check::Resolved::Unit { id, differs_from: None, listed_under: None } => {
-            Some(id)
-        }
+        muster_check::Resolved::Unit {
+            id,
+            differs_from: None,
+            listed_under: None,
+            other_side: None,
+        } => Some(id),
         _ => None,
     }
 }

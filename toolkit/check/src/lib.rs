@@ -10,6 +10,7 @@
 
 #![deny(missing_docs)]
 
+mod areas;
 pub mod errata;
 pub mod region;
 pub mod resolve;
@@ -18,7 +19,8 @@ pub mod validate;
 
 pub use errata::{Erratum, errata};
 pub use resolve::{Resolution, Resolved, Resolver, normalise};
-pub use solve::{Solution, SolvedUnit, ruleset, solve};
+pub use solve::{Duplicate, NOT_PLACED, Solution, SolvedUnit, ruleset, solve};
 pub use validate::{
-    Finding, allowed_hexes, check_position, validate_scenario, validate_solved,
+    Finding, acknowledged, allowed_hexes, check_position, validate_scenario,
+    validate_solved,
 };

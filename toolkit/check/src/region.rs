@@ -3,8 +3,8 @@
 use std::collections::BTreeSet;
 
 use muster_hex::{Board, Cell};
-use muster_model::Game;
 use muster_model::notation::LocationExpr;
+use muster_model::{FindingKind, Game};
 
 use crate::resolve::Resolver;
 
@@ -40,11 +40,37 @@ pub enum Region {
     },
     /// The location cannot be turned into hexes, and why.
     Unresolved {
+        /// What kind of finding this makes: [`FindingKind::BadHex`],
+        /// [`FindingKind::ProhibitedHex`], [`FindingKind::UnparsedLocation`],
+        /// [`FindingKind::UnprintedZone`] or [`FindingKind::UnresolvedLocation`].
+        kind: FindingKind,
         /// Why.
         reason: String,
-        /// A printed hex label does not parse or lies off the map (a likely misprint).
+        /// The printed hex label at fault, for a bad or prohibited hex.
         bad_label: Option<String>,
     },
+}
+
+impl Region {
+    /// A location that cannot be turned into hexes.
+    pub fn unresolved(kind: FindingKind, reason: impl Into<String>) -> Region {
+        Region::Unresolved { kind, reason: reason.into(), bad_label: None }
+    }
+}
+
+/// The terrain of `cell` when the rules prohibit it.
+fn prohibited_terrain(game: &Game, board: &Board, cell: Cell) -> Option<String> {
+    if !prohibited(game, board).contains(&cell) {
+        return None;
+    }
+    let named = game.maps.iter().flat_map(|m| &m.terrain.hexes).find_map(|t| {
+        t.hexes.iter().any(|h| board.parse(&h.v) == Ok(cell)).then(|| t.terrain.v.clone())
+    });
+    let sheet = game
+        .maps
+        .iter()
+        .find(|m| board.sheets().iter().any(|s| s.id == m.id.v && s.contains(cell)));
+    named.or_else(|| sheet.map(|m| m.terrain.default.v.clone()))
 }
 
 fn prohibited(game: &Game, board: &Board) -> BTreeSet<Cell> {
@@ -116,44 +142,55 @@ fn target(resolver: &Resolver, text: &str) -> Option<Target> {
 /// Resolves a parsed location of a game.
 pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
     let Some(board) = &game.board else {
-        return Region::Unresolved {
-            reason: "the game has no printed map grid".into(),
-            bad_label: None,
-        };
+        return Region::unresolved(
+            FindingKind::UnresolvedLocation,
+            "the game has no printed map grid",
+        );
     };
     let cells = |hexes: &[muster_model::notation::HexRef]| -> Result<Vec<Cell>, (String, String)> {
         hexes.iter().map(|h| board.parse(&h.label).map_err(|e| (e.to_string(), h.label.clone()))).collect()
     };
     let bad = |(reason, label): (String, String)| Region::Unresolved {
+        kind: FindingKind::BadHex,
         reason,
         bad_label: Some(label),
     };
     match expr {
         LocationExpr::Hex { hex } => match cells(std::slice::from_ref(hex)) {
-            Ok(c) => within(game, board, c, 0),
+            Ok(c) => match prohibited_terrain(game, board, c[0]) {
+                Some(terrain) => Region::Unresolved {
+                    kind: FindingKind::ProhibitedHex,
+                    reason: format!(
+                        "{} is {terrain}, which no unit may enter (`prohibited_terrain` in rules.yaml)",
+                        hex.label
+                    ),
+                    bad_label: Some(hex.label.clone()),
+                },
+                None => within(game, board, c, 0),
+            },
             Err(e) => bad(e),
         },
         LocationExpr::Within { distance, of } => match cells(of) {
             Ok(c) => within(game, board, c, *distance),
             Err(e) => bad(e),
         },
-        LocationExpr::WithinFeature { feature, .. } => Region::Unresolved {
-            reason: format!(
+        LocationExpr::WithinFeature { feature, .. } => Region::unresolved(
+            FindingKind::UnprintedZone,
+            format!(
                 "the hexes of every {feature} are not printed, only the two ends of the stretch"
             ),
-            bad_label: None,
-        },
-        LocationExpr::Zone { zone, .. } => Region::Unresolved {
-            reason: format!("the hexes of the {zone} are not printed"),
-            bad_label: None,
-        },
+        ),
+        LocationExpr::Zone { zone, .. } => Region::unresolved(
+            FindingKind::UnprintedZone,
+            format!("the hexes of the {zone} are not printed"),
+        ),
         LocationExpr::StackedWith { target: t }
         | LocationExpr::WithAbove { target: t } => match target(resolver, t) {
             Some(target) => Region::WithUnits { target, plus: vec![] },
-            None => Region::Unresolved {
-                reason: format!("`{t}` names no formation of the order of battle"),
-                bad_label: None,
-            },
+            None => Region::unresolved(
+                FindingKind::UnresolvedLocation,
+                format!("`{t}` names no formation of the order of battle"),
+            ),
         },
         LocationExpr::Either { options } => {
             let mut plus = Vec::new();
@@ -170,15 +207,17 @@ pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
                 None => within(game, board, plus, 0),
             }
         }
-        LocationExpr::NearEdge { edge, .. } => Region::Unresolved {
-            reason: format!(
+        LocationExpr::NearEdge { edge, .. } => Region::unresolved(
+            FindingKind::UnprintedZone,
+            format!(
                 "which side of the board the {edge} edge is, is not printed as hexes"
             ),
-            bad_label: None,
-        },
-        LocationExpr::Unparsed { text } => Region::Unresolved {
-            reason: format!("`{text}` fits no placement form"),
-            bad_label: None,
-        },
+        ),
+        LocationExpr::Unparsed { text } => Region::unresolved(
+            FindingKind::UnparsedLocation,
+            format!(
+                "`{text}` fits no placement form (a hex such as `0505`, `within 2 hexes of 0505`, `stacked with …`; see the README's printed setups)"
+            ),
+        ),
     }
 }

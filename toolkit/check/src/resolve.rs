@@ -47,6 +47,9 @@ pub enum Resolved {
         /// The unit was listed under this formation, which is not its own.
         #[serde(skip_serializing_if = "Option::is_none")]
         listed_under: Option<String>,
+        /// The counter belongs to this side, not to the side whose setup lists it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        other_side: Option<String>,
     },
     /// A formation, by id.
     Formation {
@@ -55,6 +58,12 @@ pub enum Resolved {
     },
     /// Not a counter: replacement points, chits and other printed remarks.
     NotACounter,
+    /// A parenthesised word after a unit that is no mark the game declares (`(r)` where
+    /// the reduced mark is `R`); it is not read as a unit.
+    UnknownMark {
+        /// The word as printed, without its parentheses.
+        mark: String,
+    },
     /// Nothing in the manifest fits; the nearest counters with their similarity.
     Unknown {
         /// (counter id, printed name, similarity 0..1), best first.
@@ -283,6 +292,7 @@ impl<'g> Resolver<'g> {
             to,
         });
         for c in &item.children {
+            let at = out.len();
             self.resolve_item(
                 c,
                 origin,
@@ -292,10 +302,42 @@ impl<'g> Resolver<'g> {
                 used,
                 out,
             );
+            if self.undeclared_mark(item, c)
+                && matches!(out.get(at).map(|r| &r.to), Some(Resolved::Unknown { .. }))
+            {
+                out[at].to = Resolved::UnknownMark { mark: c.name.clone() };
+            }
         }
     }
 
     fn unit(
+        &self,
+        item: &UnitItem,
+        side: &str,
+        scope: Option<&str>,
+        used: &mut BTreeMap<String, u32>,
+    ) -> Resolved {
+        let first = self.unit_on_side(item, side, scope, used);
+        if !matches!(first, Resolved::Unknown { .. }) {
+            return first;
+        }
+        // A counter of another side, printed under this side's heading.
+        for other in self.game.meta.sides.iter().filter(|s| s.id.v != side) {
+            if let Resolved::Unit { id, differs_from: None, listed_under, .. } =
+                self.unit_on_side(item, &other.id.v, scope, used)
+            {
+                return Resolved::Unit {
+                    id,
+                    differs_from: None,
+                    listed_under,
+                    other_side: Some(other.id.v.clone()),
+                };
+            }
+        }
+        first
+    }
+
+    fn unit_on_side(
         &self,
         item: &UnitItem,
         side: &str,
@@ -310,6 +352,18 @@ impl<'g> Resolver<'g> {
             }
         }
         first
+    }
+
+    /// Is `item`, the only item in the parentheses after `parent`, a mark the game does
+    /// not declare rather than a unit (`(r)`, `(Rd)`): one short word of letters that
+    /// names no counter?
+    fn undeclared_mark(&self, parent: &UnitItem, item: &UnitItem) -> bool {
+        parent.children.len() == 1
+            && item.children.is_empty()
+            && item.count.is_none()
+            && item.label.is_none()
+            && (1..=4).contains(&item.name.chars().count())
+            && item.name.chars().all(|c| c.is_alphabetic())
     }
 
     fn unit_as_printed(
@@ -330,6 +384,7 @@ impl<'g> Resolver<'g> {
                 id: id.clone(),
                 differs_from: None,
                 listed_under: None,
+                other_side: None,
             };
         }
         // A leading type phrase ("Air unit 231") and a trailing nationality word
@@ -418,7 +473,12 @@ impl<'g> Resolver<'g> {
         {
             let listed_under =
                 if scoped.is_empty() { scope.map(String::from) } else { None };
-            return Resolved::Unit { id, differs_from: None, listed_under };
+            return Resolved::Unit {
+                id,
+                differs_from: None,
+                listed_under,
+                other_side: None,
+            };
         }
         // Looser, and reported as a difference: the same designation with another type
         // (`Inf Bns: 3 Yeo` for `3 Yeo Arm Bde`), or the start of the manifest's name
@@ -442,6 +502,7 @@ impl<'g> Resolver<'g> {
                 id: u.id.clone(),
                 differs_from: Some(u.printed.v.clone()),
                 listed_under: None,
+                other_side: None,
             };
         }
         // In a formation, a unit of the stated type that is the only one of its kind there
@@ -463,6 +524,7 @@ impl<'g> Resolver<'g> {
                     id: u.id.clone(),
                     differs_from: Some(u.printed.v.clone()),
                     listed_under: None,
+                    other_side: None,
                 };
             }
         }

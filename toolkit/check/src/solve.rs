@@ -1,9 +1,9 @@
 //! Turning a scenario's printed setup into one concrete, legal, deterministic position.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use muster_hex::Cell;
-use muster_model::{Game, ParsedPlacement, PlacementKind, Span};
+use muster_model::{FindingKind, Game, ParsedPlacement, PlacementKind, Span};
 use muster_rules::{PlacedUnit, Position, Ruleset, check_stacking};
 use serde::Serialize;
 
@@ -39,6 +39,8 @@ pub struct SolvedUnit {
 pub struct Problem {
     /// Index of the printed placement.
     pub placement: usize,
+    /// What kind of finding it makes.
+    pub kind: FindingKind,
     /// Rule section it concerns.
     pub rule: String,
     /// Printed names of the units involved.
@@ -52,6 +54,29 @@ pub struct Problem {
     pub message: String,
 }
 
+/// A counter printed more often in one scenario than the manifest has it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Duplicate {
+    /// Counter id.
+    pub unit: String,
+    /// The item as printed at the extra use.
+    pub printed: String,
+    /// Index of the placement of the extra use.
+    pub placement: usize,
+    /// Index of the placement that used it first.
+    pub first: usize,
+    /// Where the first use is printed.
+    #[serde(skip)]
+    pub first_span: Span,
+    /// Where the extra use is printed.
+    #[serde(skip)]
+    pub span: Span,
+    /// How many counters the manifest has.
+    pub counters: u32,
+    /// One of the two uses is a reinforcement and the other at the start.
+    pub reinforcement: bool,
+}
+
 /// A solved setup.
 #[derive(Debug, Clone, Serialize)]
 pub struct Solution {
@@ -61,6 +86,8 @@ pub struct Solution {
     pub units: Vec<SolvedUnit>,
     /// Placements that could not be made legal.
     pub problems: Vec<Problem>,
+    /// Uses of a counter beyond the manifest's count, which were not placed.
+    pub duplicates: Vec<Duplicate>,
     /// Each placement's resolved items, for reports.
     #[serde(skip)]
     pub resolutions: Vec<Vec<Resolution>>,
@@ -129,44 +156,45 @@ fn in_target(
 
 /// Solves a scenario's setup: every at-start unit on a hex its printed location allows,
 /// stacking respected, nearest the printed anchor first and with the rest of its line;
-/// reinforcements and groups in holding boxes by turn, area and group. Deterministic.
+/// reinforcements and groups in holding boxes by turn, area and group. Units that cannot
+/// stand on a hex go to the holding box [`NOT_PLACED`] with a [`Problem`] that says why;
+/// no counter is used more often than the manifest has it (the excess is a [`Duplicate`]).
+/// Deterministic.
 pub fn solve(game: &Game, scenario: &str) -> Solution {
     let resolver = Resolver::new(game);
     let rules = ruleset(game);
-    let mut used = BTreeMap::new();
-    let mut units: Vec<SolvedUnit> = Vec::new();
-    let mut problems = Vec::new();
-    let mut resolutions = Vec::new();
-    let mut regions = Vec::new();
-    let mut regions_so_far: BTreeMap<usize, Option<Region>> = BTreeMap::new();
-    let mut stacks: BTreeMap<Cell, Vec<PlacedUnit>> = BTreeMap::new();
     let placements = placements(game, scenario);
-    // Lines that name one exact hex are placed first, so flexible groups work around them;
-    // everything is still reported by printed order.
+    // Lines that name one exact hex are resolved and placed first, so flexible groups work
+    // around them; everything is still reported by printed order.
     let exact = |p: &ParsedPlacement| {
         matches!(&p.location, Some(muster_model::notation::LocationExpr::Hex { .. }))
     };
     let mut order: Vec<usize> = (0..placements.len()).collect();
     order.sort_by_key(|&k| (!exact(placements[k]), k));
-    let mut by_index: BTreeMap<usize, (Vec<Resolution>, Option<Region>)> =
-        BTreeMap::new();
-    for pi in order {
+    let mut used = BTreeMap::new();
+    let mut resolutions: Vec<Vec<Resolution>> = vec![Vec::new(); placements.len()];
+    for &pi in &order {
+        resolutions[pi] = resolver.resolve_placement(placements[pi], &mut used);
+    }
+    let regions: Vec<Option<Region>> = placements
+        .iter()
+        .map(|p| {
+            (p.kind == PlacementKind::Setup).then(|| match &p.location {
+                Some(expr) => region(game, &resolver, expr),
+                None => Region::unresolved(
+                    FindingKind::UnresolvedLocation,
+                    "the line prints no location",
+                ),
+            })
+        })
+        .collect();
+    let (wanted, duplicates) = wanted_counters(game, &placements, &resolutions);
+
+    let mut units: Vec<SolvedUnit> = Vec::new();
+    let mut problems = Vec::new();
+    let mut stacks: BTreeMap<Cell, Vec<PlacedUnit>> = BTreeMap::new();
+    for &pi in &order {
         let p = &placements[pi];
-        let res = resolver.resolve_placement(p, &mut used);
-        let mut wanted: Vec<(String, bool)> = Vec::new();
-        for r in &res {
-            if let Resolved::Unit { id, .. } = &r.to {
-                let strength_reduced = r.strength.as_ref().is_some_and(|s| {
-                    game.unit(id).is_some_and(|u| {
-                        !u.back.is_empty()
-                            && crate::resolve::strength(game, &u.back) == *s
-                    })
-                });
-                for _ in 0..r.count.min(50) {
-                    wanted.push((id.clone(), r.reduced || strength_reduced));
-                }
-            }
-        }
         let location = p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default();
         let span = p.location_text.as_ref().map_or_else(
             || p.units.printed.first().map(|u| u.span).unwrap_or_else(Span::detached),
@@ -183,17 +211,7 @@ pub fn solve(game: &Game, scenario: &str) -> Solution {
                 Some(p.group.clone().unwrap_or_else(|| "Holding box".into()))
             }
         };
-        let reg = if holding.is_some() {
-            None
-        } else {
-            Some(match &p.location {
-                Some(expr) => region(game, &resolver, expr),
-                None => Region::Unresolved {
-                    reason: "the line prints no location".into(),
-                    bad_label: None,
-                },
-            })
-        };
+        let reg = &regions[pi];
         let block: Vec<usize> = (0..pi)
             .filter(|&k| {
                 placements[k].side == p.side
@@ -202,62 +220,28 @@ pub fn solve(game: &Game, scenario: &str) -> Solution {
             })
             .collect();
         let mut failed: Vec<String> = Vec::new();
-        for (id, reduced) in wanted {
-            let name = game
-                .unit(&id)
-                .or_else(|| game.markers.iter().find(|m| m.id == id))
-                .map(|u| u.printed.v.clone())
-                .unwrap_or_default();
+        for (id, reduced) in &wanted[pi] {
+            let counter =
+                game.unit(id).or_else(|| game.markers.iter().find(|m| m.id == *id));
+            let name = counter.map(|u| u.printed.v.clone()).unwrap_or_default();
+            // A unit printed under the other side's heading stays its own side's.
+            let side = counter
+                .map(|u| u.side.clone())
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| p.side.clone());
             let mut solved = SolvedUnit {
                 unit: id.clone(),
                 name: name.clone(),
-                side: p.side.clone(),
+                side,
                 hex: None,
                 holding: holding.clone(),
-                reduced,
+                reduced: *reduced,
                 placement: pi,
                 cell: None,
             };
-            if let Some(r) = &reg {
-                let candidates: Vec<Cell> = match r {
-                    Region::Hexes { cells, .. } => cells.clone(),
-                    Region::WithUnits { target, plus } => {
-                        let scope: Box<dyn Fn(&str) -> bool> = match target {
-                            Target::Formations(ids) => {
-                                let all: Vec<String> = ids
-                                    .iter()
-                                    .flat_map(|f| descendants(game, f))
-                                    .collect();
-                                Box::new(move |f: &str| all.iter().any(|x| x == f))
-                            }
-                            _ => Box::new(|_: &str| false),
-                        };
-                        let mut c = plus.clone();
-                        let targets: Vec<&SolvedUnit> = units
-                            .iter()
-                            .filter(|u| {
-                                u.cell.is_some()
-                                    && in_target(game, &*scope, u, target, &block)
-                            })
-                            .collect();
-                        c.extend(targets.iter().filter_map(|u| u.cell));
-                        // Then anywhere those units were allowed to set up.
-                        let from: std::collections::BTreeSet<usize> =
-                            targets.iter().map(|u| u.placement).collect();
-                        for k in from {
-                            if let Some(Some(Region::Hexes { cells, .. })) =
-                                regions_so_far.get(&k)
-                            {
-                                c.extend(cells.iter().copied());
-                            }
-                        }
-                        let mut seen = std::collections::BTreeSet::new();
-                        c.retain(|x| seen.insert(*x));
-                        c
-                    }
-                    Region::Unresolved { .. } => vec![],
-                };
-                let copy = units.iter().filter(|u| u.unit == id).count();
+            if let Some(r) = reg {
+                let candidates = candidates(game, r, &units, &regions, &block);
+                let copy = units.iter().filter(|u| u.unit == *id).count();
                 let mut placed_at = None;
                 for cell in candidates {
                     let label = game
@@ -265,7 +249,7 @@ pub fn solve(game: &Game, scenario: &str) -> Solution {
                         .as_ref()
                         .and_then(|b| b.label(cell))
                         .unwrap_or_default();
-                    let Some(pu) = placed(game, &id, copy, &label) else { break };
+                    let Some(pu) = placed(game, id, copy, &label) else { break };
                     let mut trial = stacks.get(&cell).cloned().unwrap_or_default();
                     trial.push(pu.clone());
                     if check_stacking(&rules, &Position { units: trial }).is_empty() {
@@ -280,7 +264,7 @@ pub fn solve(game: &Game, scenario: &str) -> Solution {
                         solved.hex = Some(label);
                     }
                     None => {
-                        solved.holding = Some("Not placed".into());
+                        solved.holding = Some(NOT_PLACED.into());
                         failed.push(name);
                     }
                 }
@@ -288,63 +272,206 @@ pub fn solve(game: &Game, scenario: &str) -> Solution {
             units.push(solved);
         }
         if !failed.is_empty() {
-            let message = match &reg {
-                Some(Region::Unresolved { reason, .. }) => {
-                    format!("cannot be placed: {reason}")
-                }
-                Some(Region::Hexes { cells, .. }) if cells.len() == 1 => {
-                    let on_hex = units.iter().filter(|u| u.placement == pi).count();
-                    let rule = rules
-                        .stacking
-                        .first()
-                        .map(|r| r.section.clone())
-                        .unwrap_or_default();
-                    if on_hex > 1 {
-                        format!(
-                            "these {on_hex} units must share one hex ({location}); rule {rule} allows only {} of them there",
-                            on_hex - failed.len()
-                        )
-                    } else {
-                        format!(
-                            "{} must stand in {location}, which other printed lines already fill under rule {rule}",
-                            failed.join(", ")
-                        )
-                    }
-                }
-                Some(Region::Hexes { cells, .. }) => format!(
-                    "{} of these units do not fit in the {} hexes of `{location}` without breaking the stacking rules",
-                    failed.len(),
-                    cells.len()
-                ),
-                _ => format!("no hex holds the units these must stack with ({location})"),
-            };
-            problems.push(Problem {
-                placement: pi,
-                rule: if matches!(reg, Some(Region::Unresolved { .. })) {
-                    p.section.clone()
-                } else {
-                    rules
-                        .stacking
-                        .first()
-                        .map(|r| r.section.clone())
-                        .unwrap_or_else(|| p.section.clone())
-                },
-                units: failed,
+            let on_line = units.iter().filter(|u| u.placement == pi).count();
+            problems.push(problem(
+                &rules,
+                p,
+                pi,
+                reg.as_ref(),
+                failed,
+                on_line,
                 span,
                 location,
-                message,
-            });
+            ));
         }
-        by_index.insert(pi, (res, reg.clone()));
-        regions_so_far.insert(pi, reg);
-    }
-    for (_, (res, reg)) in by_index {
-        resolutions.push(res);
-        regions.push(reg);
     }
     units.sort_by_key(|u| u.placement);
     problems.sort_by_key(|p| p.placement);
-    Solution { scenario: scenario.to_string(), units, problems, resolutions, regions }
+    Solution {
+        scenario: scenario.to_string(),
+        units,
+        problems,
+        duplicates,
+        resolutions,
+        regions,
+    }
+}
+
+/// The holding box of units the printed setup cannot put on a hex.
+pub const NOT_PLACED: &str = "Not placed";
+
+/// The counters each placement asks for (id, starts reduced), in printed order, with no
+/// counter asked for more often than the manifest has it; the uses beyond that.
+fn wanted_counters(
+    game: &Game,
+    placements: &[&ParsedPlacement],
+    resolutions: &[Vec<Resolution>],
+) -> (Vec<Vec<(String, bool)>>, Vec<Duplicate>) {
+    let mut uses: BTreeMap<String, Vec<(usize, Span)>> = BTreeMap::new();
+    let mut duplicates = Vec::new();
+    let mut wanted = Vec::new();
+    for (pi, res) in resolutions.iter().enumerate() {
+        let mut list = Vec::new();
+        for r in res {
+            let Resolved::Unit { id, .. } = &r.to else { continue };
+            let strength_reduced = r.strength.as_ref().is_some_and(|s| {
+                game.unit(id).is_some_and(|u| {
+                    !u.back.is_empty() && crate::resolve::strength(game, &u.back) == *s
+                })
+            });
+            let limit = counters_of(game, id);
+            for _ in 0..r.count.min(50) {
+                let seen = uses.entry(id.clone()).or_default();
+                match limit {
+                    Some(n) if seen.len() as u32 >= n => {
+                        duplicates.push(Duplicate {
+                            unit: id.clone(),
+                            printed: r.printed.clone(),
+                            placement: pi,
+                            first: seen[0].0,
+                            first_span: seen[0].1,
+                            span: r.span,
+                            counters: n,
+                            reinforcement: [pi, seen[0].0].iter().any(|&k| {
+                                placements[k].kind == PlacementKind::Reinforcement
+                            }) && [pi, seen[0].0]
+                                .iter()
+                                .any(|&k| placements[k].kind == PlacementKind::Setup),
+                        });
+                    }
+                    _ => {
+                        seen.push((pi, r.span));
+                        list.push((id.clone(), r.reduced || strength_reduced));
+                    }
+                }
+            }
+        }
+        wanted.push(list);
+    }
+    (wanted, duplicates)
+}
+
+/// How many counters of `id` the manifest has, when it says: every unit counter, and
+/// markers whose count is printed.
+fn counters_of(game: &Game, id: &str) -> Option<u32> {
+    if let Some(u) = game.unit(id) {
+        return Some(u.count.max(1));
+    }
+    let marker = game.markers.iter().find(|m| m.id == id)?;
+    game.counters
+        .markers
+        .iter()
+        .find(|m| m.printed.span == marker.printed.span)
+        .and_then(|m| m.count)
+}
+
+/// The hexes a unit of a line may take, best first.
+fn candidates(
+    game: &Game,
+    region: &Region,
+    units: &[SolvedUnit],
+    regions: &[Option<Region>],
+    block: &[usize],
+) -> Vec<Cell> {
+    match region {
+        Region::Hexes { cells, .. } => cells.clone(),
+        Region::WithUnits { target, plus } => {
+            let scope: Vec<String> = match target {
+                Target::Formations(ids) => {
+                    ids.iter().flat_map(|f| descendants(game, f)).collect()
+                }
+                _ => vec![],
+            };
+            let in_scope = |f: &str| scope.iter().any(|x| x == f);
+            let mut c = plus.clone();
+            let targets: Vec<&SolvedUnit> = units
+                .iter()
+                .filter(|u| {
+                    u.cell.is_some() && in_target(game, &in_scope, u, target, block)
+                })
+                .collect();
+            c.extend(targets.iter().filter_map(|u| u.cell));
+            // Then anywhere those units were allowed to set up.
+            let from: BTreeSet<usize> = targets.iter().map(|u| u.placement).collect();
+            for k in from {
+                if let Some(Some(Region::Hexes { cells, .. })) = regions.get(k) {
+                    c.extend(cells.iter().copied());
+                }
+            }
+            let mut seen = BTreeSet::new();
+            c.retain(|x| seen.insert(*x));
+            c
+        }
+        Region::Unresolved { .. } => vec![],
+    }
+}
+
+/// Why the units `failed` of a line could not be placed.
+#[allow(clippy::too_many_arguments)]
+fn problem(
+    rules: &Ruleset<String>,
+    p: &ParsedPlacement,
+    pi: usize,
+    reg: Option<&Region>,
+    failed: Vec<String>,
+    on_line: usize,
+    span: Span,
+    location: String,
+) -> Problem {
+    let rule_section =
+        || rules.stacking.first().map(|r| r.section.clone()).unwrap_or_default();
+    let (kind, reason) = match reg {
+        Some(Region::Unresolved { kind, reason, .. }) => (*kind, reason.clone()),
+        Some(Region::Hexes { cells, .. }) if cells.is_empty() => (
+            FindingKind::Infeasible,
+            format!("every hex of `{location}` is of terrain no unit may enter"),
+        ),
+        Some(Region::Hexes { cells, .. }) if cells.len() == 1 => {
+            let rule = rule_section();
+            let reason = if on_line > 1 {
+                format!(
+                    "these {on_line} units must share one hex ({location}); rule {rule} allows only {} of them there",
+                    on_line - failed.len()
+                )
+            } else {
+                format!(
+                    "they must stand in {location}, which other printed lines already fill under rule {rule}"
+                )
+            };
+            (FindingKind::Overstack, reason)
+        }
+        Some(Region::Hexes { cells, .. }) => (
+            FindingKind::Infeasible,
+            format!(
+                "they do not fit in the {} hexes of `{location}` without breaking the stacking rules",
+                cells.len()
+            ),
+        ),
+        _ => (
+            FindingKind::Infeasible,
+            format!("no hex holds the units they must stack with ({location})"),
+        ),
+    };
+    let names: Vec<String> = failed.iter().map(|n| format!("`{n}`")).collect();
+    Problem {
+        placement: pi,
+        kind,
+        rule: match reg {
+            Some(Region::Hexes { .. } | Region::WithUnits { .. })
+                if !rule_section().is_empty() =>
+            {
+                rule_section()
+            }
+            _ => p.section.clone(),
+        },
+        message: format!(
+            "{} not placed (held in `{NOT_PLACED}`): {reason}",
+            names.join(", ")
+        ),
+        units: failed,
+        span,
+        location,
+    }
 }
 
 /// A formation and every formation below it.

@@ -21,6 +21,9 @@ pub struct Finding {
     pub scenario: String,
     /// What kind of problem.
     pub kind: FindingKind,
+    /// The printed text at fault (a unit, a hex label, a location), which
+    /// `errata.yaml` names to acknowledge it.
+    pub subject: String,
     /// The rule section it concerns.
     pub rule: String,
     /// The printed hex label or location.
@@ -29,6 +32,8 @@ pub struct Finding {
     pub units: Vec<String>,
     /// What is wrong.
     pub message: String,
+    /// Acknowledged in `errata.yaml`, with its note: reported, but needing no attention.
+    pub known: Option<String>,
     /// Where it is printed.
     pub span: Span,
 }
@@ -38,22 +43,39 @@ impl Finding {
     pub fn severity(&self) -> Severity {
         self.kind.severity()
     }
+
+    /// Does it need attention: an error or a warning that is not acknowledged?
+    pub fn needs_attention(&self) -> bool {
+        self.severity().needs_attention() && self.known.is_none()
+    }
 }
 
 impl Serialize for Finding {
-    /// Game, scenario, kind, severity, rule, location, units and message.
+    /// Game, scenario, kind, severity, subject, rule, location, units, message and known.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("Finding", 8)?;
+        let mut st = s.serialize_struct("Finding", 10)?;
         st.serialize_field("game", &self.game)?;
         st.serialize_field("scenario", &self.scenario)?;
         st.serialize_field("kind", &self.kind)?;
         st.serialize_field("severity", &self.severity())?;
+        st.serialize_field("subject", &self.subject)?;
         st.serialize_field("rule", &self.rule)?;
         st.serialize_field("location", &self.location)?;
         st.serialize_field("units", &self.units)?;
         st.serialize_field("message", &self.message)?;
+        st.serialize_field("known", &self.known.is_some())?;
         st.end()
     }
+}
+
+/// The note of the acknowledgement in `errata.yaml` of a finding of `kind` about
+/// `subject`, if the publisher acknowledged it (a note may be empty).
+pub fn acknowledged(game: &Game, kind: FindingKind, subject: &str) -> Option<String> {
+    game.known_errata
+        .known
+        .iter()
+        .find(|k| k.kind.v == kind && k.subject.v == subject)
+        .map(|k| k.note.clone().unwrap_or_default())
 }
 
 /// Validates a scenario's printed setup: every unit reference resolved, fixed placements
@@ -70,49 +92,178 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
     let rules = ruleset(game);
     let mut out = Vec::new();
     let finding = |kind: FindingKind,
-                   rule: String,
-                   location: String,
+                   subject: &str,
+                   rule: &str,
+                   location: &str,
                    units: Vec<String>,
                    message: String,
                    span: Span| Finding {
         game: game.id.clone(),
         scenario: scenario.to_string(),
         kind,
-        rule,
-        location,
+        subject: subject.to_string(),
+        rule: rule.to_string(),
+        location: location.to_string(),
         units,
         message,
+        known: acknowledged(game, kind, subject),
         span,
     };
-    // Unknown references.
+    let side_name = |id: &str| {
+        game.meta
+            .sides
+            .iter()
+            .find(|s| s.id.v == id)
+            .map_or(id.to_string(), |s| s.name.clone())
+    };
+    // Printed units: unknown, printed otherwise, of the other side, marked oddly.
     for (pi, res) in solution.resolutions.iter().enumerate() {
         let p = placements[pi];
+        let location = p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default();
+        let unit = |kind, message: String, r: &crate::Resolution| {
+            finding(
+                kind,
+                &r.printed,
+                &p.section,
+                &location,
+                vec![r.printed.clone()],
+                message,
+                r.span,
+            )
+        };
         for r in res {
-            if let Resolved::Unit { differs_from: Some(manifest), .. } = &r.to {
-                out.push(finding(
-                    FindingKind::NameDiffers,
-                    p.section.clone(),
-                    p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default(),
-                    vec![r.printed.clone()],
-                    format!("`{}` is printed `{manifest}` in the manifest", r.printed),
-                    r.span,
-                ));
-            }
-            if let Resolved::Unknown { nearest } = &r.to {
-                let hint = nearest
-                    .first()
-                    .map(|(_, n, s)| format!("; did you mean `{n}`? (similarity {s:.2})"))
-                    .unwrap_or_default();
-                out.push(finding(
-                    FindingKind::UnknownUnit,
-                    p.section.clone(),
-                    p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default(),
-                    vec![r.printed.clone()],
-                    format!("`{}` names no counter of the manifest{hint}", r.printed),
-                    r.span,
-                ));
+            match &r.to {
+                Resolved::Unit { id, differs_from, other_side, .. } => {
+                    if let Some(manifest) = differs_from {
+                        out.push(unit(
+                            FindingKind::NameDiffers,
+                            format!(
+                                "`{}` is printed `{manifest}` in the manifest",
+                                r.printed
+                            ),
+                            r,
+                        ));
+                    }
+                    let counter = game.unit(id);
+                    if let (Some(theirs), Some(u)) = (other_side, counter) {
+                        out.push(unit(
+                            FindingKind::OtherSide,
+                            format!(
+                                "`{}` is listed in the {} setup, but the manifest's `{}` is a {} counter",
+                                r.printed,
+                                side_name(&p.side),
+                                u.printed.v,
+                                side_name(theirs)
+                            ),
+                            r,
+                        ));
+                    }
+                    if r.reduced && counter.is_some_and(|u| u.single_sided) {
+                        out.push(unit(
+                            FindingKind::NoReducedSide,
+                            format!(
+                                "`{}` is marked as starting reduced, but its counter is printed on one side only",
+                                r.printed
+                            ),
+                            r,
+                        ));
+                    }
+                }
+                Resolved::UnknownMark { mark } => {
+                    let n = &game.meta.notation;
+                    let declared: Vec<String> = n
+                        .reduced_marks
+                        .iter()
+                        .chain(&n.independent_marks)
+                        .chain(&n.remarks)
+                        .chain(n.type_codes.iter().map(|c| &c.code))
+                        .map(|m| format!("({m})"))
+                        .collect();
+                    let near = declared
+                        .iter()
+                        .find(|d| d.eq_ignore_ascii_case(&format!("({mark})")))
+                        .cloned()
+                        .or_else(|| {
+                            muster_model::suggest(
+                                mark,
+                                declared.iter().map(String::as_str),
+                            )
+                        });
+                    let declares = if declared.is_empty() {
+                        "it declares none; marks go in `notation` in game.yaml"
+                            .to_string()
+                    } else {
+                        format!("it declares {}", declared.join(", "))
+                    };
+                    let hint = near
+                        .map(|m| format!("; did you mean `{m}`?"))
+                        .unwrap_or_default();
+                    out.push(unit(
+                        FindingKind::UnknownMark,
+                        format!(
+                            "`({mark})` is no mark of this game's notation, so it is not read ({declares}){hint}"
+                        ),
+                        r,
+                    ));
+                }
+                Resolved::Unknown { nearest } => {
+                    let hint = nearest
+                        .first()
+                        .map(|(_, n, s)| {
+                            format!("; did you mean `{n}`? (similarity {s:.2})")
+                        })
+                        .unwrap_or_default();
+                    out.push(unit(
+                        FindingKind::UnknownUnit,
+                        format!("`{}` names no counter of the manifest{hint}", r.printed),
+                        r,
+                    ));
+                }
+                Resolved::Formation { .. } | Resolved::NotACounter => {}
             }
         }
+    }
+    // Counters used more often than the manifest has them.
+    for d in &solution.duplicates {
+        let (first, extra) = (placements[d.first], placements[d.placement]);
+        let at = |span: Span, section: &str| {
+            if span.is_detached() {
+                format!("section {section}")
+            } else {
+                format!("line {} (section {section})", span.line)
+            }
+        };
+        let name = game.unit(&d.unit).map_or(d.printed.clone(), |u| u.printed.v.clone());
+        let (kind, message) = if d.reinforcement {
+            (
+                FindingKind::SetupAndReinforcement,
+                format!(
+                    "`{name}` is set up at start and also arrives as a reinforcement (at {} and here); the manifest has {} counter(s), so this use is not placed",
+                    at(d.first_span, &first.section),
+                    d.counters
+                ),
+            )
+        } else {
+            (
+                FindingKind::ListedTwice,
+                format!(
+                    "`{name}` is listed again, after {}; the manifest has {} counter(s), so this use is not placed",
+                    at(d.first_span, &first.section),
+                    d.counters
+                ),
+            )
+        };
+        let location =
+            extra.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default();
+        out.push(finding(
+            kind,
+            &name,
+            &extra.section,
+            &location,
+            vec![name.clone()],
+            message,
+            d.span,
+        ));
     }
     // Fixed placements: every line that names exactly one hex, checked together per hex.
     let mut fixed: BTreeMap<Cell, Vec<(usize, String)>> = BTreeMap::new();
@@ -125,6 +276,15 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
             }
         }
     }
+    let not_placed = |lines: &[usize]| -> Vec<String> {
+        solution
+            .problems
+            .iter()
+            .filter(|pr| lines.contains(&pr.placement))
+            .flat_map(|pr| pr.units.iter().map(|n| format!("`{n}`")))
+            .collect()
+    };
+    let mut reported = Vec::new();
     for (cell, list) in &fixed {
         let label = game.board.as_ref().and_then(|b| b.label(*cell)).unwrap_or_default();
         let units: Vec<_> = list
@@ -132,45 +292,57 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
             .enumerate()
             .filter_map(|(k, (_, id))| placed(game, id, k, &label))
             .collect();
+        let lines: Vec<usize> = list.iter().map(|(pi, _)| *pi).collect();
+        let left = not_placed(&lines);
+        let held = if left.is_empty() {
+            String::new()
+        } else {
+            format!("; {} not placed (held in `{}`)", left.join(", "), solve::NOT_PLACED)
+        };
         for f in check_stacking(&rules, &Position { units }) {
             let p = placements[list[0].0];
             out.push(finding(
                 FindingKind::Overstack,
-                f.rule,
-                label.clone(),
+                &label,
+                &f.rule,
+                &label,
                 f.units,
-                format!("the printed setup overstacks {label}: {}", f.message),
+                format!("the printed setup overstacks {label}: {}{held}", f.message),
                 p.location_text.as_ref().map_or(Span::detached(), |t| t.span),
             ));
+            reported.extend(lines.iter().copied());
         }
     }
-    // Groups that cannot be placed, and locations that cannot be resolved.
-    for pr in &solution.problems {
-        // A line that names one hex is already reported by the overstack check above.
-        if let Some(Some(Region::Hexes { anchors, distance: 0, .. })) =
-            solution.regions.get(pr.placement)
-            && anchors.len() == 1
-        {
-            continue;
-        }
-        let (kind, location) = match solution.regions.get(pr.placement) {
-            Some(Some(Region::Unresolved { bad_label: Some(l), .. })) => {
-                (FindingKind::BadHex, l.clone())
-            }
-            Some(Some(Region::Unresolved { .. })) => {
-                (FindingKind::UnresolvedLocation, pr.location.clone())
-            }
-            _ => (FindingKind::Infeasible, pr.location.clone()),
+    // Units that could not be placed, and why.
+    for pr in solution.problems.iter().filter(|pr| !reported.contains(&pr.placement)) {
+        let subject = match solution.regions.get(pr.placement) {
+            Some(Some(Region::Unresolved { bad_label: Some(l), .. })) => l.clone(),
+            _ => pr.location.clone(),
         };
+        // A bad or prohibited hex is located by its label.
         out.push(finding(
-            kind,
-            pr.rule.clone(),
-            location,
+            pr.kind,
+            &subject,
+            &pr.rule,
+            &subject,
             pr.units.clone(),
             pr.message.clone(),
             pr.span,
         ));
     }
+    // Reinforcement entry areas.
+    for a in crate::areas::unknown_areas(game, &placements) {
+        out.push(finding(
+            FindingKind::UnknownArea,
+            &a.area,
+            &a.section,
+            &a.area,
+            vec![],
+            a.message,
+            a.span,
+        ));
+    }
+    out.sort_by_key(|f| (f.span.file, f.span.line, f.span.column));
     out
 }
 
@@ -212,6 +384,8 @@ pub fn check_position(game: &Game, scenario: &str, position: &Position) -> Vec<F
             game: game.id.clone(),
             scenario: scenario.to_string(),
             kind,
+            subject: f.location.clone(),
+            known: None,
             rule: f.rule,
             location: f.location,
             units: f.units,

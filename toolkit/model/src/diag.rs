@@ -110,6 +110,11 @@ impl Sources {
         self.files.get(id.0 as usize)
     }
 
+    /// The id of the file loaded from `path`, if it was.
+    pub fn find(&self, path: &Path) -> Option<FileId> {
+        self.files.iter().rposition(|f| f.path == path).map(|i| FileId(i as u32))
+    }
+
     /// The path of a file, or `<muster>` for detached spans.
     pub fn path(&self, id: FileId) -> &Path {
         self.get(id).map_or(Path::new("<muster>"), |f| f.path.as_path())

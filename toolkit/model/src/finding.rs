@@ -146,6 +146,8 @@ kinds! {
     Overstack = "overstack", Error;
     /// A printed hex label does not parse or lies off the map.
     BadHex = "bad-hex", Error;
+    /// A printed hex whose terrain no unit may enter.
+    ProhibitedHex = "prohibited-hex", Error;
     /// Printed strengths of a divided unit that no permitted division gives.
     SplitStrength = "split-strength", Error;
     /// An HQ counter that names another formation than its own.
@@ -162,11 +164,23 @@ kinds! {
     NameDiffers = "name-differs", Warning;
     /// A unit listed under a formation other than its own.
     OtherFormation = "other-formation", Warning;
+    /// A unit listed in the setup of the side it does not belong to.
+    OtherSide = "other-side", Warning;
+    /// A parenthesised mark after a unit that the game's notation does not declare.
+    UnknownMark = "unknown-mark", Warning;
+    /// A unit marked as starting reduced whose counter has no reduced side.
+    NoReducedSide = "no-reduced-side", Warning;
     /// A unit listed more often in one scenario than the manifest has counters of it.
     ListedTwice = "listed-twice", Warning;
     /// A unit set up at the start that also arrives as a reinforcement.
     SetupAndReinforcement = "setup-and-reinforcement", Warning;
-    /// A location muster cannot turn into hexes; its units are not placed.
+    /// A reinforcement entry area that no map names.
+    UnknownArea = "unknown-area", Warning;
+    /// A location that fits no placement form; its units are not placed.
+    UnparsedLocation = "unparsed-location", Warning;
+    /// A zone, stretch or map edge whose hexes the rulebook does not print; its units are not placed.
+    UnprintedZone = "unprinted-zone", Warning;
+    /// A location muster cannot turn into hexes (the game has no map grid, it names no formation, none is printed); its units are not placed.
     UnresolvedLocation = "unresolved-location", Warning;
     /// Units that do not fit on the hexes their location allows; they are not placed.
     Infeasible = "infeasible", Warning;
@@ -174,6 +188,10 @@ kinds! {
     CountMismatch = "count-mismatch", Warning;
     /// Printed statements that cannot all hold, as the data records them.
     Contradiction = "contradiction", Warning;
+    /// A game with scenarios and no stacking rules: stacking is not checked.
+    NoStackingRules = "no-stacking-rules", Warning;
+    /// A folder under the sources that is not a game (it has no `game.yaml`).
+    NotAGame = "not-a-game", Warning;
     /// A YAML file in a game folder that muster does not read.
     UnreadFile = "unread-file", Warning;
     /// A map file that the board in `game.yaml` does not place.

@@ -174,11 +174,12 @@ pub struct ParsedPlacement {
     pub turn: Option<String>,
     /// The entry area as printed (reinforcements).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub area: Option<String>,
+    pub area: Option<Spanned<String>>,
     /// The group name (groups).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
-    /// The location as printed.
+    /// The location as printed, or, for a structured location, its hexes (`0606`,
+    /// `within 2 of 0505, 0606`) at the first hex.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location_text: Option<Spanned<String>>,
     /// The location, parsed.

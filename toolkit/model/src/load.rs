@@ -74,8 +74,27 @@ pub fn load(root: &Path, only: &[String], options: &LoadOptions) -> Loaded {
         .filter_map(|d| d.file_name())
         .map(|n| n.to_string_lossy().into_owned())
         .collect();
+    // Folders that are not games are said to be skipped (hidden ones, such as a
+    // `.muster-*.tmp` staging folder, are not looked at).
+    for (dir, why) in not_games(root) {
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+        if only.is_empty() || name.as_ref().is_some_and(|n| only.contains(n)) {
+            loaded.diagnostics.push(
+                Diagnostic::finding(
+                    FindingKind::NotAGame,
+                    Span::detached(),
+                    format!("skipped {}: it is not a game ({why})", dir.display()),
+                )
+                .with_hint("a game folder holds game.yaml, oob.yaml and counters.yaml; `muster init <id>` writes one"),
+            );
+        }
+    }
+    let skipped: Vec<String> = not_games(root)
+        .iter()
+        .filter_map(|(d, _)| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
     for want in only {
-        if !names.contains(want) {
+        if !names.contains(want) && !skipped.contains(want) {
             loaded.diagnostics.push(
                 Diagnostic::error(
                     Span::detached(),
@@ -112,6 +131,28 @@ pub(crate) struct Documents {
     pub errata: KnownErrata,
 }
 
+/// The folders under `root` that are not games (no `game.yaml`), with why; hidden folders
+/// (starting with `.`) are not looked at.
+fn not_games(root: &Path) -> Vec<(PathBuf, String)> {
+    let Ok(entries) = fs::read_dir(root) else { return vec![] };
+    let mut out: Vec<(PathBuf, String)> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && !p.join("game.yaml").is_file())
+        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .map(|p| {
+            let why = if p.join("game.yml").is_file() {
+                "it has game.yml; muster reads game.yaml".to_string()
+            } else {
+                "it has no game.yaml".to_string()
+            };
+            (p, why)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// Loads one game folder. Returns the game and its warnings, or every error found.
 pub fn load_game(
     dir: &Path,
@@ -121,8 +162,8 @@ pub fn load_game(
     let mut errors = Vec::new();
     let mut reader = Reader { sources, options, errors: &mut errors };
     let game = reader.required::<GameFile>(&dir.join("game.yaml"));
-    let oob = reader.optional::<OobFile>(&dir.join("oob.yaml"));
-    let counters = reader.optional::<CountersFile>(&dir.join("counters.yaml"));
+    let oob = reader.required::<OobFile>(&dir.join("oob.yaml"));
+    let counters = reader.required::<CountersFile>(&dir.join("counters.yaml"));
     let rules = reader.optional::<RulesFile>(&dir.join("rules.yaml"));
     let errata = reader.optional::<KnownErrata>(&dir.join("errata.yaml"));
     let maps = reader.folder::<MapFile>(&dir.join("maps"));
@@ -136,14 +177,41 @@ pub fn load_game(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let docs = Documents { game, oob, counters, rules, maps, scenarios, errata };
-    match validate::build(dir, docs, sources) {
-        Ok((game, w)) => {
-            warnings.extend(w);
-            Ok((game, warnings))
-        }
-        Err(e) => Err(e),
+    let counters_path = dir.join("counters.yaml");
+    if counters.groups.iter().all(|g| g.counters.is_empty())
+        && counters.markers.is_empty()
+    {
+        let at = sources.find(&counters_path).map_or(Span::detached(), Span::file_start);
+        return Err(vec![
+            Diagnostic::error(at, "failed to load the manifest (it lists no counters)")
+                .with_expected("`groups` with `counters`, or `markers`"),
+        ]);
     }
+    let docs = Documents { game, oob, counters, rules, maps, scenarios, errata };
+    let (game, w) = validate::build(dir, docs, sources)?;
+    warnings.extend(w);
+    if !game.scenarios.is_empty() && game.rules.stacking.is_empty() {
+        let rules = dir.join("rules.yaml");
+        let (at, why) = match sources.find(&rules) {
+            Some(f) => (Span::file_start(f), "it states no `stacking` rule"),
+            None => (Span::detached(), "the game has no rules.yaml"),
+        };
+        warnings.push(
+            Diagnostic::finding(
+                FindingKind::NoStackingRules,
+                at,
+                format!(
+                    "the setups of {} are not checked against stacking rules ({why})",
+                    game.id
+                ),
+            )
+            .with_hint(format!(
+                "state the rulebook's stacking rules in {} (see the README's rules language)",
+                rules.display()
+            )),
+        );
+    }
+    Ok((game, warnings))
 }
 
 struct Reader<'a> {
@@ -196,6 +264,18 @@ impl Reader<'_> {
         };
         let file = self.sources.add(path.to_path_buf(), text);
         let text = &self.sources.get(file).map(|f| f.text.clone()).unwrap_or_default();
+        if is_empty_document(text) {
+            self.errors.push(
+                Diagnostic::error(
+                    Span::file_start(file),
+                    "failed to load the file (it is empty)",
+                )
+                .with_hint(
+                    "write its content (an optional file such as rules.yaml or errata.yaml may be removed instead)",
+                ),
+            );
+            return None;
+        }
         match crate::yaml::parse_yaml::<T>(file, text) {
             Ok(v) => Some(v),
             Err(d) => {
@@ -207,10 +287,15 @@ impl Reader<'_> {
 
     fn required<T: DeserializeOwned>(&mut self, path: &Path) -> Option<T> {
         if !path.is_file() {
-            self.errors.push(Diagnostic::error(
-                Span::detached(),
-                format!("failed to load the game (missing {})", path.display()),
-            ));
+            self.errors.push(
+                Diagnostic::error(
+                    Span::detached(),
+                    format!("failed to load the game (missing {})", path.display()),
+                )
+                .with_expected(
+                    "game.yaml, oob.yaml and counters.yaml in every game folder",
+                ),
+            );
             return None;
         }
         self.read(path)
@@ -230,6 +315,14 @@ impl Reader<'_> {
         paths.sort();
         paths.into_iter().filter_map(|p| self.read(&p).map(|v| (p, v))).collect()
     }
+}
+
+/// Does a YAML text hold no document: nothing but blank lines, comments and document
+/// markers?
+fn is_empty_document(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .all(|l| l.is_empty() || l.starts_with('#') || l == "---" || l == "...")
 }
 
 fn unknown_files(dir: &Path) -> Vec<Diagnostic> {

@@ -882,12 +882,21 @@ fn parse_scenario(
                             range: 0..h.v.len(),
                         })
                         .collect::<Vec<_>>();
+                    let labels: Vec<&str> =
+                        st.hexes.iter().map(|h| h.v.as_str()).collect();
                     let expr = if st.within == 0 && refs.len() == 1 {
                         LocationExpr::Hex { hex: refs[0].clone() }
                     } else {
                         LocationExpr::Within { distance: st.within, of: refs }
                     };
-                    (None, Some(expr))
+                    // Reports name a structured location by its hexes, at the first one.
+                    let text = if st.within == 0 && labels.len() == 1 {
+                        labels[0].to_string()
+                    } else {
+                        format!("within {} of {}", st.within, labels.join(", "))
+                    };
+                    let span = st.hexes.first().map_or(Span::detached(), |h| h.span);
+                    (Some(Spanned::new(text, span)), Some(expr))
                 }
             };
             let units = p.units.as_ref().map_or(
@@ -916,7 +925,7 @@ fn parse_scenario(
             section: r.section.clone(),
             heading: None,
             turn: Some(r.turn.v.clone()),
-            area: r.area.as_ref().map(|a| a.v.clone()),
+            area: r.area.clone(),
             group: None,
             location_text: None,
             location: None,

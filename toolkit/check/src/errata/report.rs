@@ -12,11 +12,10 @@ use crate::resolve::normalise;
 /// list: certain before likely before possible, then errors, warnings and information,
 /// then kind and place.
 pub(crate) fn finish(game: &Game, mut out: Vec<Erratum>) -> Vec<Erratum> {
-    for k in &game.known_errata.known {
-        for f in out.iter_mut().filter(|f| f.kind == k.kind.v && f.subject == k.subject.v)
-        {
+    for f in &mut out {
+        if let Some(note) = crate::validate::acknowledged(game, f.kind, &f.subject) {
             f.known = true;
-            f.known_note = k.note.clone();
+            f.known_note = (!note.is_empty()).then_some(note);
         }
     }
     out.sort_by_key(place_order);

@@ -1,9 +1,10 @@
 //! Setups, reinforcements and groups against the manifest: every printed unit resolved,
-//! units used twice, strengths no division gives, overstacked hexes and bad labels.
+//! strengths no division gives, and what validation finds (units used twice, overstacked
+//! hexes, bad labels, locations no form reads).
 
 use std::collections::BTreeMap;
 
-use muster_model::{Certainty, FindingKind, PlacementKind, Span};
+use muster_model::{Certainty, FindingKind, Span};
 
 use super::{Context, Erratum, Scenario, counter_ref};
 use crate::resolve::{Resolution, Resolved, Resolver, normalise};
@@ -21,8 +22,7 @@ pub(crate) fn check(cx: &Context) -> SetupFindings {
     let mut out = SetupFindings { errata: Vec::new(), used: BTreeMap::new() };
     for s in &cx.scenarios {
         resolutions(cx, s, &mut out);
-        used_twice(cx, s, &mut out.errata);
-        out.errata.extend(stacking(cx, s));
+        out.errata.extend(validation(cx, s));
         out.errata.extend(split_strengths(cx, s));
     }
     out
@@ -38,7 +38,7 @@ fn resolutions(cx: &Context, s: &Scenario, out: &mut SetupFindings) {
                 Resolved::Unknown { nearest } => {
                     out.errata.push(unknown(cx, r, nearest, &p.side, &p.section, s.id));
                 }
-                Resolved::Unit { id, differs_from, listed_under } => {
+                Resolved::Unit { id, differs_from, listed_under, .. } => {
                     *out.used.entry(id.clone()).or_default() += 1;
                     if let Some(m) = differs_from {
                         out.errata.push(
@@ -175,83 +175,49 @@ fn missing_comma(
     None
 }
 
-/// Units listed more often in one scenario than the manifest has counters of them.
-fn used_twice(cx: &Context, s: &Scenario, out: &mut Vec<Erratum>) {
-    let game = cx.game;
-    let mut uses: BTreeMap<&str, Vec<(usize, Span)>> = BTreeMap::new();
-    for (pi, res) in s.solution.resolutions.iter().enumerate() {
-        for r in res {
-            let Resolved::Unit { id, .. } = &r.to else { continue };
-            // A unit printed inside a unit (its own parenthesised part) is not used twice.
-            let inside_unit = r.parent.is_some_and(|p| {
-                matches!(res.get(p).map(|x| &x.to), Some(Resolved::Unit { .. }))
-            });
-            if !inside_unit {
-                for _ in 0..r.count {
-                    uses.entry(id.as_str()).or_default().push((pi, r.span));
-                }
-            }
-        }
-    }
-    for (id, list) in &uses {
-        if game.markers.iter().any(|m| m.id == *id) {
-            continue;
-        }
-        let count = game.unit(id).map_or(1, |u| u.count.max(1));
-        if list.len() as u32 <= count {
-            continue;
-        }
-        let kinds: Vec<PlacementKind> =
-            list.iter().map(|(pi, _)| s.placements[*pi].kind).collect();
-        let both = kinds.contains(&PlacementKind::Setup)
-            && kinds.contains(&PlacementKind::Reinforcement);
-        let (pi, span) = list[1];
-        let first = s.placements[list[0].0].section.clone();
-        let name = game.unit(id).map(|u| u.printed.v.clone()).unwrap_or_default();
-        let (kind, message) = if both {
-            (
-                FindingKind::SetupAndReinforcement,
-                format!(
-                    "`{name}` is set up at start and also arrives as a reinforcement (also in {first})"
-                ),
-            )
-        } else {
-            (
-                FindingKind::ListedTwice,
-                format!(
-                    "`{name}` is listed {} times in one scenario (also in {first})",
-                    list.len()
-                ),
-            )
-        };
-        out.push(
-            Erratum::new(game, kind, &name, message, &s.placements[pi].section, span)
-                .scenario(s.id)
-                .expected(format!("{count} counter ({})", counter_ref(game, id, "")))
-                .sure(
-                    Certainty::Likely,
-                    "the same counter resolved from two printed items",
-                ),
-        );
-    }
-}
-
-/// Printed hexes that hold more than the stacking rules allow, and bad hex labels.
-fn stacking(cx: &Context, s: &Scenario) -> Vec<Erratum> {
+/// Everything validation finds but the unit references reported above: counters used
+/// more often than the manifest has them, overstacked hexes, bad labels, locations no
+/// form reads, units of the other side, undeclared marks and unknown entry areas.
+fn validation(cx: &Context, s: &Scenario) -> Vec<Erratum> {
     crate::validate::validate_solved(cx.game, s.id, &s.solution)
         .into_iter()
-        .filter(|f| matches!(f.kind, FindingKind::Overstack | FindingKind::BadHex))
+        .filter(|f| {
+            !matches!(f.kind, FindingKind::UnknownUnit | FindingKind::NameDiffers)
+        })
         .map(|f| {
-            let evidence = if f.kind == FindingKind::Overstack {
-                format!("the line names one hex; rule {} counts its units", f.rule)
-            } else {
-                "the label does not parse or lies off the map".to_string()
-            };
-            Erratum::new(cx.game, f.kind, &f.location, f.message.clone(), &f.rule, f.span)
+            let (certainty, evidence) = evidence(f.kind, &f.rule);
+            Erratum::new(cx.game, f.kind, &f.subject, f.message.clone(), &f.rule, f.span)
                 .scenario(s.id)
-                .sure(Certainty::Certain, evidence)
+                .sure(certainty, evidence)
         })
         .collect()
+}
+
+/// How sure a validation finding of `kind` is, and what that rests on.
+fn evidence(kind: FindingKind, rule: &str) -> (Certainty, String) {
+    match kind {
+        FindingKind::Overstack => (
+            Certainty::Certain,
+            format!("the line names one hex; rule {rule} counts its units"),
+        ),
+        FindingKind::BadHex => (
+            Certainty::Certain,
+            "the label does not parse or lies off the map".to_string(),
+        ),
+        FindingKind::ListedTwice | FindingKind::SetupAndReinforcement => (
+            Certainty::Likely,
+            "the same counter resolved from two printed items".to_string(),
+        ),
+        FindingKind::OtherSide => (
+            Certainty::Likely,
+            "no counter of the listing side has this name; one of the other side has"
+                .to_string(),
+        ),
+        _ => (
+            Certainty::Certain,
+            "the printed text and the game data disagree".to_string(),
+        ),
+    }
 }
 
 /// The printed strengths of a divided unit that no permitted division gives.

@@ -1,0 +1,111 @@
+//! Reinforcement entry areas linked to the maps: each printed area (`D`, `B or C`) must be
+//! the name of an `entry-area` feature of a map, or lie in a range such a feature names
+//! (`A to K`). An area printed as a description (`on the play area edge`, starting with a
+//! lowercase word) names no area and is kept as printed.
+
+use muster_model::source::FeatureKind;
+use muster_model::{Game, ParsedPlacement, Span};
+
+/// An entry area a reinforcement prints that no map names.
+pub(crate) struct UnknownArea {
+    /// The area as printed (one of the names in `B or C`).
+    pub area: String,
+    /// Where the reinforcement prints it.
+    pub span: Span,
+    /// Rule section of the reinforcement.
+    pub section: String,
+    /// What is wrong, with the areas there are.
+    pub message: String,
+}
+
+/// The names in a printed area: `A, B, or C` → `A`, `B`, `C`.
+pub(crate) fn area_names(printed: &str) -> Vec<String> {
+    printed
+        .split([',', ';', '/'])
+        .flat_map(|part| part.split(" or "))
+        .flat_map(|part| part.split(" and "))
+        .map(|w| w.trim().trim_start_matches("or ").trim_start_matches("and ").trim())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Is a printed area a description of where units enter (`on the play area edge`,
+/// `anywhere`) rather than names of areas? It starts with a lowercase word.
+pub(crate) fn is_description(printed: &str) -> bool {
+    printed.trim().chars().next().is_some_and(char::is_lowercase)
+}
+
+/// Does an entry area named `feature` (`D`, `A to K`) include the printed area `area`?
+fn covers(feature: &str, area: &str) -> bool {
+    if feature.eq_ignore_ascii_case(area) {
+        return true;
+    }
+    let Some((from, to)) = feature.split_once(" to ") else { return false };
+    let one = |s: &str| {
+        let mut c = s.trim().chars();
+        c.next().filter(|_| c.next().is_none())
+    };
+    match (one(from), one(to), one(area)) {
+        (Some(a), Some(b), Some(x)) => (a.to_ascii_uppercase()..=b.to_ascii_uppercase())
+            .contains(&x.to_ascii_uppercase()),
+        _ => false,
+    }
+}
+
+/// Every printed entry area of `placements` that no map of the game names.
+pub(crate) fn unknown_areas(
+    game: &Game,
+    placements: &[&ParsedPlacement],
+) -> Vec<UnknownArea> {
+    let named: Vec<&str> = game
+        .maps
+        .iter()
+        .flat_map(|m| &m.features)
+        .filter(|f| f.kind == FeatureKind::EntryArea)
+        .filter_map(|f| f.name.as_deref())
+        .collect();
+    let mut out = Vec::new();
+    for p in placements {
+        let Some(area) = &p.area else { continue };
+        if is_description(&area.v) {
+            continue;
+        }
+        for name in area_names(&area.v) {
+            if named.iter().any(|f| covers(f, &name)) {
+                continue;
+            }
+            let there = if named.is_empty() {
+                "no map names any entry area (an `entry-area` feature with a `name` in maps/*.yaml)"
+                    .to_string()
+            } else {
+                format!("the maps name the entry areas {}", named.join(", "))
+            };
+            out.push(UnknownArea {
+                message: format!(
+                    "entry area `{name}` (reinforcements of turn {}) is on no map: {there}",
+                    p.turn.as_deref().unwrap_or("?")
+                ),
+                area: name,
+                span: area.span,
+                section: p.section.clone(),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printed_areas_split_into_names_that_ranges_cover() {
+        assert_eq!(area_names("A, B, or C"), ["A", "B", "C"]);
+        assert_eq!(area_names("B or C"), ["B", "C"]);
+        assert_eq!(area_names("D"), ["D"]);
+        assert!(covers("A to K", "F") && !covers("A to K", "L"));
+        assert!(covers("Tobruk", "tobruk") && !covers("Tobruk", "T"));
+        assert!(is_description("on the play area edge") && !is_description("B or C"));
+    }
+}
