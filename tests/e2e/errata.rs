@@ -52,7 +52,24 @@ fn the_seed_games_real_misprints_are_found() {
     assert_eq!(also[0]["section"], "15.6.4.5");
     assert_eq!(gurk["certainty"], "likely");
     assert!(gurk["evidence"].as_str().unwrap().contains("similarity"));
-    assert!(has("name-differs", "57 AT Bn"));
+    // Printed words compared with the counter's, not only their classes.
+    assert!(has("type-differs", "57 AT Bn"));
+    assert!(has("size-differs", "7 Med Arty Co"));
+    assert!(has("type-differs", "72 Fld Arty Bn"));
+    assert!(has("name-differs", "Sabratha Inf Div HQ"));
+    // SCS 15.1.3 prints `Btry` for Battery: no finding for `902 Hvy Arty Btry`.
+    assert!(
+        !scs.iter().any(|e| e["subject"].as_str().unwrap_or_default().contains("Btry")
+            && (e["kind"] == "size-differs" || e["kind"] == "type-differs"))
+    );
+    // HQ short forms are one habit, not a finding on every line.
+    let habits: Vec<_> = scs.iter().filter(|e| e["kind"] == "naming-habit").collect();
+    assert!(habits.iter().any(|e| e["subject"] == "HQ short forms"
+        && e["severity"] == "info"
+        && e["also"].as_array().unwrap().len() > 5));
+    assert!(
+        !scs.iter().any(|e| e["kind"] == "name-differs" && e["subject"] == "Brescia HQ")
+    );
     assert!(has("hq-of-other-formation", "5 Ind Div HQ"));
     assert!(has("unparsable-list", "4/10 BL 2 Cam-a"));
     assert!(has("map-erratum", "A28.05"));
@@ -187,14 +204,21 @@ fn injected(
 
 #[test]
 fn each_kind_of_injected_error_is_found_once_at_its_line() {
-    let cases: [(&str, &str, &str, &str, &str); 9] = [
+    let cases: [(&str, &str, &str, &str, &str); 10] = [
         // kind, file, from, to, the text on the line the finding must point at
         (
-            "name-differs",
+            "type-differs",
             "scenarios/cauldron-and-knightsbridge.yaml",
             "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Inf Bn)",
             "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Arm Bn)",
             "1 KRRC Arm Bn",
+        ),
+        (
+            "size-differs",
+            "scenarios/cauldron-and-knightsbridge.yaml",
+            "4 Arm Bde (5 RTR Arm Bn, 1 KRRC Inf Bn)",
+            "4 Arm Bde (5 RTR Arm Co, 1 KRRC Inf Bn)",
+            "5 RTR Arm Co",
         ),
         (
             "other-formation",

@@ -253,7 +253,7 @@ fn validation_reports_the_real_overstack_of_13_32_and_the_scs_misprints() {
     let unknown: Vec<&str> = f
         .iter()
         .filter(|x| {
-            x.kind == FindingKind::UnknownUnit || x.kind == FindingKind::NameDiffers
+            x.kind == FindingKind::UnknownUnit || x.kind == FindingKind::TypeDiffers
         })
         .map(|x| x.subject.as_str())
         .collect();
@@ -262,7 +262,10 @@ fn validation_reports_the_real_overstack_of_13_32_and_the_scs_misprints() {
         assert!(unknown.contains(&misprint), "{misprint} in {unknown:?}");
     }
     let at = f.iter().find(|x| x.subject == "57 AT Bn").unwrap();
-    assert_eq!(at.message, "`57 AT Bn` is printed `57 AA Bn` in the manifest");
+    assert_eq!(
+        at.message,
+        "`57 AT Bn` is printed as `AT`; the manifest prints `57 AA Bn` as `AA`"
+    );
     let gurk = f.iter().find(|x| x.subject == "3/18 Gurk").unwrap();
     assert!(gurk.message.contains("did you mean `3/18 Gar Inf Bn`"), "{}", gurk.message);
     // The span points at the printed unit inside the line.

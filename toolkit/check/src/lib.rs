@@ -16,6 +16,7 @@ pub mod region;
 pub mod resolve;
 pub mod solve;
 pub mod validate;
+pub(crate) mod words;
 
 pub use errata::{Erratum, errata};
 pub use resolve::{Resolution, Resolved, Resolver, normalise};

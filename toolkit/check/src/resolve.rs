@@ -85,6 +85,9 @@ pub struct Resolution {
     pub reduced: bool,
     /// A printed strength (`4-1-7`).
     pub strength: Option<String>,
+    /// The list label or type printed once after a list that applies to it (`Inf Bns`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     /// The enclosing formation item, if any (its index in the list).
     pub parent: Option<usize>,
     /// The printed text fits no form of the unit notation (it resolves to nothing).
@@ -287,6 +290,7 @@ impl<'g> Resolver<'g> {
             count,
             reduced: item.reduced,
             strength: item.strength.clone(),
+            label: item.label.clone(),
             parent,
             unparsed: item.unparsed,
             to,
@@ -405,10 +409,13 @@ impl<'g> Resolver<'g> {
             bare = head.to_string();
         }
         let item = &UnitItem { name: bare, ..item.clone() };
-        // The printed name with its list label ("Inf Bns: I/19" → "I/19 Inf Bns").
+        // The printed name with its list label ("Inf Bns: I/19" → "I/19 Inf Bns"), unless
+        // the name states its own type (`Inf Bns: 15 Shu HQ`): the errata checker compares
+        // the label with the counter it finds.
+        let own_type = parse_name(&item.name, &g.vocabulary).unit_type.is_some();
         let full = match &item.label {
-            Some(l) => format!("{} {l}", item.name),
-            None => item.name.clone(),
+            Some(l) if !own_type => format!("{} {l}", item.name),
+            _ => item.name.clone(),
         };
         let parts = parse_name(&full, &g.vocabulary);
         let code_types: Vec<&str> = item
@@ -570,7 +577,7 @@ pub fn strength(game: &Game, values: &BTreeMap<String, String>) -> String {
 
 /// Does word `a` abbreviate word `b`: equal, a prefix, or its letters in order starting
 /// with the same letter (`mtr` in `motorized`, `divs` in `division`)?
-fn abbreviates(a: &str, b: &str) -> bool {
+pub(crate) fn abbreviates(a: &str, b: &str) -> bool {
     if a == b || (!a.is_empty() && b.starts_with(a)) {
         return true;
     }

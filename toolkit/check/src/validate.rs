@@ -134,17 +134,18 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
         for r in res {
             match &r.to {
                 Resolved::Unit { id, differs_from, other_side, .. } => {
-                    if let Some(manifest) = differs_from {
-                        out.push(unit(
-                            FindingKind::NameDiffers,
-                            format!(
-                                "`{}` is printed `{manifest}` in the manifest",
-                                r.printed
-                            ),
-                            r,
-                        ));
-                    }
                     let counter = game.unit(id);
+                    if let Some(u) = counter
+                        && let Some((kind, message)) = crate::words::warning(
+                            game,
+                            &r.printed,
+                            r.label.as_deref(),
+                            u,
+                            differs_from.is_some(),
+                        )
+                    {
+                        out.push(unit(kind, message, r));
+                    }
                     if let (Some(theirs), Some(u)) = (other_side, counter) {
                         out.push(unit(
                             FindingKind::OtherSide,

@@ -24,8 +24,8 @@ pub enum Severity {
     /// Probably wrong, or something muster could not check or carry out: the data is
     /// usable but needs a look (`--strict` fails on it).
     Warning,
-    /// Certainly wrong: the data contradicts itself or its rules (`validate` and `errata`
-    /// exit 1), or, with no kind, cannot be used at all (exit 2).
+    /// Certainly wrong: the data contradicts itself or its rules (every reporting command
+    /// exits 1), or, with no kind, cannot be used at all (exit 2).
     Error,
 }
 
@@ -160,8 +160,12 @@ kinds! {
     UnknownUnit = "unknown-unit", Warning;
     /// A printed list that reads as units run together (a missing comma).
     UnparsableList = "unparsable-list", Warning;
-    /// A unit found, but printed otherwise in the manifest (another type or size).
+    /// A unit found, but printed otherwise in the manifest (a word of its designation).
     NameDiffers = "name-differs", Warning;
+    /// A unit printed with other type words than its counter, in no table the rulebook prints.
+    TypeDiffers = "type-differs", Warning;
+    /// A unit printed with another size word than its counter, in no table the rulebook prints.
+    SizeDiffers = "size-differs", Warning;
     /// A unit listed under a formation other than its own.
     OtherFormation = "other-formation", Warning;
     /// A unit listed in the setup of the side it does not belong to.
@@ -210,6 +214,8 @@ kinds! {
     Unused = "unused", Info;
     /// A counter whose printed name states no unit type.
     UnknownType = "unknown-type", Info;
+    /// A way of naming units the rulebook uses for several formations, reported once.
+    NamingHabit = "naming-habit", Info;
 }
 
 impl fmt::Display for FindingKind {

@@ -8,6 +8,7 @@
 //! the list, most certain first.
 
 mod counts;
+mod differences;
 mod manifest;
 mod maps;
 mod report;
@@ -54,6 +55,9 @@ pub struct Erratum {
     /// Other places that print the same erratum (the same line in another scenario, the
     /// setups that name a misprinted counter), in file order.
     pub also: Vec<Place>,
+    /// What makes two findings one erratum, when the check knows better than the printed
+    /// text (the counter and the two words that differ).
+    pub(crate) key: Option<String>,
 }
 
 /// Another place an erratum is printed.
@@ -92,7 +96,14 @@ impl Erratum {
             known_note: None,
             span,
             also: Vec::new(),
+            key: None,
         }
+    }
+
+    /// One erratum with every finding of the same kind and `key`.
+    pub(crate) fn key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
     }
 
     /// With what the rest of the rulebook says.

@@ -51,6 +51,9 @@ fn place_order(e: &Erratum) -> (muster_model::FileId, u32, u32, String) {
 /// ordinals and a plural size word aside), what the rest of the rulebook says and the
 /// counter suggested; findings that name no expectation also keep their message.
 fn erratum_key(e: &Erratum) -> String {
+    if let Some(k) = &e.key {
+        return k.clone();
+    }
     let subject: Vec<String> = normalise(&e.subject)
         .split(' ')
         .map(|w| match w.strip_suffix('s') {

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use muster_model::{Certainty, FindingKind, Span};
 
+use super::differences::Differences;
 use super::{Context, Erratum, Scenario, counter_ref};
 use crate::resolve::{Resolution, Resolved, Resolver, normalise};
 
@@ -20,15 +21,20 @@ pub(crate) struct SetupFindings {
 /// Every setup finding of every scenario.
 pub(crate) fn check(cx: &Context) -> SetupFindings {
     let mut out = SetupFindings { errata: Vec::new(), used: BTreeMap::new() };
+    let mut words = Differences::default();
     for s in &cx.scenarios {
         resolutions(cx, s, &mut out);
+        for pi in 0..s.placements.len() {
+            words.placement(cx, s, pi);
+        }
         out.errata.extend(validation(cx, s));
         out.errata.extend(split_strengths(cx, s));
     }
+    out.errata.extend(words.finish(cx.game));
     out
 }
 
-/// Unknown units, units found but printed otherwise, units under another formation.
+/// Unknown units and units under another formation.
 fn resolutions(cx: &Context, s: &Scenario, out: &mut SetupFindings) {
     let game = cx.game;
     for (pi, res) in s.solution.resolutions.iter().enumerate() {
@@ -38,30 +44,8 @@ fn resolutions(cx: &Context, s: &Scenario, out: &mut SetupFindings) {
                 Resolved::Unknown { nearest } => {
                     out.errata.push(unknown(cx, r, nearest, &p.side, &p.section, s.id));
                 }
-                Resolved::Unit { id, differs_from, listed_under, .. } => {
+                Resolved::Unit { id, listed_under, .. } => {
                     *out.used.entry(id.clone()).or_default() += 1;
-                    if let Some(m) = differs_from {
-                        out.errata.push(
-                            Erratum::new(
-                                game,
-                                FindingKind::NameDiffers,
-                                &r.printed,
-                                format!(
-                                    "`{}` is printed `{m}` in the manifest",
-                                    r.printed
-                                ),
-                                &p.section,
-                                r.span,
-                            )
-                            .scenario(s.id)
-                            .expected(counter_ref(game, id, ""))
-                            .suggestion(counter_ref(game, id, ""))
-                            .sure(
-                                Certainty::Likely,
-                                "the only counter of the formation with this designation",
-                            ),
-                        );
-                    }
                     if let Some(f) = listed_under {
                         let own = game
                             .unit(id)
@@ -182,7 +166,13 @@ fn validation(cx: &Context, s: &Scenario) -> Vec<Erratum> {
     crate::validate::validate_solved(cx.game, s.id, &s.solution)
         .into_iter()
         .filter(|f| {
-            !matches!(f.kind, FindingKind::UnknownUnit | FindingKind::NameDiffers)
+            !matches!(
+                f.kind,
+                FindingKind::UnknownUnit
+                    | FindingKind::NameDiffers
+                    | FindingKind::TypeDiffers
+                    | FindingKind::SizeDiffers
+            )
         })
         .map(|f| {
             let (certainty, evidence) = evidence(f.kind, &f.rule);
