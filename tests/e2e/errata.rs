@@ -204,7 +204,7 @@ fn injected(
 
 #[test]
 fn each_kind_of_injected_error_is_found_once_at_its_line() {
-    let cases: [(&str, &str, &str, &str, &str); 10] = [
+    let cases: [(&str, &str, &str, &str, &str); 9] = [
         // kind, file, from, to, the text on the line the finding must point at
         (
             "type-differs",
@@ -268,13 +268,6 @@ fn each_kind_of_injected_error_is_found_once_at_its_line() {
             "\"Stopcol Arm Recon Bn\"",
             "{printed: \"6 SA Arm Car Bn\", id: dup-6-sa}",
             "6 SA Arm Car Bn",
-        ),
-        (
-            "unused",
-            "counters.yaml",
-            "\"Stopcol Arm Recon Bn\"",
-            "\"Bogus Arm Recon Bn\"",
-            "Bogus Arm Recon Bn",
         ),
     ];
     for (kind, file, from, to, line_text) in cases {
@@ -355,4 +348,52 @@ fn a_unit_list_that_fits_no_form_is_reported_not_resolved() {
     assert_eq!(found[0]["line"], line_of(&path, "Bns: : 2 SG"));
     // Nothing is guessed for it.
     assert!(!new.iter().any(|e| e["kind"] == "unknown-unit"), "{new:#?}");
+}
+
+#[test]
+fn unused_counters_are_reported_once_where_nothing_can_say_more() {
+    // Gazala 1942 prints every setup in full: an unused counter is a finding of its own.
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/gazala-1942"),
+        &tmp.path().join("sources/gazala-1942"),
+    );
+    let counters = tmp.path().join("sources/gazala-1942/counters.yaml");
+    let text = fs::read_to_string(&counters).unwrap();
+    let text = text.replacen(
+        "      - {printed: \"Heckler\"",
+        "      - \"Bogus\"\n      - {printed: \"Heckler\"",
+        1,
+    );
+    fs::write(&counters, text).unwrap();
+    let all = errata_of(tmp.path(), "gazala-1942");
+    let unused: Vec<_> = all.iter().filter(|e| e["kind"] == "unused").collect();
+    assert_eq!(unused.len(), 2, "{unused:#?}");
+    let bogus = unused.iter().find(|e| e["subject"] == "Bogus").unwrap();
+    assert_eq!(bogus["line"], line_of(&counters, "\"Bogus\""));
+
+    // SCS: the Full Campaign and the Main Event stop short, so the counters no line uses
+    // are one finding, and a counter a misprint names is used by that misprint.
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("sources/gazala-scs"), &tmp.path().join("sources/gazala-scs"));
+    let scs = errata_of(tmp.path(), "gazala-scs");
+    let unused: Vec<_> = scs.iter().filter(|e| e["kind"] == "unused").collect();
+    assert_eq!(unused.len(), 1, "{unused:#?}");
+    let message = unused[0]["message"].as_str().unwrap();
+    assert!(message.contains("stop short") && message.contains("`Tobruk Fortress HQ`"));
+    for misprinted in ["`3/18 Gar Inf Bn`", "`PzGrp Army HQ`", "`2 Cam-a Inf Bn`"] {
+        assert!(!message.contains(misprinted), "{misprinted} is named by a misprint");
+    }
+    let n = message.matches('`').count() / 2;
+    assert_eq!(unused[0]["also"].as_array().unwrap().len() + 1, n);
+
+    // Gazala Line 1942 prints no placement at all: nothing to report counter by counter.
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/gazala-line-1942"),
+        &tmp.path().join("sources/gazala-line-1942"),
+    );
+    let line = errata_of(tmp.path(), "gazala-line-1942");
+    assert!(!line.iter().any(|e| e["kind"] == "unused"), "{line:#?}");
+    assert!(line.iter().any(|e| e["kind"] == "incomplete"));
 }

@@ -58,6 +58,9 @@ pub struct Erratum {
     /// What makes two findings one erratum, when the check knows better than the printed
     /// text (the counter and the two words that differ).
     pub(crate) key: Option<String>,
+    /// The counters a misprinted unit is taken to mean (the nearest counter of an
+    /// `unknown-unit`, the halves of a list with a missing comma): used by that line.
+    pub(crate) means: Vec<String>,
 }
 
 /// Another place an erratum is printed.
@@ -97,6 +100,7 @@ impl Erratum {
             span,
             also: Vec::new(),
             key: None,
+            means: Vec::new(),
         }
     }
 

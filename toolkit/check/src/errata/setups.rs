@@ -107,24 +107,36 @@ fn unknown(
         .sure(Certainty::Certain, "the text reads as no unit, list label or count");
     }
     if let Some((a, b)) = missing_comma(&cx.resolver, &r.printed, side) {
-        return new(
-            FindingKind::UnparsableList,
-            format!(
-                "`{}` reads as two units with a missing comma: `{a}` and `{b}`",
-                r.printed
-            ),
-        )
-        .suggestion(format!("{a}, {b}"))
-        .sure(Certainty::Certain, "both halves name counters of the manifest");
+        let means = [&a, &b]
+            .iter()
+            .filter_map(|x| {
+                cx.resolver.nearest(x, side).first().map(|(id, _, _)| id.clone())
+            })
+            .collect();
+        return Erratum {
+            means,
+            ..new(
+                FindingKind::UnparsableList,
+                format!(
+                    "`{}` reads as two units with a missing comma: `{a}` and `{b}`",
+                    r.printed
+                ),
+            )
+            .suggestion(format!("{a}, {b}"))
+            .sure(Certainty::Certain, "both halves name counters of the manifest")
+        };
     }
     match nearest.first() {
-        Some((id, name, score)) => new(
-            FindingKind::UnknownUnit,
-            format!(
-                "`{}` names no counter of the manifest; the nearest is `{name}`",
-                r.printed
-            ),
-        )
+        Some((id, name, score)) => Erratum {
+            means: if *score >= 0.85 { vec![id.clone()] } else { vec![] },
+            ..new(
+                FindingKind::UnknownUnit,
+                format!(
+                    "`{}` names no counter of the manifest; the nearest is `{name}`",
+                    r.printed
+                ),
+            )
+        }
         .suggestion(counter_ref(game, id, &format!("similarity {score:.2}")))
         .sure(
             if *score >= 0.85 { Certainty::Likely } else { Certainty::Possible },
