@@ -397,3 +397,52 @@ fn unused_counters_are_reported_once_where_nothing_can_say_more() {
     assert!(!line.iter().any(|e| e["kind"] == "unused"), "{line:#?}");
     assert!(line.iter().any(|e| e["kind"] == "incomplete"));
 }
+
+#[test]
+fn units_a_setup_row_joins_are_one_stack_where_the_rules_say_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/dance-of-war"),
+        &tmp.path().join("sources/dance-of-war"),
+    );
+    let stacks = |all: &[serde_json::Value]| -> Vec<String> {
+        all.iter()
+            .filter(|e| e["kind"] == "overstack")
+            .map(|e| e["subject"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // 15.2 as printed: three of its groups hold more than 6.0's two combat units.
+    let seed = errata_of(tmp.path(), "dance-of-war");
+    assert_eq!(
+        stacks(&seed),
+        [
+            "580A - 1/155 - 1/361 - 900P",
+            "1/66 - 2/66 - 1 M",
+            "XXI HQ - 1/61 - 2+3/61 - 1+2/62"
+        ]
+    );
+    let first = seed.iter().find(|e| e["kind"] == "overstack").unwrap();
+    assert_eq!(first["certainty"], "likely");
+    assert!(
+        first["message"].as_str().unwrap().contains("4 combat units where at most 2")
+    );
+    assert!(first["evidence"].as_str().unwrap().contains("15.0"));
+    // An injected third unit joined to 1st SA Brigade's stack is found once, at its line.
+    let path = tmp.path().join("sources/dance-of-war/scenarios/campaign.yaml");
+    let text = fs::read_to_string(&path).unwrap().replace(
+        "1 TS/1 SA - 1 DUKE/1 SA; 1 RNC/1 SA",
+        "1 TS/1 SA - 1 DUKE/1 SA - 1 RNC/1 SA",
+    );
+    fs::write(&path, text).unwrap();
+    let after = errata_of(tmp.path(), "dance-of-war");
+    let new: Vec<_> = after.iter().filter(|e| !seed.contains(e)).collect();
+    assert_eq!(new.len(), 1, "{new:#?}");
+    assert_eq!(new[0]["subject"], "1 TS/1 SA - 1 DUKE/1 SA - 1 RNC/1 SA");
+    assert_eq!(new[0]["line"], line_of(&path, "1 TS/1 SA - 1 DUKE/1 SA - 1 RNC/1 SA"));
+    // Without the rule the dash only separates.
+    let game = tmp.path().join("sources/dance-of-war/game.yaml");
+    let text =
+        fs::read_to_string(&game).unwrap().replace("  joined_stacks: \"15.0\"\n", "");
+    fs::write(&game, text).unwrap();
+    assert!(stacks(&errata_of(tmp.path(), "dance-of-war")).is_empty());
+}

@@ -93,6 +93,9 @@ pub struct Resolution {
     /// The printed text fits no form of the unit notation (it resolves to nothing).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unparsed: bool,
+    /// Printed after ` - `, joined to the item before it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub joined: bool,
     /// What it refers to.
     pub to: Resolved,
 }
@@ -293,6 +296,7 @@ impl<'g> Resolver<'g> {
             label: item.label.clone(),
             parent,
             unparsed: item.unparsed,
+            joined: item.joined,
             to,
         });
         for c in &item.children {

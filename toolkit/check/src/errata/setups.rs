@@ -4,7 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use muster_model::{Certainty, FindingKind, Span};
+use muster_model::{Certainty, FindingKind, PlacementKind, Span};
+use muster_rules::{Position, check_stacking};
 
 use super::differences::Differences;
 use super::{Context, Erratum, Scenario, counter_ref};
@@ -28,6 +29,7 @@ pub(crate) fn check(cx: &Context) -> SetupFindings {
             words.placement(cx, s, pi);
         }
         out.errata.extend(validation(cx, s));
+        out.errata.extend(joined_stacks(cx, s));
         out.errata.extend(split_strengths(cx, s));
     }
     out.errata.extend(words.finish(cx.game));
@@ -193,6 +195,63 @@ fn validation(cx: &Context, s: &Scenario) -> Vec<Erratum> {
                 .sure(certainty, evidence)
         })
         .collect()
+}
+
+/// Units a setup row joins with ` - ` where the game's rules make them one stack
+/// (`notation.joined_stacks`): each joined group checked against the stacking rules like
+/// a printed hex, wherever in its area the row puts it. Reinforcements are not checked:
+/// their rows join units that enter at different places.
+fn joined_stacks(cx: &Context, s: &Scenario) -> Vec<Erratum> {
+    let game = cx.game;
+    let Some(section) = game.meta.notation.joined_stacks.as_deref() else {
+        return vec![];
+    };
+    let rules = crate::solve::ruleset(game);
+    let mut out = Vec::new();
+    for (pi, p) in s.placements.iter().enumerate() {
+        if p.kind != PlacementKind::Setup {
+            continue;
+        }
+        let mut stacks: Vec<Vec<&Resolution>> = Vec::new();
+        for r in s.solution.resolutions[pi].iter().filter(|r| r.parent.is_none()) {
+            match stacks.last_mut() {
+                Some(last) if r.joined => last.push(r),
+                _ => stacks.push(vec![r]),
+            }
+        }
+        for stack in stacks.iter().filter(|st| st.len() > 1) {
+            let printed: Vec<&str> = stack.iter().map(|r| r.printed.as_str()).collect();
+            let subject = printed.join(" - ");
+            let label = format!("`{subject}`");
+            let mut units = Vec::new();
+            for r in stack {
+                if let Resolved::Unit { id, .. } = &r.to {
+                    for _ in 0..r.count {
+                        units.extend(crate::solve::placed(game, id, units.len(), &label));
+                    }
+                }
+            }
+            for f in check_stacking(&rules, &Position { units }) {
+                out.push(
+                    Erratum::new(
+                        game,
+                        FindingKind::Overstack,
+                        &subject,
+                        format!("the printed stack {}", f.message),
+                        &f.rule,
+                        stack[0].span,
+                    )
+                    .scenario(s.id)
+                    .expected(format!("a stack within rule {}", f.rule))
+                    .sure(
+                        Certainty::Likely,
+                        format!("{section} puts the units a setup row joins with ` - ` in one hex; rule {} counts them", f.rule),
+                    ),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// How sure a validation finding of `kind` is, and what that rests on.

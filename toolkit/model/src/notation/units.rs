@@ -79,6 +79,10 @@ pub struct UnitItem {
     /// names no unit.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unparsed: bool,
+    /// Printed after ` - `, joined to the item before it (`1 TS/1 SA - 1 DUKE/1 SA`); a
+    /// game whose rules say so (`notation.joined_stacks`) reads joined items as one stack.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub joined: bool,
 }
 
 impl UnitItem {
@@ -97,6 +101,7 @@ impl UnitItem {
             qualifier: None,
             children: vec![],
             unparsed: false,
+            joined: false,
         }
     }
 
@@ -158,6 +163,7 @@ impl Parser<'_> {
         let mut label: Option<String> = None;
         let mut qualifier: Option<String> = None;
         let mut new_run = true;
+        let mut joined = false;
         loop {
             self.skip_ws();
             match self.peek() {
@@ -203,16 +209,21 @@ impl Parser<'_> {
             if !item.name.is_empty() || !item.children.is_empty() || item.count.is_some()
             {
                 run_starts.push(new_run);
+                item.joined = joined;
                 items.push(item);
                 new_run = false;
             }
+            joined = false;
             match self.separator() {
                 Some(Sep::Semicolon) => {
                     label = None;
                     qualifier = None;
                     new_run = true;
                 }
-                Some(Sep::Dash) => new_run = true,
+                Some(Sep::Dash) => {
+                    new_run = true;
+                    joined = true;
+                }
                 Some(Sep::Comma) => {}
                 None => {
                     if self.i == start {
@@ -750,6 +761,19 @@ mod tests {
         assert_eq!(items[0].label, None);
         let items = parse_units("Inf Bns: 3 Yeo (R), 2 Hus Arm Bn (R)", &marks());
         assert_eq!(items[0].label.as_deref(), Some("Inf Bns"));
+    }
+
+    #[test]
+    fn items_joined_with_a_dash_are_marked() {
+        // Dance of War 15.2: `;` ends a stack, ` - ` joins the next unit to it.
+        let t = "90 L HQ - BREIHL - MARCKS (r); 580A - 1/155, 1/361";
+        let items = parse_units(t, &marks());
+        assert_eq!(
+            names(&items),
+            ["90 L HQ", "BREIHL", "MARCKS", "580A", "1/155", "1/361"]
+        );
+        let joined: Vec<bool> = items.iter().map(|i| i.joined).collect();
+        assert_eq!(joined, [false, true, true, false, true, false]);
     }
 
     #[test]

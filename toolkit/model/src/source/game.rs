@@ -287,6 +287,11 @@ pub struct Notation {
     /// rather than read as a list of subordinate units. Default: none.
     #[serde(default)]
     pub remarks: Vec<String>,
+    /// The rule section by which units joined with ` - ` in a setup row stand in one hex
+    /// (`1 TS/1 SA - 1 DUKE/1 SA; 1 RNC/1 SA` is two stacks), so that each joined group
+    /// is checked against the stacking rules like a hex. Default: ` - ` only separates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub joined_stacks: Option<String>,
 }
 
 /// A printed type code.
