@@ -20,3 +20,64 @@ fn the_readme_lists_every_finding_kind_with_its_severity() {
     let want = table();
     assert!(readme.contains(&want), "README.md must hold this table:\n{want}");
 }
+
+/// A copy of the example game with one unit of its setup misspelt (`2/1 Arm Bm`).
+fn misspelt_example() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::util::copy_tree(
+        &root().join("sources/example-oasis"),
+        &tmp.path().join("sources/example-oasis"),
+    );
+    let path = tmp.path().join("sources/example-oasis/scenarios/meeting.yaml");
+    let text =
+        std::fs::read_to_string(&path).unwrap().replace("2/1 Arm Bn", "2/1 Arm Bm");
+    std::fs::write(&path, text).unwrap();
+    tmp
+}
+
+const SMALL: [&str; 7] = ["build", "--map-dpi", "10", "--dpi", "20", "--sheet-dpi", "10"];
+
+#[test]
+fn build_lists_the_findings_that_need_attention_and_strict_fails_on_a_warning() {
+    let tmp = misspelt_example();
+    let out = crate::util::muster(tmp.path(), &SMALL);
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let want = "example-oasis: 1 finding(s) need attention:\n  warning unknown-unit (1):\n    sources/example-oasis/scenarios/meeting.yaml:12:58: [meeting] `2/1 Arm Bm` names no counter of the manifest; the nearest is `2/1 Arm Bn`\n  full report: ./dist/example-oasis/errata.md\n";
+    assert!(err.contains(want), "{err}");
+    assert!(err.contains("; 1 finding(s) need attention"), "{err}");
+    let strict = [&SMALL[..], &["--strict", "--quiet"]].concat();
+    let out = crate::util::muster(tmp.path(), &strict);
+    assert_eq!(out.status.code(), Some(1));
+    // Quiet leaves out the summary, not the problems.
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("example-oasis: 1 finding(s)")
+    );
+    // A warning: validate and errata exit 0, and 1 with --strict.
+    for command in ["validate", "errata"] {
+        let out = crate::util::muster(tmp.path(), &[command, "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        let out =
+            crate::util::muster(tmp.path(), &[command, "--format", "json", "--strict"]);
+        assert_eq!(out.status.code(), Some(1), "{command} --strict");
+    }
+}
+
+#[test]
+fn strict_counts_the_warnings_of_loading_and_skips_acknowledged_findings() {
+    let tmp = misspelt_example();
+    let game = tmp.path().join("sources/example-oasis");
+    std::fs::write(
+        game.join("errata.yaml"),
+        "known:\n  - {kind: unknown-unit, subject: 2/1 Arm Bm, note: as printed}\n",
+    )
+    .unwrap();
+    let out = crate::util::muster(tmp.path(), &["validate", "--strict"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // A folder that is not a game is a warning of loading.
+    std::fs::create_dir_all(tmp.path().join("sources/notes")).unwrap();
+    let out = crate::util::muster(tmp.path(), &["validate", "--strict"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = crate::util::muster(tmp.path(), &["validate"]);
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -63,5 +63,5 @@ pub mod watch;
 pub use error::{Error, ErrorKind, Result};
 pub use pipeline::Build;
 pub use progress::{NoProgress, Progress, Steps};
-pub use report::{BuildReport, GameReport};
+pub use report::{Attention, BuildReport, GameReport};
 pub use settings::{CounterOptions, Settings};

@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::layout::{cache_dir, game_outputs};
 use crate::output::Outputs;
 use crate::progress::Progress;
-use crate::report::{BuildReport, GameReport};
+use crate::report::{Attention, BuildReport, GameReport};
 use crate::settings::Settings;
 use crate::stages::{self, Context};
 
@@ -172,11 +172,9 @@ impl Build {
             counter_sides: counters.sides,
             unknown_counter_values: counters.unknown_values,
             sheet_pages: counters.pages,
-            setup_findings: findings
-                .iter()
-                .filter(|f| f.severity().needs_attention())
-                .count(),
-            errata: errata.iter().filter(|e| e.severity().needs_attention()).count(),
+            setup_findings: findings.iter().filter(|f| f.needs_attention()).count(),
+            errata: errata.iter().filter(|e| e.needs_attention()).count(),
+            attention: Attention::of(&errata, &loaded.sources),
             map_images: maps,
             counters,
             module,

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use muster_model::Loaded;
+use muster_model::{FindingKind, Loaded, Severity};
 use serde::{Deserialize, Serialize};
 
 /// What a build of the selected games did.
@@ -25,6 +25,13 @@ impl BuildReport {
     /// built.
     pub fn has_errors(&self) -> bool {
         self.loaded.has_errors()
+    }
+
+    /// Whether anything needs attention: a warning of loading, or an error or warning
+    /// finding of a game that `errata.yaml` does not acknowledge (what `--strict` fails on).
+    pub fn needs_attention(&self) -> bool {
+        self.loaded.diagnostics.iter().any(|d| d.severity.needs_attention())
+            || self.games.iter().any(|g| !g.attention.is_empty())
     }
 }
 
@@ -74,8 +81,63 @@ pub struct GameReport {
     pub setup_findings: usize,
     /// What was written for the module.
     pub module: ModuleReport,
-    /// Errata that are not information.
+    /// Errata that need attention: errors and warnings not acknowledged in `errata.yaml`.
     pub errata: usize,
+    /// Those errata, errors first, then by kind and place: what `muster build` lists.
+    #[serde(default)]
+    pub attention: Vec<Attention>,
+}
+
+/// A finding that needs attention, as the build lists it: where, what kind, what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attention {
+    /// The kind of finding.
+    pub kind: FindingKind,
+    /// Its kind's severity: error or warning.
+    pub severity: Severity,
+    /// The file it is printed in, if it comes from one.
+    pub file: Option<String>,
+    /// 1-based line; 0 when it comes from no file.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+    /// The scenario, for setup findings.
+    pub scenario: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Attention {
+    /// The errata of a game that need attention, errors first, then by kind and place.
+    pub fn of(
+        errata: &[muster_check::Erratum],
+        sources: &muster_model::Sources,
+    ) -> Vec<Self> {
+        let mut out: Vec<Attention> = errata
+            .iter()
+            .filter(|e| e.needs_attention())
+            .map(|e| Attention {
+                kind: e.kind,
+                severity: e.severity(),
+                file: (!e.span.is_detached())
+                    .then(|| sources.path(e.span.file).display().to_string()),
+                line: e.span.line,
+                column: e.span.column,
+                scenario: e.scenario.clone(),
+                message: e.message.clone(),
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            (std::cmp::Reverse(a.severity), a.kind, &a.file, a.line, a.column).cmp(&(
+                std::cmp::Reverse(b.severity),
+                b.kind,
+                &b.file,
+                b.line,
+                b.column,
+            ))
+        });
+        out
+    }
 }
 
 /// What the cache did during one game's build.

@@ -192,6 +192,10 @@ pub enum Command {
         /// until Ctrl+C.
         #[arg(long)]
         watch: bool,
+        /// Exit 1 on any error or warning finding (loading included) that `errata.yaml`
+        /// does not acknowledge, so that a CI can gate on it.
+        #[arg(long, conflicts_with = "watch")]
+        strict: bool,
     },
     /// Write a new game folder under --sources that builds as it is: one map, a few
     /// counters of each side, a scenario and a stacking rule.
@@ -217,6 +221,10 @@ pub enum Command {
         /// Output format of the report.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Exit 1 on any error or warning finding (loading included) that `errata.yaml`
+        /// does not acknowledge, so that a CI can gate on it.
+        #[arg(long)]
+        strict: bool,
     },
     /// Cross-check manifest, order of battle, setups and reinforcements.
     Errata {
@@ -226,6 +234,10 @@ pub enum Command {
         /// Output format of the report.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Exit 1 on any error or warning finding (loading included) that `errata.yaml`
+        /// does not acknowledge, so that a CI can gate on it.
+        #[arg(long)]
+        strict: bool,
     },
     /// Check a VASSAL saved game against a module's rules.
     Check {

@@ -1,5 +1,6 @@
 //! `muster build`: runs the library's build and reports it for a person or a program.
 
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -15,15 +16,26 @@ use crate::progress::Bars;
 use crate::report::counts;
 
 /// Builds with `build`, showing progress and printing the report as `format` asks.
-pub fn run(g: &Global, build: &Build, format: Format) -> Result<Exit> {
+/// With `strict`, any finding that needs attention makes the exit code 1.
+pub fn run(g: &Global, build: &Build, format: Format, strict: bool) -> Result<Exit> {
     let report = build.run(&Bars::new(g.quiet, format))?;
     print_report(g, &report, format)?;
-    Ok(exit(&report))
+    Ok(exit(&report, strict))
 }
 
-fn exit(report: &BuildReport) -> Exit {
-    if report.has_errors() { Exit::Unusable } else { Exit::Clean }
+/// 2 when a game did not load; with `strict`, 1 when anything needs attention; else 0.
+fn exit(report: &BuildReport, strict: bool) -> Exit {
+    if report.has_errors() {
+        Exit::Unusable
+    } else if strict && report.needs_attention() {
+        Exit::Findings
+    } else {
+        Exit::Clean
+    }
 }
+
+/// At most this many findings of one game are listed after the build.
+const LISTED: usize = 20;
 
 /// How long the sources must be quiet after a change before the rebuild starts.
 const QUIET: Duration = Duration::from_millis(200);
@@ -85,13 +97,50 @@ pub fn print_report(g: &Global, report: &BuildReport, format: Format) -> Result<
             "seconds": report.seconds,
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
-    } else if !g.quiet {
-        eprintln!(
-            "built {} game(s) in {:.2} s; {errors} error(s), {warnings} warning(s)",
-            loaded.games.len(),
-            report.seconds
-        );
+    } else {
+        if !g.quiet {
+            let findings: usize = report.games.iter().map(|g| g.attention.len()).sum();
+            eprintln!(
+                "built {} game(s) in {:.2} s; {errors} error(s), {warnings} warning(s) loading; {findings} finding(s) need attention",
+                loaded.games.len(),
+                report.seconds
+            );
+        }
+        let mut err = std::io::stderr().lock();
+        for game in &report.games {
+            write_attention(&mut err, g, game)?;
+        }
     }
+    Ok(())
+}
+
+/// The findings of a game that need attention, grouped by kind, at most [`LISTED`], then
+/// how many more there are and where the full report is.
+fn write_attention(out: &mut impl Write, g: &Global, game: &GameReport) -> Result<()> {
+    let all = &game.attention;
+    if all.is_empty() {
+        return Ok(());
+    }
+    let report = g.out.join("dist").join(&game.game).join("errata.md");
+    writeln!(out, "{}: {} finding(s) need attention:", game.game, all.len())?;
+    let mut kind = None;
+    for a in all.iter().take(LISTED) {
+        if kind != Some(a.kind) {
+            let n = all.iter().filter(|x| x.kind == a.kind).count();
+            writeln!(out, "  {} {} ({n}):", a.severity, a.kind)?;
+            kind = Some(a.kind);
+        }
+        let at = match &a.file {
+            Some(file) => format!("{file}:{}:{}: ", a.line, a.column),
+            None => String::new(),
+        };
+        let scenario = a.scenario.as_ref().map(|s| format!("[{s}] ")).unwrap_or_default();
+        writeln!(out, "    {at}{scenario}{}", a.message)?;
+    }
+    if all.len() > LISTED {
+        writeln!(out, "  and {} more", all.len() - LISTED)?;
+    }
+    writeln!(out, "  full report: {}", report.display())?;
     Ok(())
 }
 
@@ -113,4 +162,60 @@ fn summary_line(s: &GameReport) -> String {
         s.errata,
         s.seconds
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use muster_build::Attention;
+    use muster_model::{FindingKind, Severity};
+
+    use super::*;
+
+    fn finding(kind: FindingKind, line: u32) -> Attention {
+        Attention {
+            kind,
+            severity: kind.severity(),
+            file: Some("sources/g/scenarios/s.yaml".into()),
+            line,
+            column: 3,
+            scenario: Some("s".into()),
+            message: format!("finding {line}"),
+        }
+    }
+
+    #[test]
+    fn a_build_lists_twenty_findings_a_game_by_kind_and_counts_the_rest() {
+        let mut attention: Vec<Attention> =
+            (1..=3).map(|l| finding(FindingKind::Overstack, l)).collect();
+        attention.extend((4..=25).map(|l| finding(FindingKind::UnknownUnit, l)));
+        assert_eq!(attention[0].severity, Severity::Error);
+        let game = GameReport { game: "g".into(), attention, ..GameReport::default() };
+        let g = Global {
+            sources: "sources".into(),
+            out: "out".into(),
+            quiet: false,
+            jobs: None,
+        };
+        let mut text = Vec::new();
+        write_attention(&mut text, &g, &game).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "g: 25 finding(s) need attention:");
+        assert_eq!(lines[1], "  error overstack (3):");
+        assert_eq!(lines[2], "    sources/g/scenarios/s.yaml:1:3: [s] finding 1");
+        assert_eq!(lines[5], "  warning unknown-unit (22):");
+        assert_eq!(lines[22], "    sources/g/scenarios/s.yaml:20:3: [s] finding 20");
+        assert_eq!(lines[23], "  and 5 more");
+        assert_eq!(lines[24], format!("  full report: {}", "out/dist/g/errata.md"));
+        assert_eq!(lines.len(), 25);
+    }
+
+    #[test]
+    fn a_game_with_nothing_to_attend_to_lists_nothing() {
+        let game = GameReport { game: "g".into(), ..GameReport::default() };
+        let g = Global { sources: "s".into(), out: ".".into(), quiet: false, jobs: None };
+        let mut text = Vec::new();
+        write_attention(&mut text, &g, &game).unwrap();
+        assert!(text.is_empty());
+    }
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 use muster_build::validate::{finding_json, scenario_findings};
 use muster_build::{Build, CounterOptions, Settings};
-use muster_model::{LoadOptions, Loaded};
+use muster_model::{LoadOptions, Loaded, Severity};
 use serde_json::Value;
 
 use crate::args::{Cli, Command, CounterArgs, Format, Global};
@@ -54,7 +54,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
             .context("failed to start the worker threads")?;
     }
     match &cli.command {
-        Command::Build { games, map_dpi, counters, format, watch } => {
+        Command::Build { games, map_dpi, counters, format, watch, strict } => {
             let build = Build::new(Settings {
                 sources: g.sources.clone(),
                 out: g.out.clone(),
@@ -65,7 +65,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
             if *watch {
                 crate::build::watch(g, &build, *format)
             } else {
-                crate::build::run(g, &build, *format)
+                crate::build::run(g, &build, *format, *strict)
             }
         }
         Command::Init { id } => {
@@ -103,8 +103,8 @@ pub fn run(cli: &Cli) -> Result<Exit> {
         }
         Command::Inspect { game } => inspect(g, game),
         Command::Schema { write } => schema(write.as_deref()),
-        Command::Validate { games, scenario, format } => {
-            validate(g, &games.games, scenario.as_deref(), *format)
+        Command::Validate { games, scenario, format, strict } => {
+            validate(g, &games.games, scenario.as_deref(), *format, *strict)
         }
         Command::Bench { map_dpi, counters, output, scale } => {
             let output =
@@ -118,7 +118,9 @@ pub fn run(cli: &Cli) -> Result<Exit> {
             })?;
             Ok(Exit::Clean)
         }
-        Command::Errata { games, format } => errata(g, &games.games, *format),
+        Command::Errata { games, format, strict } => {
+            errata(g, &games.games, *format, *strict)
+        }
         Command::Check { save, module, scenario, format } => {
             crate::check::run(save, module, scenario.as_deref(), *format)
         }
@@ -168,18 +170,27 @@ fn schema(write: Option<&std::path::Path>) -> Result<Exit> {
     Ok(Exit::Clean)
 }
 
-/// The exit code of a reporting command: unusable input wins, then findings.
-fn exit_for(loaded: &Loaded, serious: usize) -> Exit {
+/// The exit code of a reporting command from the severities of its findings that
+/// `errata.yaml` does not acknowledge: 2 when a game did not load; 1 on an error, or with
+/// `strict` on an error or a warning (of loading too); else 0.
+fn exit_for(
+    loaded: &Loaded,
+    found: impl IntoIterator<Item = Severity>,
+    strict: bool,
+) -> Exit {
+    let fails = |s: Severity| s == Severity::Error || (strict && s.needs_attention());
     if loaded.has_errors() {
         Exit::Unusable
-    } else if serious == 0 {
-        Exit::Clean
-    } else {
+    } else if found.into_iter().any(fails)
+        || loaded.diagnostics.iter().any(|d| fails(d.severity))
+    {
         Exit::Findings
+    } else {
+        Exit::Clean
     }
 }
 
-fn errata(g: &Global, games: &[String], format: Format) -> Result<Exit> {
+fn errata(g: &Global, games: &[String], format: Format, strict: bool) -> Result<Exit> {
     use muster_build::stages::errata::erratum_json;
     let loaded = load(g, games, format);
     let found = muster_build::reports::errata(&g.out, &loaded)?;
@@ -212,9 +223,8 @@ fn errata(g: &Global, games: &[String], format: Format) -> Result<Exit> {
     } else {
         println!("{}", serde_json::to_string_pretty(&all)?);
     }
-    let serious =
-        all.iter().filter(|e| e["severity"] != "info" && e["known"] != true).count();
-    Ok(exit_for(&loaded, serious))
+    let severities = found.iter().flatten().filter(|e| !e.known).map(|e| e.severity());
+    Ok(exit_for(&loaded, severities, strict))
 }
 
 fn validate(
@@ -222,6 +232,7 @@ fn validate(
     games: &[String],
     scenario: Option<&str>,
     format: Format,
+    strict: bool,
 ) -> Result<Exit> {
     let loaded = load(g, games, format);
     if let Some(s) = scenario
@@ -241,7 +252,7 @@ fn validate(
         return Ok(Exit::Unusable);
     }
     let findings = scenario_findings(&loaded.games, scenario);
-    let serious = findings.iter().filter(|f| f.severity().needs_attention()).count();
+    let serious = findings.iter().filter(|f| f.needs_attention()).count();
     if format == Format::Json {
         let list: Vec<Value> =
             findings.iter().map(|f| finding_json(f, &loaded.sources)).collect();
@@ -263,5 +274,6 @@ fn validate(
             eprintln!("{} finding(s), {serious} needing attention", findings.len());
         }
     }
-    Ok(exit_for(&loaded, serious))
+    let severities = findings.iter().filter(|f| f.known.is_none()).map(|f| f.severity());
+    Ok(exit_for(&loaded, severities, strict))
 }

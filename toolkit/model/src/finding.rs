@@ -24,8 +24,8 @@ pub enum Severity {
     /// Probably wrong, or something muster could not check or carry out: the data is
     /// usable but needs a look (`--strict` fails on it).
     Warning,
-    /// Certainly wrong: the data contradicts itself or its rules (every reporting command
-    /// exits 1), or, with no kind, cannot be used at all (exit 2).
+    /// Certainly wrong: the data contradicts itself or its rules (`validate` and `errata`
+    /// exit 1), or, with no kind, cannot be used at all (exit 2).
     Error,
 }
 
