@@ -12,6 +12,7 @@ mod incremental;
 mod init;
 mod maps;
 mod modules;
+mod pipes;
 mod play;
 mod refresh;
 mod rules;

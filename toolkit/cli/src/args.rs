@@ -43,6 +43,14 @@ pub enum Format {
     Json,
 }
 
+/// Output format of the commands whose output is JSON in any case (`inspect`, `schema`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum JsonFormat {
+    /// For programs (and for a person, through a JSON viewer).
+    #[default]
+    Json,
+}
+
 /// Which games a command works on.
 #[derive(Debug, Args, Clone)]
 pub struct Games {
@@ -209,6 +217,9 @@ pub enum Command {
         /// Games whose outputs to remove. Default: every game, and the whole cache.
         #[command(flatten)]
         games: Games,
+        /// Output format of the report of what was removed.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
     },
     /// Load each game and check its scenarios' printed setups.
     Validate {
@@ -296,11 +307,17 @@ pub enum Command {
         /// Write every schema into this folder instead of printing them.
         #[arg(long)]
         write: Option<PathBuf>,
+        /// Output format: JSON, the only one.
+        #[arg(long, value_enum, default_value_t)]
+        format: JsonFormat,
     },
     /// Print a loaded game as JSON: units, formations, scenarios with parsed placements, maps.
     Inspect {
         /// The game.
         #[arg(long, short = 'g')]
         game: String,
+        /// Output format: JSON, the only one.
+        #[arg(long, value_enum, default_value_t)]
+        format: JsonFormat,
     },
 }

@@ -3,11 +3,13 @@
 use anyhow::Result;
 use serde_json::Value;
 
+use crate::out::outln;
+
 /// Prints the benchmark's figures.
-pub fn print_report(r: &Value) {
+pub fn print_report(r: &Value) -> Result<()> {
     let f = |v: &Value| v.as_f64().unwrap_or_default();
     let c = &r["cold_build"];
-    println!(
+    outln!(
         "cold build of {} games (maps {} dpi, counters {} dpi, sheets {} dpi, {} threads): {:.2} s, peak {:.0} MiB",
         r["games"],
         r["map_dpi"],
@@ -16,36 +18,36 @@ pub fn print_report(r: &Value) {
         r["threads"],
         f(&c["seconds"]),
         f(&c["peak_bytes"]) / 1048576.0
-    );
-    println!(
+    )?;
+    outln!(
         "  whole build: {:.0} counter sides/s and {:.1} Mpx of map/s, everything else included",
         f(&c["counters_per_second"]),
         f(&c["map_pixels_per_second"]) / 1e6
-    );
+    )?;
     let fl = &r["floor"];
-    println!(
+    outln!(
         "floor (bare resvg + PNG encoder + zip on the same inputs): {:.2} s",
         f(&fl["seconds"])
-    );
-    println!(
+    )?;
+    outln!(
         "  {:.0} counter sides/s (counter, sheet and contact images alone), {:.1} Mpx of map/s (maps alone)",
         f(&fl["counters_per_second"]),
         f(&fl["map_pixels_per_second"]) / 1e6
-    );
+    )?;
     for (stage, v) in fl["stages"].as_object().into_iter().flatten() {
-        println!("  {stage}: {:.2} s", f(&v["seconds"]));
+        outln!("  {stage}: {:.2} s", f(&v["seconds"]))?;
     }
-    println!("ratio cold build / floor: {:.2}", f(&r["ratio_cold_to_floor"]));
-    println!(
+    outln!("ratio cold build / floor: {:.2}", f(&r["ratio_cold_to_floor"]))?;
+    outln!(
         "no-op rebuild: {:.3} s ({} made)",
         f(&r["noop_rebuild"]["seconds"]),
         r["noop_rebuild"]["made"]
-    );
+    )?;
     let one = &r["one_counter_rebuild"];
     if one.is_null() {
-        println!("one-counter rebuild: no counter with a movement value to change");
+        outln!("one-counter rebuild: no counter with a movement value to change")?;
     } else {
-        println!(
+        outln!(
             "one-counter rebuild ({} line {}, {}): {:.3} s, made {}",
             one["changed"]["file"].as_str().unwrap_or_default(),
             one["changed"]["line"],
@@ -59,11 +61,11 @@ pub fn print_report(r: &Value) {
                     .collect::<Vec<_>>()
                     .join(", "))
                 .unwrap_or_default()
-        );
+        )?;
     }
     let p = &r["png_settings"];
     for (name, e) in p["encodings"].as_object().into_iter().flatten() {
-        println!(
+        outln!(
             "PNG {name} on {} ({}x{}): {:.2} s, {:.1} MB{}",
             p["image"].as_str().unwrap_or_default(),
             p["width"],
@@ -71,56 +73,58 @@ pub fn print_report(r: &Value) {
             f(&e["seconds"]),
             f(&e["bytes"]) / 1e6,
             if name == "balanced" { " (muster's setting)" } else { "" }
-        );
+        )?;
     }
-    println!(
+    outln!(
         "validating all {} scenarios: {:.1} ms",
         r["validation"]["scenarios"],
         f(&r["validation"]["seconds"]) * 1000.0
-    );
+    )?;
+    Ok(())
 }
 
 /// Runs the benchmark and prints its figures.
 pub fn run(bench: &muster_build::bench::BenchSettings) -> Result<()> {
     let report = muster_build::bench::run(bench)?;
     match report["sizes"].as_array() {
-        None => print_report(&report),
+        None => print_report(&report)?,
         Some(sizes) => {
             for size in sizes {
                 let shape = &size["shape"];
-                println!(
+                outln!(
                     "== monster game of {} counters ({} formations, {} map sheets, {} scenarios placing {} units)",
                     shape["counters"],
                     shape["formations"],
                     shape["map_sheets"],
                     shape["scenarios"],
                     shape["units_placed"]
-                );
-                print_report(size);
+                )?;
+                print_report(size)?;
             }
-            print_growth(&report["growth"]);
+            print_growth(&report["growth"])?;
         }
     }
-    println!("figures written to {}", bench.output.display());
+    outln!("figures written to {}", bench.output.display())?;
     Ok(())
 }
 
 /// Prints how each figure grew with the game.
-fn print_growth(g: &Value) {
-    println!(
+fn print_growth(g: &Value) -> Result<()> {
+    outln!(
         "growth from the smaller game to the larger ({:.1} times the counters):",
         g["counters_ratio"].as_f64().unwrap_or_default()
-    );
+    )?;
     for (name, f) in g["figures"].as_object().into_iter().flatten() {
         let (unit, scale) =
             if name == "peak memory" { (" MiB", 1048576.0) } else { (" s", 1.0) };
-        println!(
+        outln!(
             "  {name}: {:.3}{unit} -> {:.3}{unit}, {:.2} times{}",
             f["small"].as_f64().unwrap_or_default() / scale,
             f["large"].as_f64().unwrap_or_default() / scale,
             f["ratio"].as_f64().unwrap_or_default(),
             if f["linear"] == true { "" } else { " (faster than linear)" }
-        );
+        )?;
     }
-    println!("every figure linear: {}", if g["linear"] == true { "yes" } else { "no" });
+    outln!("every figure linear: {}", if g["linear"] == true { "yes" } else { "no" })?;
+    Ok(())
 }

@@ -12,6 +12,7 @@ use serde_json::json;
 
 use crate::args::{Format, Global};
 use crate::commands::Exit;
+use crate::out::{errln, outln};
 use crate::progress::Bars;
 use crate::report::counts;
 
@@ -58,22 +59,19 @@ pub fn watch(g: &Global, build: &Build, format: Format) -> Result<Exit> {
     let first = build.run(&bars)?;
     print_report(g, &first, format)?;
     if !g.quiet {
-        eprintln!("watching {} for changes (Ctrl+C stops)", g.sources.display());
+        errln!("watching {} for changes (Ctrl+C stops)", g.sources.display())?;
     }
     let mut printed = Ok(());
     muster_build::watch::watch(build, &watcher, &bars, QUIET, |result| {
         printed = match result {
             Ok(report) => print_report(g, &report, format),
-            Err(err) => {
-                eprintln!("error: {err:#}");
-                Ok(())
-            }
+            Err(err) => errln!("error: {err:#}").map_err(Into::into),
         };
         if printed.is_ok() { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
     })?;
     printed?;
     if !g.quiet {
-        eprintln!("stopped watching");
+        errln!("stopped watching")?;
     }
     Ok(Exit::Clean)
 }
@@ -84,7 +82,7 @@ pub fn print_report(g: &Global, report: &BuildReport, format: Format) -> Result<
     let loaded = &report.loaded;
     if format == Format::Text && !g.quiet {
         for game in &report.games {
-            eprintln!("{}", summary_line(game));
+            errln!("{}", summary_line(game))?;
         }
     }
     let (errors, warnings) = counts(&loaded.diagnostics);
@@ -96,15 +94,15 @@ pub fn print_report(g: &Global, report: &BuildReport, format: Format) -> Result<
             "diagnostics": loaded.diagnostics.iter().map(|d| loaded.sources.to_json(d)).collect::<Vec<_>>(),
             "seconds": report.seconds,
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?)?;
     } else {
         if !g.quiet {
             let findings: usize = report.games.iter().map(|g| g.attention.len()).sum();
-            eprintln!(
+            errln!(
                 "built {} game(s) in {:.2} s; {errors} error(s), {warnings} warning(s) loading; {findings} finding(s) need attention",
                 loaded.games.len(),
                 report.seconds
-            );
+            )?;
         }
         let mut err = std::io::stderr().lock();
         for game in &report.games {

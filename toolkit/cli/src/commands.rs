@@ -10,6 +10,7 @@ use muster_model::{LoadOptions, Loaded, Severity};
 use serde_json::Value;
 
 use crate::args::{Cli, Command, CounterArgs, Format, Global};
+use crate::out::{errln, outln};
 use crate::report::print_diagnostics;
 
 /// Exit codes.
@@ -72,37 +73,43 @@ pub fn run(cli: &Cli) -> Result<Exit> {
             let written = muster_build::init::init(&g.sources, id)?;
             if !g.quiet {
                 for path in &written {
-                    println!("{}", path.display());
+                    outln!("{}", path.display())?;
                 }
-                eprintln!(
+                errln!(
                     "wrote {} ({} files); build it with `muster build --game {id}`",
                     g.sources.join(id).display(),
                     written.len()
-                );
+                )?;
                 let schemas = g.sources.join("../schemas/game.schema.json");
                 if !schemas.is_file() {
-                    eprintln!(
+                    errln!(
                         "its files name their schemas in {}: write them with `muster schema --write {}`",
                         g.sources.join("../schemas").display(),
                         g.sources.join("../schemas").display()
-                    );
+                    )?;
                 }
             }
             Ok(Exit::Clean)
         }
-        Command::Clean { games } => {
+        Command::Clean { games, format } => {
             let cleaned = muster_build::clean::clean(&g.out, &games.games)?;
-            if !g.quiet {
-                eprintln!(
+            if *format == Format::Json {
+                let json = serde_json::json!({
+                    "games": cleaned.games,
+                    "files": cleaned.files,
+                });
+                outln!("{}", serde_json::to_string_pretty(&json)?)?;
+            } else if !g.quiet {
+                errln!(
                     "removed {} file(s) of {} game(s)",
                     cleaned.files,
                     cleaned.games.len()
-                );
+                )?;
             }
             Ok(Exit::Clean)
         }
-        Command::Inspect { game } => inspect(g, game),
-        Command::Schema { write } => schema(write.as_deref()),
+        Command::Inspect { game, format: _ } => inspect(g, game),
+        Command::Schema { write, format: _ } => schema(write.as_deref()),
         Command::Validate { games, scenario, format, strict } => {
             validate(g, &games.games, scenario.as_deref(), *format, *strict)
         }
@@ -164,7 +171,7 @@ fn schema(write: Option<&std::path::Path>) -> Result<Exit> {
                     (n.to_string(), serde_json::to_value(s).unwrap_or(Value::Null))
                 })
                 .collect();
-            println!("{}", serde_json::to_string_pretty(&all)?);
+            outln!("{}", serde_json::to_string_pretty(&all)?)?;
         }
     }
     Ok(Exit::Clean)
@@ -200,28 +207,28 @@ fn errata(g: &Global, games: &[String], format: Format, strict: bool) -> Result<
         for e in found.iter().flatten() {
             let at = crate::report::place(&loaded.sources, e.span);
             let known = if e.known { " (known)" } else { "" };
-            println!(
+            outln!(
                 "{at}{} [{}] {} ({}){known}",
                 e.severity(),
                 e.kind,
                 e.message,
                 e.certainty
-            );
+            )?;
             if let Some(x) = &e.expected {
-                println!("  expected: {x}");
+                outln!("  expected: {x}")?;
             }
             if let Some(s) = &e.suggestion {
-                println!("  likely: {s}");
+                outln!("  likely: {s}")?;
             }
             for p in &e.also {
-                println!(
+                outln!(
                     "  also: {}",
                     crate::report::place(&loaded.sources, p.span).trim_end_matches(": ")
-                );
+                )?;
             }
         }
     } else {
-        println!("{}", serde_json::to_string_pretty(&all)?);
+        outln!("{}", serde_json::to_string_pretty(&all)?)?;
     }
     let severities = found.iter().flatten().filter(|e| !e.known).map(|e| e.severity());
     Ok(exit_for(&loaded, severities, strict))
@@ -243,12 +250,12 @@ fn validate(
             .iter()
             .flat_map(|game| game.scenarios.iter().map(|x| x.id.v.as_str()))
             .collect();
-        eprintln!(
+        errln!(
             "error: no scenario `{s}`{}",
             muster_model::suggest(s, all.iter().copied())
                 .map(|x| format!("; did you mean `{x}`?"))
                 .unwrap_or_default()
-        );
+        )?;
         return Ok(Exit::Unusable);
     }
     let findings = scenario_findings(&loaded.games, scenario);
@@ -256,11 +263,11 @@ fn validate(
     if format == Format::Json {
         let list: Vec<Value> =
             findings.iter().map(|f| finding_json(f, &loaded.sources)).collect();
-        println!("{}", serde_json::to_string_pretty(&list)?);
+        outln!("{}", serde_json::to_string_pretty(&list)?)?;
     } else {
         for f in &findings {
             let at = crate::report::place(&loaded.sources, f.span);
-            println!(
+            outln!(
                 "{at}{} [{}] {} (rule {}, {}): {}",
                 f.severity(),
                 f.scenario,
@@ -268,10 +275,10 @@ fn validate(
                 f.rule,
                 f.location,
                 f.message
-            );
+            )?;
         }
         if !g.quiet {
-            eprintln!("{} finding(s), {serious} needing attention", findings.len());
+            errln!("{} finding(s), {serious} needing attention", findings.len())?;
         }
     }
     let severities = findings.iter().filter(|f| f.known.is_none()).map(|f| f.severity());

@@ -9,6 +9,7 @@ mod bench;
 mod build;
 mod check;
 mod commands;
+mod out;
 mod pieces;
 mod progress;
 mod report;
@@ -22,19 +23,11 @@ fn main() -> ExitCode {
     let cli = args::Cli::parse();
     match commands::run(&cli) {
         Ok(code) => ExitCode::from(code as u8),
+        // The reader has gone: nothing more to say, and nothing went wrong for it.
+        Err(err) if out::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            if is_broken_pipe(&err) {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("error: {err:#}");
+            let _ = out::errln!("error: {err:#}");
             ExitCode::from(commands::Exit::Unusable as u8)
         }
     }
-}
-
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::commands::Exit;
+use crate::out::outln;
 
 fn content_type(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()) {
@@ -108,7 +109,7 @@ pub fn run(out: &Path, game: Option<&str>, port: u16) -> Result<Exit> {
         .with_context(|| format!("cannot listen on port {port}"))?;
     let addr = listener.local_addr()?;
     let home = format!("/{chosen}/web/index.html");
-    println!("serving the {chosen} table at http://{addr}{home} (Ctrl+C stops)");
+    outln!("serving the {chosen} table at http://{addr}{home} (Ctrl+C stops)")?;
     std::io::stdout().flush()?;
     for stream in listener.incoming().flatten() {
         let dist = dist.clone();
