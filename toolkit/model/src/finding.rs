@@ -196,7 +196,7 @@ kinds! {
     NoStackingRules = "no-stacking-rules", Warning;
     /// A folder under the sources that is not a game (it has no `game.yaml`).
     NotAGame = "not-a-game", Warning;
-    /// A YAML file in a game folder that muster does not read.
+    /// A file in a game folder muster does not read: unknown YAML, an unknown document.
     UnreadFile = "unread-file", Warning;
     /// A map file that the board in `game.yaml` does not place.
     UnplacedMap = "unplaced-map", Warning;

@@ -50,6 +50,10 @@ pub struct Game {
     pub vocabulary: Vocabulary,
     /// `errata.yaml`: errata the publisher acknowledges.
     pub known_errata: crate::source::KnownErrata,
+    /// The documents under `docs/`, by file name.
+    pub documents: Vec<crate::assets::Document>,
+    /// The images of `module.charts`, in its order.
+    pub chart_images: Vec<crate::assets::Image>,
 }
 
 /// A formation of the order of battle.

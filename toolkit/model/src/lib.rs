@@ -12,6 +12,7 @@
 
 #![deny(missing_docs)]
 
+pub mod assets;
 mod assumptions;
 pub mod calendar;
 mod diag;

@@ -642,6 +642,17 @@ pub(crate) fn build(
             .with_expected("a version such as `1.0` or `2.1.3`, on one line"),
         );
     }
+    let (documents, problems) = crate::assets::documents(dir);
+    for p in problems {
+        if p.is_fatal() { errors.push(p) } else { warnings.push(p) }
+    }
+    let mut chart_images = Vec::new();
+    for chart in &docs.game.module.charts {
+        match crate::assets::image(dir, &chart.image) {
+            Ok(image) => chart_images.push(image),
+            Err(d) => errors.push(d),
+        }
+    }
     if !errors.is_empty() {
         errors.sort_by_key(|d| (d.span.file, d.span.line, d.span.column));
         return Err(errors);
@@ -670,6 +681,8 @@ pub(crate) fn build(
             marks,
             vocabulary,
             known_errata: errata,
+            documents,
+            chart_images,
         },
         warnings,
     ))

@@ -9,6 +9,7 @@
 
 #![deny(missing_docs)]
 
+pub mod chart;
 pub mod counter;
 pub mod fonts;
 pub mod map;

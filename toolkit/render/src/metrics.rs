@@ -58,6 +58,26 @@ pub fn text_width(text: &str, size: f64, weight: Weight) -> f64 {
     units / upem * size
 }
 
+/// Breaks `text` into lines no wider than `width` at `size`, at spaces; a word wider than
+/// the line stands on a line of its own. Empty text is one empty line.
+pub fn wrap(text: &str, width: f64, size: f64, weight: Weight) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let candidate =
+            if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
+        if !line.is_empty() && text_width(&candidate, size, weight) > width {
+            lines.push(std::mem::replace(&mut line, word.to_string()));
+        } else {
+            line = candidate;
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 /// Ascent above the baseline and descent below it, for text at `size` (both positive).
 pub fn line_extent(size: f64, weight: Weight) -> (f64, f64) {
     let Some(face) = face(weight) else { return (size, 0.0) };
@@ -92,5 +112,17 @@ mod tests {
         assert_eq!(Weight::from_css(" 700"), Weight::Bold);
         assert_eq!(Weight::from_css("normal"), Weight::Regular);
         assert_eq!(Weight::from_css("400"), Weight::Regular);
+    }
+
+    #[test]
+    fn text_wraps_at_spaces_within_the_width() {
+        let text = "Units may enter enemy Minefields only with a CD of 1-7.";
+        let lines = wrap(text, 120.0, 14.0, Weight::Regular);
+        assert!(lines.len() > 2, "{lines:?}");
+        assert!(lines.iter().all(|l| text_width(l, 14.0, Weight::Regular) <= 120.0));
+        assert_eq!(lines.join(" "), text);
+        // A word wider than the line stands alone; empty text is one empty line.
+        assert_eq!(wrap("Minefields x", 10.0, 14.0, Weight::Bold), ["Minefields", "x"]);
+        assert_eq!(wrap("", 100.0, 14.0, Weight::Regular), [""]);
     }
 }

@@ -55,6 +55,21 @@ pub struct RulesetDoc {
     pub hexes: Vec<String>,
     /// Per scenario: where each counter may stand at the start.
     pub scenarios: BTreeMap<String, BTreeMap<String, Allowed>>,
+    /// Where each side's eliminated counters go in the module: a counter whose map and
+    /// location are a pile's is eliminated. Default: none (the module has no dead piles).
+    #[serde(default)]
+    pub dead_piles: Vec<DeadPile>,
+}
+
+/// One side's dead pile in a module.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DeadPile {
+    /// Side id.
+    pub side: String,
+    /// The map's identifier (`Dead Pile`).
+    pub map: String,
+    /// The location name VASSAL gives every counter in the pile (`Axis dead pile`).
+    pub location: String,
 }
 
 /// Whether a piece can be the counter `facts` describes, going by its `Category`

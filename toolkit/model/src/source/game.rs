@@ -66,12 +66,16 @@ pub struct GameFile {
     /// Printed statements about the game that contradict each other. Default: none.
     #[serde(default)]
     pub contradictions: Vec<Contradiction>,
+    /// The sequence of play, where the rulebook prints one. Default: none.
+    #[serde(default)]
+    pub sequence_of_play: Option<super::Sequence>,
     /// What the VASSAL module says about itself. Default: version `1.0`.
     #[serde(default)]
     pub module: ModuleDef,
 }
 
-/// The VASSAL module of a game.
+/// The VASSAL module of a game: what it says about itself, the play aids a game may leave
+/// out, and the charts the publisher provides as images.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ModuleDef {
@@ -80,12 +84,50 @@ pub struct ModuleDef {
     /// Default: `1.0`.
     #[serde(default = "default_module_version")]
     pub version: Spanned<String>,
+    /// The publisher, named on the about screen. Default: none named.
+    #[serde(default)]
+    pub publisher: Option<String>,
+    /// A dead pile per side, and an Eliminate command on every unit that sends it to its
+    /// side's pile. Default: true.
+    #[serde(default = "yes")]
+    pub dead_piles: bool,
+    /// A line-of-sight thread on the main map. Default: true.
+    #[serde(default = "yes")]
+    pub line_of_sight: bool,
+    /// Charts the publisher provides as images (PNG, JPEG or GIF files in the game
+    /// folder), shown in the chart window after the charts muster draws from the printed
+    /// tables and the sequence of play. Default: none.
+    #[serde(default)]
+    pub charts: Vec<ImageChart>,
 }
 
 impl Default for ModuleDef {
     fn default() -> Self {
-        ModuleDef { version: default_module_version() }
+        ModuleDef {
+            version: default_module_version(),
+            publisher: None,
+            dead_piles: true,
+            line_of_sight: true,
+            charts: Vec::new(),
+        }
     }
+}
+
+/// A chart the publisher provides as an image.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImageChart {
+    /// The chart's name as printed (`Combat Results Table`).
+    pub name: String,
+    /// The image, relative to the game folder (`charts/crt.png`).
+    pub image: Spanned<String>,
+    /// The rule section the chart belongs to. Default: none.
+    #[serde(default)]
+    pub section: Option<String>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn default_module_version() -> Spanned<String> {

@@ -11,6 +11,7 @@ mod map;
 mod oob;
 mod printed;
 mod scenario;
+mod sequence;
 mod statements;
 
 pub use assumed::Assumed;
@@ -19,9 +20,9 @@ pub use counters::{
 };
 pub use errata::{KnownErrata, KnownErratum};
 pub use game::{
-    Abbreviation, BesideSize, BoardDef, CounterStyle, DeckDef, Dice, GameFile, ModuleDef,
-    NationalityDef, Notation, Play, PlayingCards, SheetPlacement, SideDef, SizeDef,
-    TerrainDef, TurnTrack, TypeCode, TypeDef, ValueDef, ValueTemplate,
+    Abbreviation, BesideSize, BoardDef, CounterStyle, DeckDef, Dice, GameFile,
+    ImageChart, ModuleDef, NationalityDef, Notation, Play, PlayingCards, SheetPlacement,
+    SideDef, SizeDef, TerrainDef, TurnTrack, TypeCode, TypeDef, ValueDef, ValueTemplate,
 };
 pub use map::{
     Feature, FeatureKind, HexsideRef, MapFile, PhysicalSize, TerrainHexes, TerrainLayer,
@@ -32,6 +33,7 @@ pub use scenario::{
     Comparison, Group, GroupKind, LocationField, Placement, Reinforcement, ScenarioFile,
     SetupBlock, StatedCount, StructuredLocation, UnitsField,
 };
+pub use sequence::{Sequence, Step};
 pub use statements::{Contradiction, Statement, Table};
 
 /// The rules file: the game's stacking and placement rules in muster's rules language.

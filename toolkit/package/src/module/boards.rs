@@ -7,6 +7,7 @@ use muster_hex::vassal::{VassalGrid, grid_params};
 use muster_hex::{Board, Cell};
 use muster_model::Game;
 
+use super::dead_piles::{DEAD_PILE_BOARD, DEAD_PILE_IMAGE, DEAD_PILE_MAP, DeadPiles};
 use super::table::Table;
 use super::{PackageError, SheetImage, Slot};
 use crate::vassal::encoder::{TAB, encode};
@@ -241,7 +242,7 @@ fn interaction() -> Vec<Element> {
             .attr("pickTooltip", "Select Zoom")
             .attr("zoomLevels", "0.25,0.4,0.6,0.8,1.0,1.25,1.6")
             .attr("zoomStart", 4),
-        Element::new(".module.map.CounterDetailViewer").attr("version", 4),
+        viewer(),
         Element::new(".module.properties.GlobalProperties"),
         Element::new(".module.map.SelectionHighlighters"),
         Element::new(".module.map.HighlightLastMoved")
@@ -252,8 +253,101 @@ fn interaction() -> Vec<Element> {
     .collect()
 }
 
-fn map(name: &str, launch: bool) -> Element {
-    Element::new(".module.Map")
+/// The mouse-over stack viewer: over a stack, its hex (or box) name above the counters in
+/// it; over a hex without counters, its name alone.
+fn viewer() -> Element {
+    Element::new(".module.map.CounterDetailViewer")
+        .attr("version", 4)
+        .attr("delay", 500)
+        .attr("showgraph", "true")
+        .attr("showtext", "true")
+        .attr("minDisplayPieces", 0)
+        .attr("summaryReportFormat", "$LocationName$")
+        .attr("counterReportFormat", "")
+        .attr("emptyHexReportForma", "$LocationName$")
+        .attr("display", "from all layers")
+        .attr("fontSize", 12)
+        .attr("fgColor", "0,0,0")
+        .attr("bgColor", "255,255,255")
+        .attr("borderColor", "0,0,0")
+        .attr("zoomlevel", "1.0")
+        .attr("graphicsZoom", "1.0")
+}
+
+/// The main map's tools: overview, hide pieces, save as image, flare and, when the game has
+/// one, the line-of-sight thread.
+fn main_tools(plan: &BoardPlan, line_of_sight: bool) -> Vec<Element> {
+    let (w, h) = plan.boards.iter().fold((0u32, 0u32), |(w, h), b| {
+        (
+            w.max(b.width + u32::try_from(b.origin.0).unwrap_or(0)),
+            h.max(b.height + u32::try_from(b.origin.1).unwrap_or(0)),
+        )
+    });
+    // The overview is about 400 pixels across its longer side.
+    let scale = (400.0 / f64::from(w.max(h).max(1))).clamp(0.01, 1.0);
+    let mut out = vec![
+        Element::new(".module.map.GlobalMap")
+            .attr("buttonText", "")
+            .attr("color", "255,0,0")
+            .attr("hotkey", "")
+            .attr("icon", "/images/overview.gif")
+            .attr("scale", format!("{scale:.4}"))
+            .attr("tooltip", "Show or hide the overview map"),
+        Element::new(".module.map.HidePiecesButton")
+            .attr("buttonText", "")
+            .attr("hiddenIcon", "/images/globe_selected.gif")
+            .attr("hotkey", "")
+            .attr("showingIcon", "/images/globe_unselected.gif")
+            .attr("tooltip", "Hide or show the counters on the map"),
+        Element::new(".module.map.ImageSaver")
+            .attr("buttonText", "")
+            .attr("hotkey", "")
+            .attr("icon", "/images/camera.gif")
+            .attr("tooltip", "Save the map as a PNG image"),
+        Element::new(".module.map.Flare")
+            .attr("flareName", "Flare")
+            .attr("description", "Alt+click flares a hex for every player")
+            .attr("flareKey", "keyAlt")
+            .attr("circleSize", 100)
+            .attr("circleColor", "255,0,0")
+            .attr("circleScale", "true")
+            .attr("flarePulses", 6)
+            .attr("flarePulsesPerSec", 3)
+            .attr("reportFormat", "$PlayerName$ flares $FlareLocation$"),
+    ];
+    if line_of_sight {
+        out.push(
+            Element::new(".module.map.LOS_Thread")
+                .attr("threadName", "Line of Sight")
+                .attr("label", "")
+                .attr("tooltip", "Line of sight: drag from hex to hex")
+                .attr("iconName", "/images/thread.gif")
+                .attr("hotkey", "")
+                .attr("snapStart", "true")
+                .attr("snapEnd", "true")
+                .attr("drawRange", "true")
+                .attr("scale", 0)
+                .attr("round", "Nearest whole number")
+                .attr("hideCounters", "false")
+                .attr("hideOpacity", 0)
+                .attr("losThickness", 3)
+                .attr("threadColor", "255,0,0")
+                .attr("rangeFg", "255,255,255")
+                .attr("rangeBg", "0,0,0")
+                .attr("persistence", "Ctrl-Click & Drag")
+                .attr("persistentIconName", "/images/thread.gif")
+                .attr("global", "Always")
+                .attr(
+                    "report",
+                    "$PlayerName$ checks line of sight from $FromLocation$ to $ToLocation$ (range $Range$)",
+                ),
+        );
+    }
+    out
+}
+
+fn map(name: &str, launch: bool, mark_moved: bool) -> Element {
+    let m = Element::new(".module.Map")
         .attr("allowMultiple", "false")
         .attr("backgroundcolor", "255,255,255")
         .attr("buttonName", name)
@@ -262,8 +356,17 @@ fn map(name: &str, launch: bool) -> Element {
         .attr("edgeWidth", 0)
         .attr("launch", launch)
         .attr("mapName", name)
-        .attr("markMoved", "Never")
-        .attr("moveToFormat", "$pieceName$ moves $previousLocation$ &rarr; $location$ *")
+        .attr("markMoved", if mark_moved { "Always" } else { "Never" });
+    let m = if mark_moved {
+        m.attr("markUnmovedIcon", "/images/unmoved.gif")
+            .attr("markUnmovedText", "")
+            .attr("markUnmovedTooltip", "Mark every counter on this map as not moved")
+            .attr("markUnmovedHotkey", "")
+            .attr("markUnmovedReport", "$PlayerName$ marks every counter not moved")
+    } else {
+        m
+    };
+    m.attr("moveToFormat", "$pieceName$ moves $previousLocation$ &rarr; $location$ *")
         .attr(
             "moveWithinFormat",
             "$pieceName$ moves $previousLocation$ &rarr; $location$ *",
@@ -336,11 +439,14 @@ fn picker(map_name: &str, boards: Vec<Element>, setup: Option<String>) -> Elemen
     p
 }
 
-/// The Map elements: the main map (if the game has a board) and the table.
+/// The Map elements: the main map (if the game has a board) with its tools, the table of
+/// holding boxes and decks, and the dead piles.
 pub fn maps(
     plan: &BoardPlan,
     table: &Table,
     decks: &[(String, Vec<Slot>)],
+    dead_piles: &DeadPiles,
+    line_of_sight: bool,
 ) -> Vec<Element> {
     let mut out = Vec::new();
     if !plan.boards.is_empty() {
@@ -361,9 +467,10 @@ pub fn maps(
             })
             .collect();
         out.push(
-            map(MAIN_MAP, false)
+            map(MAIN_MAP, false, true)
                 .child(picker(MAIN_MAP, boards, plan.main_restore()))
-                .children(interaction()),
+                .children(interaction())
+                .children(main_tools(plan, line_of_sight)),
         );
     }
     if plan.has_table() {
@@ -378,7 +485,7 @@ pub fn maps(
             .attr("width", table.width)
             .attr("height", table.height)
             .child(grid);
-        let mut m = map(TABLE_MAP, true)
+        let mut m = map(TABLE_MAP, true, false)
             .child(picker(TABLE_MAP, vec![board], plan.table_restore()))
             .children(interaction());
         for ((name, contents), area) in decks.iter().zip(&table.decks) {
@@ -407,5 +514,36 @@ pub fn maps(
         }
         out.push(m);
     }
+    if dead_piles.any() {
+        let mut grid = Element::new(".module.map.boardPicker.board.ZonedGrid");
+        for a in &dead_piles.board.boxes {
+            grid = grid.child(zone(&a.name, &a.path(), "$name$"));
+        }
+        let board = Element::new(".module.map.boardPicker.Board")
+            .attr("image", DEAD_PILE_IMAGE)
+            .attr("name", DEAD_PILE_BOARD)
+            .attr("reversible", "false")
+            .attr("width", dead_piles.board.width)
+            .attr("height", dead_piles.board.height)
+            .child(grid);
+        out.push(
+            map(DEAD_PILE_MAP, true, false)
+                .child(picker(DEAD_PILE_MAP, vec![board], Some(dead_pile_restore())))
+                .children(interaction()),
+        );
+    }
     out
+}
+
+/// The BoardPicker restore command of the dead pile map.
+pub fn dead_pile_restore() -> String {
+    encode(
+        &[
+            format!("{DEAD_PILE_MAP}BoardPicker"),
+            DEAD_PILE_BOARD.into(),
+            "0".into(),
+            "0".into(),
+        ],
+        TAB,
+    )
 }

@@ -3,6 +3,9 @@
 //! prototypes, dice, turn track, predefined setups and the rules the checker needs.
 
 mod boards;
+pub mod charts;
+pub mod dead_piles;
+pub mod documentation;
 pub mod gpid;
 pub mod keys;
 mod pieces;
@@ -16,6 +19,7 @@ use muster_check::Solution;
 use muster_model::Game;
 
 pub use boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
+pub use dead_piles::{DeadPile, DeadPiles};
 pub use pieces::{Prototype, Slot, image_name};
 pub use setups::{PlacedPiece, SetupFile};
 
@@ -108,8 +112,9 @@ pub fn build(
     }
 
     // Pieces and decks.
-    let prototypes = pieces::prototypes(game);
-    let mut slots = pieces::slots(game);
+    let dead_piles = DeadPiles::plan(game, counter_px);
+    let prototypes = pieces::prototypes(game, &dead_piles);
+    let mut slots = pieces::slots(game, &dead_piles);
     let mut decks = Vec::new();
     for deck in &game.meta.play.decks {
         let mut contents: Vec<Slot> = Vec::new();
@@ -124,7 +129,7 @@ pub fn build(
                     let g = gpid::gpid(&gpid::deck_key(&deck.name, &m.v, copy));
                     let mut s = slot.clone();
                     s.gpid = g;
-                    s.piece = pieces::unit_piece(game, marker, g);
+                    s.piece = pieces::unit_piece(game, marker, g, &dead_piles);
                     contents.push(s);
                 }
             }
@@ -203,12 +208,54 @@ pub fn build(
         files.insert(format!("images/{}", boards::TABLE_IMAGE), png);
     }
 
+    if dead_piles.any() {
+        let board = &dead_piles.board;
+        let png = render(
+            &dead_piles.svg(game, font),
+            board.width,
+            board.height,
+            "the dead piles",
+        )?;
+        files.insert(format!("images/{}", dead_piles::DEAD_PILE_IMAGE), png);
+    }
+
+    // The Help menu and the chart window.
+    let about = documentation::about_image(game);
+    files.insert(
+        format!("images/{}", documentation::ABOUT_IMAGE),
+        render(&about.svg, about.width, about.height, "the about screen")?,
+    );
+    let charts = charts::charts(game);
+    for c in &charts {
+        let bytes = match &c.source {
+            charts::Source::Drawn(d) => {
+                render(&d.svg, d.width, d.height, &format!("chart {}", c.name))?
+            }
+            charts::Source::Image(bytes) => bytes.clone(),
+        };
+        files.insert(format!("images/{}", c.file), bytes);
+    }
+    files.extend(documentation::document_files(game));
+    let line_of_sight = game.meta.module.line_of_sight && !plan.boards.is_empty();
+    let contents = documentation::Contents {
+        charts: &charts,
+        dead_piles: &dead_piles,
+        main_map: !plan.boards.is_empty(),
+        holding_boxes: plan.has_table(),
+        line_of_sight,
+        two_sided: prototypes.iter().any(|p| p.name == pieces::TWO_SIDED),
+    };
+    files.insert(
+        documentation::MODULE_HELP.into(),
+        documentation::module_page(game, &contents).into_bytes(),
+    );
+
     // Setups.
     let lookup = pieces::lookup(&prototypes);
     let mut setup_files = Vec::new();
     for solution in solutions {
         let (name, bytes, file) =
-            setups::save(game, solution, &slots, &plan, &table, &lookup)?;
+            setups::save(game, solution, &slots, &plan, &table, &dead_piles, &lookup)?;
         files.insert(name, bytes);
         setup_files.push(file);
     }
@@ -221,8 +268,8 @@ pub fn build(
     let max_gpid = slots.iter().chain(&deck_slots).map(|s| s.gpid).max().unwrap_or(0);
     let build_file = build_file(
         game,
-        &plan,
-        &table,
+        &Layout { plan: &plan, table: &table, dead_piles: &dead_piles, line_of_sight },
+        &charts,
         &prototypes,
         &slots,
         &decks,
@@ -299,6 +346,7 @@ pub fn ruleset_doc(game: &Game) -> RulesetDoc {
         units,
         hexes,
         scenarios,
+        dead_piles: dead_piles::piles(game),
     }
 }
 
@@ -322,11 +370,19 @@ fn slot_element(s: &Slot, w: u32, h: u32) -> Element {
         .text(s.piece.add_command("null"))
 }
 
+/// Where everything goes on the module's maps.
+struct Layout<'a> {
+    plan: &'a BoardPlan,
+    table: &'a table::Table,
+    dead_piles: &'a DeadPiles,
+    line_of_sight: bool,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn build_file(
     game: &Game,
-    plan: &BoardPlan,
-    table: &table::Table,
+    layout: &Layout,
+    charts: &[charts::Chart],
     prototypes: &[Prototype],
     slots: &[Slot],
     decks: &[(String, Vec<Slot>)],
@@ -342,7 +398,7 @@ fn build_file(
         .attr("nextPieceSlotId", next_gpid)
         .attr("version", &game.meta.module.version.v)
         .child(Element::new(".module.BasicCommandEncoder"))
-        .child(Element::new(".module.Documentation"));
+        .child(documentation::element(game));
     let mut roster = Element::new(".module.PlayerRoster")
         .attr("buttonKeyStroke", "")
         .attr("buttonText", "Retire")
@@ -362,7 +418,13 @@ fn build_file(
             // Hex labels such as `0806` stay strings in expressions, leading zero kept.
             .attr("storeLeadingZeroIntegersAsStrings", "true"),
     );
-    root = root.children(boards::maps(plan, table, decks));
+    root = root.children(boards::maps(
+        layout.plan,
+        layout.table,
+        decks,
+        layout.dead_piles,
+        layout.line_of_sight,
+    ));
     root = root
         .child(Element::new(".module.Chatter"))
         .child(Element::new(".module.KeyNamer"));
@@ -379,7 +441,7 @@ fn build_file(
     root = root.child(protos);
 
     // Palette: a tab per side (then markers), a panel per formation.
-    let size = slots.first().map_or(64, |_| plan.counter_px);
+    let size = slots.first().map_or(64, |_| layout.plan.counter_px);
     let mut tabs = Element::new(".widget.TabWidget").attr("entryName", "Counters");
     let mut groups: Vec<(&str, Vec<Panel>)> = Vec::new();
     for s in slots {
@@ -447,6 +509,9 @@ fn build_file(
     }
     if let Some(track) = &game.meta.play.turns {
         root = root.child(turns::tracker(track));
+    }
+    if let Some(window) = charts::element(charts) {
+        root = root.child(window);
     }
 
     let mut menu = Element::new(".module.PredefinedSetup")

@@ -1,5 +1,25 @@
 //! The game's counters as VASSAL pieces: prototypes by side, unit type and size, one palette
 //! slot per counter with the properties the rules checker needs, and the pieces of decks.
+//!
+//! This is the one place that builds a counter's trait chain. Outermost first, a counter is
+//!
+//! | traits | from | what they do |
+//! | --- | --- | --- |
+//! | `prototype;Counter` | [`COUNTER`] | Clone (Ctrl+C), Delete (Ctrl+D), Mark Moved (Ctrl+M, drawn while moved), Movement Trail (Ctrl+T) |
+//! | `prototype;Side <side>` | one per side | markers `Side`, `SideName` |
+//! | `prototype;Unit <side>` | one per side, units only, when the game has dead piles | Report Action on Eliminate, then Send to Location: Eliminate (Ctrl+E) to the side's dead pile |
+//! | `prototype;Two-sided` | two-sided counters | Restrict Commands (no Step loss once reduced), Report Actions on Flip and Step loss |
+//! | `prototype;Type <type>` | unit type | markers `Type`, `TypeName`, `Category` |
+//! | `prototype;Size <size>` | unit size | marker `Size` |
+//! | own markers | the counter | `UnitId`, printed values `Full_<value>` / `Reduced_<value>`, `Nationality`, `Formation`, `Steps` |
+//! | `emb2;` Layer `Step` | two-sided counters | Flip (Ctrl+F), Step loss (Ctrl+L) |
+//! | `piece;` | the counter | image and printed name; gpid in the state |
+//!
+//! VASSAL passes a key stroke from the outermost trait inwards, and a Report Action reports
+//! after the traits inside it have acted, so a report is always outside what it reports.
+//! Automation added later (Trigger Actions reacting to the map's move key, reports of rule
+//! checks) belongs in the `Counter` prototype, outside everything else, with its named keys
+//! in [`super::keys`].
 
 use std::collections::BTreeMap;
 
@@ -7,7 +27,9 @@ use muster_model::{Game, Unit};
 use muster_render::Face;
 use muster_rules::Category;
 
+use super::dead_piles::DeadPiles;
 use super::gpid::{counter_key, gpid};
+use super::keys;
 use crate::vassal::piece::{Piece, Position, Trait};
 
 /// A palette slot: the piece definition with its gpid and where it goes in the palette.
@@ -43,13 +65,69 @@ fn empty_basic() -> Trait {
     Trait::basic("", "", &Position::default())
 }
 
-/// Every prototype the pieces refer to: `Counter` (common commands), one per side, unit
-/// type and size in use.
-pub fn prototypes(game: &Game) -> Vec<Prototype> {
-    let mut out = vec![Prototype {
-        name: "Counter".into(),
-        piece: Piece { traits: vec![Trait::delete(), empty_basic()] },
-    }];
+/// The prototype every counter and marker uses.
+pub const COUNTER: &str = "Counter";
+/// The prototype of generated pieces (chits and cards).
+pub const CARD: &str = "Card";
+/// The prototype of two-sided counters.
+pub const TWO_SIDED: &str = "Two-sided";
+
+/// The report of an Eliminate: where the counter was and what it is.
+pub const ELIMINATED_REPORT: &str = "$oldLocation$: $oldPieceName$ eliminated";
+/// The report of a Flip.
+pub const FLIPPED_REPORT: &str = "$location$: $newPieceName$ flipped";
+/// The report of a Step loss.
+pub const STEP_LOSS_REPORT: &str = "$location$: $newPieceName$ takes a step loss";
+
+fn two_sided(unit: &Unit) -> bool {
+    muster_render::faces(unit).len() > 1
+}
+
+/// Every prototype the pieces refer to: `Counter` (the commands of every counter), `Card`,
+/// `Two-sided`, and one per side, unit type and size in use; `Unit <side>` when the game
+/// has dead piles.
+pub fn prototypes(game: &Game, dead_piles: &DeadPiles) -> Vec<Prototype> {
+    let mut out = vec![
+        Prototype {
+            name: COUNTER.into(),
+            piece: Piece {
+                traits: vec![
+                    Trait::clone_command("Clone", &keys::CLONE.encode()),
+                    Trait::delete(),
+                    Trait::mark_moved(
+                        "/images/moved.gif",
+                        0,
+                        0,
+                        "Mark Moved",
+                        &keys::MARK_MOVED.encode(),
+                    ),
+                    Trait::movement_trail("Movement Trail", &keys::TRAIL.encode()),
+                    empty_basic(),
+                ],
+            },
+        },
+        Prototype {
+            name: CARD.into(),
+            piece: Piece { traits: vec![Trait::delete(), empty_basic()] },
+        },
+    ];
+    if game.units.iter().chain(&game.markers).any(two_sided) {
+        out.push(Prototype {
+            name: TWO_SIDED.into(),
+            piece: Piece {
+                traits: vec![
+                    Trait::hide_commands(
+                        "Reduced",
+                        "{Step_Level == 2}",
+                        &[keys::STEP_LOSS.encode()],
+                    ),
+                    Trait::report(&[keys::FLIP.encode()], FLIPPED_REPORT),
+                    Trait::report(&[keys::STEP_LOSS.encode()], STEP_LOSS_REPORT),
+                    empty_basic(),
+                ],
+            },
+        });
+    }
     for side in &game.meta.sides {
         out.push(Prototype {
             name: format!("Side {}", side.id.v),
@@ -61,6 +139,23 @@ pub fn prototypes(game: &Game) -> Vec<Prototype> {
                 ],
             },
         });
+        if let Some(pile) = dead_piles.of_side(&side.id.v) {
+            out.push(Prototype {
+                name: format!("Unit {}", side.id.v),
+                piece: Piece {
+                    traits: vec![
+                        Trait::report(&[keys::ELIMINATE.encode()], ELIMINATED_REPORT),
+                        Trait::send_to_zone(
+                            "Eliminate",
+                            &keys::ELIMINATE.encode(),
+                            &pile.map,
+                            &pile.location,
+                        ),
+                        empty_basic(),
+                    ],
+                },
+            });
+        }
     }
     for t in &game.meta.unit_types {
         if game.units.iter().any(|u| u.unit_type.as_deref() == Some(t.id.v.as_str())) {
@@ -90,11 +185,18 @@ pub fn prototypes(game: &Game) -> Vec<Prototype> {
     out
 }
 
-/// The piece of one counter: prototypes, then its own properties, then its sides.
-pub fn unit_piece(game: &Game, unit: &Unit, gpid: u32) -> Piece {
-    let mut traits = vec![Trait::prototype("Counter")];
+/// The piece of one counter: prototypes, then its own properties, then its sides (the
+/// chain in the [module documentation](self)).
+pub fn unit_piece(game: &Game, unit: &Unit, gpid: u32, dead_piles: &DeadPiles) -> Piece {
+    let mut traits = vec![Trait::prototype(COUNTER)];
     if game.meta.sides.iter().any(|s| s.id.v == unit.side) {
         traits.push(Trait::prototype(&format!("Side {}", unit.side)));
+        if unit.category != Category::Marker && dead_piles.of_side(&unit.side).is_some() {
+            traits.push(Trait::prototype(&format!("Unit {}", unit.side)));
+        }
+    }
+    if two_sided(unit) {
+        traits.push(Trait::prototype(TWO_SIDED));
     }
     if let Some(t) = &unit.unit_type {
         traits.push(Trait::prototype(&format!("Type {t}")));
@@ -149,7 +251,7 @@ pub fn simple_piece(
     name: &str,
     gpid: u32,
 ) -> Piece {
-    let mut traits = vec![Trait::prototype("Counter"), Trait::marker("Category", kind)];
+    let mut traits = vec![Trait::prototype(CARD), Trait::marker("Category", kind)];
     for (k, v) in props {
         traits.push(Trait::marker(k, v));
     }
@@ -163,7 +265,7 @@ pub fn simple_piece(
 
 /// Palette slots for every counter and marker, in manifest order, each with the gpid its
 /// id gives ([`super::gpid`]).
-pub fn slots(game: &Game) -> Vec<Slot> {
+pub fn slots(game: &Game, dead_piles: &DeadPiles) -> Vec<Slot> {
     let side_name = |id: &str| {
         game.meta
             .sides
@@ -199,7 +301,7 @@ pub fn slots(game: &Game) -> Vec<Slot> {
             id: u.id.clone(),
             name,
             gpid,
-            piece: unit_piece(game, u, gpid),
+            piece: unit_piece(game, u, gpid, dead_piles),
             group,
         });
     }

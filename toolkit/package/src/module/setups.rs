@@ -9,6 +9,7 @@ use muster_model::Game;
 use serde::Serialize;
 
 use super::boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
+use super::dead_piles::DeadPiles;
 use super::table::Table;
 use super::{PackageError, Slot, moduledata};
 use crate::archive::write_zip;
@@ -84,6 +85,7 @@ pub fn save(
     slots: &[Slot],
     plan: &BoardPlan,
     table: &Table,
+    dead_piles: &DeadPiles,
     prototypes: &dyn Fn(&str) -> Option<Piece>,
 ) -> Result<(String, Vec<u8>, SetupFile), PackageError> {
     let scenario = game
@@ -183,8 +185,12 @@ pub fn save(
             Stack { map: key.0.clone(), x: key.1, y: key.2, pieces: stacks[key].clone() };
         adds.push(stack.add_command(&format!("{}", 2_000_000 + i)));
     }
-    let restores: Vec<String> =
-        plan.main_restore().into_iter().chain(plan.table_restore()).collect();
+    let restores: Vec<String> = plan
+        .main_restore()
+        .into_iter()
+        .chain(plan.table_restore())
+        .chain(dead_piles.any().then(super::boards::dead_pile_restore))
+        .collect();
     let text = command_stream(&adds, &restores);
     let mut files = BTreeMap::new();
     files.insert("savedGame".to_string(), obfuscate(&text, KEY));

@@ -64,10 +64,11 @@ pub fn layout(boxes: &[String], decks: &[String], counter_px: u32) -> Table {
     };
     let all: Vec<Area> =
         boxes.iter().chain(decks).enumerate().map(|(i, n)| place(i, n)).collect();
-    let rows = u32::try_from(all.len()).unwrap_or(0).div_ceil(COLUMNS).max(1);
+    let count = u32::try_from(all.len()).unwrap_or(0);
+    let rows = count.div_ceil(COLUMNS).max(1);
     let (boxes, decks) = all.split_at(boxes.len());
     Table {
-        width: gap + COLUMNS * (w + gap),
+        width: gap + count.clamp(1, COLUMNS) * (w + gap),
         height: 60 + rows * (h + gap),
         boxes: boxes.to_vec(),
         decks: decks.to_vec(),

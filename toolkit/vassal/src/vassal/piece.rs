@@ -118,6 +118,88 @@ impl Trait {
         }
     }
 
+    /// The Clone command: `menu` on `key` puts a copy of the piece beside it.
+    pub fn clone_command(menu: &str, key: &str) -> Trait {
+        Trait {
+            kind: format!("clone;{}", encode(&[menu, key, ""], ';')),
+            state: String::new(),
+        }
+    }
+
+    /// A Send to Location command: `menu` on `key` moves the piece to the centre of zone
+    /// `zone` of map `map`.
+    pub fn send_to_zone(menu: &str, key: &str, map: &str, zone: &str) -> Trait {
+        let fields: [&str; 18] = [
+            menu, // command name
+            key,  // key
+            map,  // map
+            "",   // board
+            "0",  // x
+            "0",  // y
+            "",   // back command name
+            "",   // back key
+            "0",  // x index
+            "0",  // y index
+            "1",  // x offset
+            "1",  // y offset
+            "",   // description
+            "Z",  // destination: a zone
+            zone, // zone
+            "",   // region
+            "",   // property filter
+            "",   // grid location
+        ];
+        // The state is where "back" returns to: no map, no point yet (as VASSAL writes it).
+        Trait { kind: format!("sendto;{}", encode(&fields, ';')), state: ";;".into() }
+    }
+
+    /// Mark Moved: `menu` on `key` toggles the moved flag; VASSAL draws `icon` at
+    /// (`x`, `y`) from the piece's centre while the piece is marked moved.
+    pub fn mark_moved(icon: &str, x: i32, y: i32, menu: &str, key: &str) -> Trait {
+        let (x, y) = (x.to_string(), y.to_string());
+        let fields: [&str; 11] = [icon, &x, &y, menu, key, "", "false", "", "", "", ""];
+        Trait {
+            kind: format!("markmoved;{}", encode(&fields, ';')),
+            state: "false".into(),
+        }
+    }
+
+    /// Movement Trail: `menu` on `key` shows or hides the path the piece moved along.
+    pub fn movement_trail(menu: &str, key: &str) -> Trait {
+        let fields: [&str; 16] = [
+            key,           // trail key
+            menu,          // menu command
+            "false",       // initially visible
+            "false",       // globally visible
+            "10",          // circle radius
+            "255,255,255", // fill colour
+            "0,0,0",       // line colour
+            "100",         // selected transparency
+            "50",          // unselected transparency
+            "20",          // edge point buffer
+            "30",          // edge display buffer
+            "1.0",         // line width
+            "",            // key: trail on
+            "",            // key: trail off
+            "",            // key: clear trail
+            "",            // description
+        ];
+        Trait {
+            kind: format!("footprint;{}", encode(&fields, ';')),
+            state: "false;;0;false".into(),
+        }
+    }
+
+    /// Restrict Commands: hides the commands on `keys` while `expression` holds (and
+    /// blocks the keys from the traits inside it).
+    pub fn hide_commands(name: &str, expression: &str, keys: &[String]) -> Trait {
+        let keys = encode(keys, ',');
+        Trait {
+            kind: format!("hideCmd;{}", encode(&[name, "Hide", expression, &keys], ';')),
+            state: String::new(),
+        }
+    }
+
     /// Reports `format` in the chat log when `keys` are pressed.
     pub fn report(keys: &[String], format: &str) -> Trait {
         let keys = encode(keys, ',');

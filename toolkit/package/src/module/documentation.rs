@@ -1,0 +1,200 @@
+//! The module's Help menu: an about screen (title, publisher, version, the rulebook and
+//! the sources the module was built from), a page on playing the module that lists every
+//! component and command it has, and one entry per document under the game's `docs/`
+//! (PDFs open in the player's viewer, HTML and text pages in VASSAL's help window).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use muster_model::Game;
+use muster_model::assets::DocumentKind;
+use muster_render::chart::{Drawn, card_svg};
+
+use super::charts::Chart;
+use super::dead_piles::DeadPiles;
+use super::keys;
+use crate::vassal::xml::Element;
+
+/// The about screen's image under `images/`.
+pub const ABOUT_IMAGE: &str = "about.png";
+/// The page on playing the module, inside the archive.
+pub const MODULE_HELP: &str = "help/module.html";
+/// The title of that page in the Help menu.
+pub const MODULE_HELP_TITLE: &str = "Playing this module";
+
+/// The lines of the about screen.
+pub fn about_lines(game: &Game) -> Vec<(String, String)> {
+    let mut lines = vec![("Version".to_string(), game.meta.module.version.v.clone())];
+    if let Some(series) = &game.meta.series {
+        lines.push(("Series".into(), series.clone()));
+    }
+    if let Some(publisher) = &game.meta.module.publisher {
+        lines.push(("Publisher".into(), publisher.clone()));
+    }
+    lines.push(("Rules".into(), game.meta.rulebook.clone()));
+    lines.push((
+        "Built".into(),
+        format!("by muster {} from sources/{}", env!("CARGO_PKG_VERSION"), game.id),
+    ));
+    lines
+}
+
+/// The about screen, drawn.
+pub fn about_image(game: &Game) -> Drawn {
+    card_svg(&game.meta.title, &about_lines(game), 640.0)
+}
+
+/// Where a shipped document goes in the archive.
+pub fn document_entry(file: &str) -> String {
+    format!("help/{file}")
+}
+
+/// The `Documentation` element: about screen, the page on playing the module, then every
+/// shipped document.
+pub fn element(game: &Game) -> Element {
+    let mut doc = Element::new(".module.Documentation")
+        .child(
+            Element::new(".module.documentation.AboutScreen")
+                .attr("fileName", ABOUT_IMAGE)
+                .attr("title", format!("About {}", game.meta.title)),
+        )
+        .child(help_file(MODULE_HELP, MODULE_HELP_TITLE));
+    for d in &game.documents {
+        let entry = document_entry(&d.file);
+        doc = doc.child(match d.kind {
+            DocumentKind::Pdf => Element::new(".module.documentation.BrowserPDFFile")
+                .attr("pdfFile", &entry)
+                .attr("title", &d.file),
+            DocumentKind::Html | DocumentKind::Text => help_file(&entry, &d.file),
+        });
+    }
+    doc
+}
+
+fn help_file(entry: &str, title: &str) -> Element {
+    Element::new(".module.documentation.HelpFile")
+        .attr("fileName", entry)
+        .attr("fileType", "archive")
+        .attr("title", title)
+}
+
+/// The shipped documents as archive entries.
+pub fn document_files(game: &Game) -> BTreeMap<String, Vec<u8>> {
+    game.documents.iter().map(|d| (document_entry(&d.file), d.bytes.clone())).collect()
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// What a module holds, for the page on playing it.
+pub struct Contents<'a> {
+    /// The charts of the chart window.
+    pub charts: &'a [Chart],
+    /// The dead piles.
+    pub dead_piles: &'a DeadPiles,
+    /// Whether the game has a main map (a printed grid).
+    pub main_map: bool,
+    /// Whether the module has a map of holding boxes.
+    pub holding_boxes: bool,
+    /// Whether the main map has a line-of-sight thread.
+    pub line_of_sight: bool,
+    /// Whether any counter has two sides.
+    pub two_sided: bool,
+}
+
+/// The page on playing the module (HTML that VASSAL's help window shows).
+pub fn module_page(game: &Game, c: &Contents) -> String {
+    let key = |k: keys::Key| format!("Ctrl+{}", char::from_u32(k.code).unwrap_or('?'));
+    let mut s = format!(
+        "<html><head><title>{t}</title></head><body><h1>{t}</h1><p>Version {v}, built by \
+         muster from the data of <i>{r}</i>, transcribed as printed.</p>",
+        t = esc(&game.meta.title),
+        v = esc(&game.meta.module.version.v),
+        r = esc(&game.meta.rulebook),
+    );
+    s.push_str("<h2>Maps</h2><ul>");
+    if c.main_map {
+        let _ = write!(
+            s,
+            "<li><b>Main Map</b>: every hex named as printed; rest the mouse on a hex to see its \
+             name and the counters in it. Toolbar: overview map, zoom, hide pieces, save the map as \
+             an image{}, and mark every counter not moved. Alt+click flares a hex for the other \
+             players.</li>",
+            if c.line_of_sight { ", line of sight (drag from hex to hex)" } else { "" }
+        );
+    }
+    if c.holding_boxes {
+        s.push_str(
+            "<li><b>Holding Boxes</b>: reinforcements by turn and entry area, groups and counters \
+             the printed setup does not place; decks and chit cups.</li>",
+        );
+    }
+    if c.dead_piles.any() {
+        let names: Vec<String> =
+            c.dead_piles.piles.iter().map(|p| esc(&p.location)).collect();
+        let _ = write!(s, "<li><b>Dead Pile</b>: {}.</li>", names.join(", "));
+    }
+    s.push_str("</ul><h2>Counter commands</h2><table border=\"1\" cellpadding=\"4\">");
+    s.push_str("<tr><th>Command</th><th>Key</th><th>What it does</th></tr>");
+    let mut row = |name: &str, k: String, what: &str| {
+        let _ = write!(s, "<tr><td>{name}</td><td>{k}</td><td>{what}</td></tr>");
+    };
+    if c.two_sided {
+        row(
+            "Flip",
+            key(keys::FLIP),
+            "turns a two-sided counter over; reported in the chat",
+        );
+        row(
+            "Step loss",
+            key(keys::STEP_LOSS),
+            "shows the reduced side; reported in the chat; not offered once reduced",
+        );
+    }
+    if c.dead_piles.any() {
+        row(
+            "Eliminate",
+            key(keys::ELIMINATE),
+            "sends the unit to its side's dead pile; reported in the chat",
+        );
+    }
+    row("Clone", key(keys::CLONE), "puts a copy of the counter beside it");
+    row("Delete", key(keys::DELETE), "removes the counter");
+    row(
+        "Mark Moved",
+        key(keys::MARK_MOVED),
+        "marks or unmarks the counter as moved (moves mark it)",
+    );
+    row("Movement Trail", key(keys::TRAIL), "shows or hides the path it moved along");
+    s.push_str("</table>");
+    if !c.charts.is_empty() {
+        s.push_str("<h2>Charts</h2><p>The Charts button opens:</p><ul>");
+        for chart in c.charts {
+            let _ = write!(s, "<li>{}</li>", esc(&chart.label()));
+        }
+        s.push_str("</ul>");
+    }
+    if let Some(track) = &game.meta.play.turns {
+        let end = match (&track.last_day, track.count) {
+            (Some(day), _) => {
+                format!("ends on {} ({})", esc(&day.v), esc(&track.section))
+            }
+            (None, Some(n)) => format!("ends at turn {n} ({})", esc(&track.section)),
+            (None, None) => format!(
+                "counts on from turn 1, as the rulebook does not print its length ({})",
+                esc(&track.section)
+            ),
+        };
+        let _ = write!(s, "<h2>Turns</h2><p>The turn tracker {end}.</p>");
+    }
+    if !game.meta.notes.is_empty() {
+        s.push_str("<h2>Notes on the data</h2><ul>");
+        for n in &game.meta.notes {
+            let _ = write!(s, "<li>{}</li>", esc(n));
+        }
+        s.push_str("</ul>");
+    }
+    s.push_str("</body></html>\n");
+    s
+}
