@@ -446,3 +446,40 @@ fn units_a_setup_row_joins_are_one_stack_where_the_rules_say_so() {
     fs::write(&game, text).unwrap();
     assert!(stacks(&errata_of(tmp.path(), "dance-of-war")).is_empty());
 }
+
+#[test]
+fn units_nobody_owns_are_found_once_per_printed_group() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("sources"), &tmp.path().join("sources"));
+    let owned = |game: &str| -> Vec<String> {
+        errata_of(tmp.path(), game)
+            .iter()
+            .filter(|e| e["kind"] == "no-formation")
+            .map(|e| e["subject"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // 10.4 names Heckler under no formation; Dance of War's 15.2 and 15.3 print units whose
+    // formation the text does not give and which carry no independent bar.
+    assert_eq!(owned("gazala-1942"), ["Heckler"]);
+    let dow = owned("dance-of-war");
+    assert!(dow.iter().any(|s| s.starts_with("COM/12 BERS, 1/NOVARA")), "{dow:?}");
+    assert!(!dow.iter().any(|s| s.contains("Kiehl KG")), "independent: {dow:?}");
+    // The printed key's sample counters (`German Tank`) name no unit.
+    assert!(owned("gazala-line-1942").is_empty());
+    // A counter injected into a formation's list is owned; one injected beside Heckler is not.
+    let counters = tmp.path().join("sources/gazala-1942/counters.yaml");
+    let text = fs::read_to_string(&counters).unwrap().replacen(
+        "      - {printed: \"Heckler\"",
+        "      - \"Lost Bn\"\n      - {printed: \"Heckler\"",
+        1,
+    );
+    fs::write(&counters, text).unwrap();
+    let found: Vec<_> = errata_of(tmp.path(), "gazala-1942")
+        .into_iter()
+        .filter(|e| e["kind"] == "no-formation")
+        .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["subject"], "Lost Bn, Heckler");
+    assert_eq!(found[0]["line"], line_of(&counters, "\"Lost Bn\""));
+    assert_eq!(found[0]["also"].as_array().unwrap().len(), 1);
+}

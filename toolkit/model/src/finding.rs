@@ -170,6 +170,8 @@ kinds! {
     OtherFormation = "other-formation", Warning;
     /// A unit listed in the setup of the side it does not belong to.
     OtherSide = "other-side", Warning;
+    /// A combat unit or HQ in no formation and without an independent marking.
+    NoFormation = "no-formation", Warning;
     /// A parenthesised mark after a unit that the game's notation does not declare.
     UnknownMark = "unknown-mark", Warning;
     /// A unit marked as starting reduced whose counter has no reduced side.

@@ -1,5 +1,5 @@
 //! The manifest against itself and the order of battle: HQs that name another formation,
-//! counters no setup can tell apart.
+//! counters no setup can tell apart, units nobody owns.
 
 use std::collections::BTreeMap;
 
@@ -14,7 +14,84 @@ use crate::solve::descendants;
 pub(crate) fn check(cx: &Context) -> Vec<Erratum> {
     let mut out = hqs_of_other_formations(cx);
     out.extend(duplicate_names(cx));
+    out.extend(units_nobody_owns(cx));
     out
+}
+
+/// Combat units and HQs of a game with formations that belong to none and carry no
+/// independent marking: one finding per side, nationality and section that lists them.
+fn units_nobody_owns(cx: &Context) -> Vec<Erratum> {
+    let game = cx.game;
+    if game.formations.is_empty() {
+        return vec![];
+    }
+    let independent =
+        |u: &Unit| u.markings.contains(&muster_model::source::Marking::IndependentBar);
+    // A counter that names no unit, only a nationality and a type (`German Tank`, a key's
+    // sample), is no unit of the order of battle.
+    let generic_words: Vec<String> = game
+        .meta
+        .nationalities
+        .iter()
+        .flat_map(|n| std::iter::once(&n.name).chain(&n.printed))
+        .chain(game.meta.unit_types.iter().map(|t| &t.name))
+        .flat_map(|n| n.split_whitespace().map(str::to_lowercase))
+        .collect();
+    let generic = |u: &Unit| {
+        u.name
+            .designation
+            .split_whitespace()
+            .all(|w| generic_words.contains(&w.to_lowercase()))
+    };
+    let mut groups: BTreeMap<(&str, Option<&str>, &str), Vec<&Unit>> = BTreeMap::new();
+    for u in game.units.iter().filter(|u| {
+        matches!(u.category, Category::Combat | Category::Hq)
+            && u.formation.is_none()
+            && !independent(u)
+            && !generic(u)
+    }) {
+        groups
+            .entry((
+                u.side.as_str(),
+                u.nationality.as_deref(),
+                u.section.as_deref().unwrap_or_default(),
+            ))
+            .or_default()
+            .push(u);
+    }
+    groups
+        .into_iter()
+        .map(|((_, _, section), units)| {
+            let names: Vec<String> = units.iter().map(|u| format!("`{}`", u.printed.v)).collect();
+            let mut e = Erratum::new(
+                game,
+                FindingKind::NoFormation,
+                units.iter().map(|u| u.printed.v.as_str()).collect::<Vec<_>>().join(", "),
+                format!(
+                    "{} {} in no formation of the order of battle and {} no independent marking",
+                    names.join(", "),
+                    if units.len() == 1 { "is" } else { "are" },
+                    if units.len() == 1 { "carries" } else { "carry" },
+                ),
+                section,
+                units[0].printed.span,
+            )
+            .expected("a formation, or an independent marking")
+            .sure(
+                Certainty::Likely,
+                "the order of battle lists formations and independent units, and this counter is in neither",
+            );
+            e.also = units[1..]
+                .iter()
+                .map(|u| super::Place {
+                    span: u.printed.span,
+                    scenario: None,
+                    section: section.to_string(),
+                })
+                .collect();
+            e
+        })
+        .collect()
 }
 
 /// HQ counters whose name is the heading of another formation than the one that lists
