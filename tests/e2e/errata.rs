@@ -71,6 +71,12 @@ fn the_seed_games_real_misprints_are_found() {
         !scs.iter().any(|e| e["kind"] == "name-differs" && e["subject"] == "Brescia HQ")
     );
     assert!(has("hq-of-other-formation", "5 Ind Div HQ"));
+    // 15.5.2.1 and 15.6.4.1 end with a location and no units.
+    assert!(has("no-units", "A54.02"));
+    assert!(has(
+        "no-units",
+        "w/i 5 of any British MFH between A29.06 to A46.14 (inclusive)"
+    ));
     assert!(has("unparsable-list", "4/10 BL 2 Cam-a"));
     assert!(has("map-erratum", "A28.05"));
     for key in [
@@ -204,7 +210,14 @@ fn injected(
 
 #[test]
 fn each_kind_of_injected_error_is_found_once_at_its_line() {
-    let cases: [(&str, &str, &str, &str, &str); 9] = [
+    let cases: [(&str, &str, &str, &str, &str); 10] = [
+        (
+            "no-units",
+            "scenarios/cauldron-and-knightsbridge.yaml",
+            "units: \"4 Arm Bde (5 RTR Arm Bn, 1 KRRC Inf Bn)\"",
+            "units: \"\"",
+            "B35.21",
+        ),
         // kind, file, from, to, the text on the line the finding must point at
         (
             "type-differs",

@@ -172,6 +172,8 @@ kinds! {
     OtherSide = "other-side", Warning;
     /// A combat unit or HQ in no formation and without an independent marking.
     NoFormation = "no-formation", Warning;
+    /// A printed setup row with a location and no units.
+    NoUnits = "no-units", Warning;
     /// A parenthesised mark after a unit that the game's notation does not declare.
     UnknownMark = "unknown-mark", Warning;
     /// A unit marked as starting reduced whose counter has no reduced side.

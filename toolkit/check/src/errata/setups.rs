@@ -30,6 +30,7 @@ pub(crate) fn check(cx: &Context) -> SetupFindings {
         }
         out.errata.extend(validation(cx, s));
         out.errata.extend(joined_stacks(cx, s));
+        out.errata.extend(rows_without_units(cx, s));
         out.errata.extend(split_strengths(cx, s));
     }
     out.errata.extend(words.finish(cx.game));
@@ -193,6 +194,36 @@ fn validation(cx: &Context, s: &Scenario) -> Vec<Erratum> {
             Erratum::new(cx.game, f.kind, &f.subject, f.message.clone(), &f.rule, f.span)
                 .scenario(s.id)
                 .sure(certainty, evidence)
+        })
+        .collect()
+}
+
+/// Setup rows that print a location and no units.
+fn rows_without_units(cx: &Context, s: &Scenario) -> Vec<Erratum> {
+    s.placements
+        .iter()
+        .filter(|p| {
+            p.units.items.is_empty()
+                && p.units.printed.iter().all(|t| t.v.trim().is_empty())
+        })
+        .filter_map(|p| {
+            let at = p.location_text.as_ref()?;
+            Some(
+                Erratum::new(
+                    cx.game,
+                    FindingKind::NoUnits,
+                    &at.v,
+                    format!("{} prints the location `{}` and no units", p.section, at.v),
+                    &p.section,
+                    at.span,
+                )
+                .scenario(s.id)
+                .expected("the units that stand there")
+                .sure(
+                    Certainty::Certain,
+                    "the row has a location and an empty unit list",
+                ),
+            )
         })
         .collect()
 }
