@@ -356,3 +356,50 @@ fn bench_scale_measures_a_generated_game_at_two_sizes_and_their_growth() {
     let all = figures.values().all(|f| f["linear"] == true);
     assert_eq!(g["linear"], all);
 }
+
+#[test]
+fn clean_removes_only_what_the_build_recorded_and_any_stale_temporary_file() {
+    let tmp = workspace(&["example-oasis"]);
+    build(tmp.path());
+    let d = tmp.path();
+    // What a killed build leaves: a staged module beside dist/, a staged image in a folder.
+    let beside = d.join("dist/.muster-example-oasis.vmod.k1ll3d.tmp");
+    let inside = d.join("dist/example-oasis/web/.muster-oasis.png.k1ll3d.tmp");
+    fs::write(&beside, b"half").unwrap();
+    fs::write(&inside, b"half").unwrap();
+    build(d);
+    assert!(!beside.exists() && !inside.exists(), "the next build removes them");
+    // An up-to-date build too.
+    fs::write(&beside, b"half").unwrap();
+    let report = build(d);
+    assert_eq!(game(&report, "example-oasis")["up_to_date"], true);
+    assert!(!beside.exists());
+
+    let mine = [
+        d.join("counters/example-oasis/proof.pdf"),
+        d.join("dist/example-oasis/notes.md"),
+    ];
+    for f in &mine {
+        fs::write(f, b"mine").unwrap();
+    }
+    fs::write(&beside, b"half").unwrap();
+    fs::write(&inside, b"half").unwrap();
+    let other = d.join("maps/.muster-gone.png.k1ll3d.tmp");
+    fs::write(&other, b"half").unwrap();
+    let out = muster(d, &["clean", "--game", "example-oasis", "--format", "json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["unrecorded"], serde_json::json!([]));
+    for f in &mine {
+        assert_eq!(fs::read(f).unwrap(), b"mine", "{}", f.display());
+    }
+    assert!(!beside.exists() && !inside.exists());
+    assert!(!d.join("dist/example-oasis.vmod").exists());
+    assert!(!d.join("maps/example-oasis").exists(), "emptied folders go");
+    assert!(files_under(&d.join("counters")) == vec![mine[0].clone()]);
+    // A clean of everything removes every stray temporary file too.
+    assert!(other.exists());
+    assert!(muster(d, &["clean"]).status.success());
+    assert!(!other.exists());
+    assert!(mine.iter().all(|f| f.is_file()));
+}

@@ -79,7 +79,8 @@ pub struct DrawJob {
 struct Stamp {
     /// Hash of the game's inputs and the build options.
     key: String,
-    /// Outputs: path, size in bytes, modification time in nanoseconds.
+    /// Outputs: path relative to the output folder, size in bytes, modification time in
+    /// nanoseconds. The record of what the build wrote, which `clean` removes.
     outputs: Vec<(String, u64, u128)>,
     /// The cache objects the build used, kept while the stamp stands.
     objects: Vec<String>,
@@ -164,6 +165,11 @@ impl Cache {
         Ok(k.finish())
     }
 
+    /// The output folder the cache belongs to: the folder that holds it.
+    fn out(&self) -> &Path {
+        self.root.parent().unwrap_or(Path::new("."))
+    }
+
     fn stamp_path(&self, game: &str) -> PathBuf {
         crate::layout::stamp_path(&self.root, game)
     }
@@ -178,7 +184,7 @@ impl Cache {
     ) -> Option<GameReport> {
         let text = fs::read(self.stamp_path(game)).ok()?;
         let stamp: Stamp = serde_json::from_slice(&text).ok()?;
-        if stamp.key != key.hex() || stamp.outputs != listing(outputs) {
+        if stamp.key != key.hex() || stamp.outputs != listing(self.out(), outputs) {
             return None;
         }
         lock(&self.kept).extend(stamp.objects);
@@ -198,7 +204,7 @@ impl Cache {
         lock(&self.kept).extend(objects.iter().cloned());
         let stamp = Stamp {
             key: key.hex(),
-            outputs: listing(outputs),
+            outputs: listing(self.out(), outputs),
             objects,
             summary: summary.clone(),
         };
@@ -447,9 +453,18 @@ pub fn identity() -> Result<blake3::Hash> {
     Ok(h.finalize())
 }
 
-/// Path, size and modification time of every file under the given outputs (files or
-/// folders).
-fn listing(outputs: &[PathBuf]) -> Vec<(String, u64, u128)> {
+/// The files the last build of `game` wrote under the output folder `out`, from its
+/// stamp in the cache; `None` when there is no record of a build.
+pub fn recorded_outputs(out: &Path, game: &str) -> Option<Vec<PathBuf>> {
+    let text =
+        fs::read(crate::layout::stamp_path(&crate::layout::cache_dir(out), game)).ok()?;
+    let stamp: Stamp = serde_json::from_slice(&text).ok()?;
+    Some(stamp.outputs.into_iter().map(|(path, _, _)| out.join(path)).collect())
+}
+
+/// Path (relative to the output folder `base`), size and modification time of every file
+/// under the given outputs (files or folders).
+fn listing(base: &Path, outputs: &[PathBuf]) -> Vec<(String, u64, u128)> {
     let mut out = Vec::new();
     for root in outputs {
         let files =
@@ -461,7 +476,8 @@ fn listing(outputs: &[PathBuf]) -> Vec<(String, u64, u128)> {
                 .ok()
                 .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_nanos());
-            out.push((f.display().to_string(), meta.len(), mtime));
+            let path = f.strip_prefix(base).unwrap_or(&f);
+            out.push((path.display().to_string(), meta.len(), mtime));
         }
     }
     out

@@ -41,9 +41,11 @@ pub(crate) fn write_temporary(
     let dir =
         path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     fs::create_dir_all(dir).io(|| format!("failed to create {}", dir.display()))?;
+    // Named after its target, so that a stray one can be told apart from another game's.
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     let mut tmp = tempfile::Builder::new()
-        .prefix(".muster-")
-        .suffix(".tmp")
+        .prefix(&format!("{TEMPORARY_PREFIX}{name}."))
+        .suffix(TEMPORARY_SUFFIX)
         .tempfile_in(dir)
         .io(|| format!("failed to create a temporary file in {}", dir.display()))?;
     tmp.write_all(bytes).io(|| format!("failed to write {}", path.display()))?;
@@ -64,6 +66,58 @@ pub(crate) fn persist(tmp: tempfile::TempPath, path: &Path) -> Result<()> {
         .io(|| format!("failed to write {}", path.display()))
 }
 
+/// How the name of a temporary file muster writes beside an output starts.
+const TEMPORARY_PREFIX: &str = ".muster-";
+/// How it ends.
+const TEMPORARY_SUFFIX: &str = ".tmp";
+
+/// Whether `path` is a temporary file muster writes beside an output (`.muster-*.tmp`),
+/// one a build that was killed may leave behind.
+pub fn is_temporary(path: &Path) -> bool {
+    path.file_name()
+        .map(|n| n.to_string_lossy())
+        .is_some_and(|n| n.starts_with(TEMPORARY_PREFIX) && n.ends_with(TEMPORARY_SUFFIX))
+}
+
+/// The temporary files among the outputs `roots` (files or folders): every one under a
+/// folder, and beside a file those staged for that file.
+pub fn temporaries(roots: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for root in roots {
+        if root.is_dir() {
+            out.extend(files_under(root).into_iter().filter(|f| is_temporary(f)));
+            continue;
+        }
+        let (Some(dir), Some(name)) = (root.parent(), root.file_name()) else {
+            continue;
+        };
+        let staged = format!("{TEMPORARY_PREFIX}{}.", name.to_string_lossy());
+        let Ok(entries) =
+            fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
+        else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if n.starts_with(&staged) && n.ends_with(TEMPORARY_SUFFIX) {
+                out.push(dir.join(n));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Removes the temporary files among the outputs `roots` ([`temporaries`]); returns how
+/// many went.
+pub fn remove_temporaries(roots: &[PathBuf]) -> Result<usize> {
+    let found = temporaries(roots);
+    for f in &found {
+        fs::remove_file(f).io(|| format!("failed to remove {}", f.display()))?;
+    }
+    Ok(found.len())
+}
+
 /// Every file under `dir` (following no symbolic links), sorted; nothing when it is absent.
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -80,6 +134,17 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// Removes the empty folders under `dir` (not `dir` itself).
+pub(crate) fn remove_empty_dirs_under(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            remove_empty_dirs_under(&e.path());
+            let _ = fs::remove_dir(e.path());
+        }
+    }
 }
 
 #[cfg(test)]
@@ -101,5 +166,27 @@ mod tests {
         }
         let leftovers: Vec<_> = fs::read_dir(p.parent().unwrap()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary files are left behind");
+    }
+
+    #[test]
+    fn temporaries_are_found_in_folders_and_beside_the_file_they_were_staged_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("dist/g/web")).unwrap();
+        let staged = write_temporary(&d.join("dist/g.vmod"), b"x").unwrap();
+        let name = staged.path().file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with(".muster-g.vmod.") && name.ends_with(".tmp"), "{name}");
+        let stray = staged.into_temp_path().keep().unwrap();
+        fs::write(d.join("dist/g/web/.muster-a.png.x1.tmp"), b"x").unwrap();
+        fs::write(d.join("dist/g/web/mine.tmp"), b"x").unwrap();
+        fs::write(d.join("dist/.muster-h.vmod.x2.tmp"), b"x").unwrap();
+        let roots = [d.join("dist/g"), d.join("dist/g.vmod")];
+        assert_eq!(
+            temporaries(&roots),
+            vec![stray.clone(), d.join("dist/g/web/.muster-a.png.x1.tmp")]
+        );
+        assert_eq!(remove_temporaries(&roots).unwrap(), 2);
+        assert!(d.join("dist/g/web/mine.tmp").is_file());
+        assert!(d.join("dist/.muster-h.vmod.x2.tmp").is_file(), "another game's");
     }
 }

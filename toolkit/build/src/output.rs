@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::error::{IoContext, Result};
-use crate::files::{files_under, persist, unchanged, write_temporary};
+use crate::files::{
+    files_under, persist, remove_empty_dirs_under, unchanged, write_temporary,
+};
 use crate::sync::lock;
 
 /// Flushes the files `paths` to disk: on Linux with one `syncfs` per file system holding
@@ -95,21 +97,10 @@ impl Outputs {
                 }
             }
             if root.is_dir() {
-                remove_empty_dirs(root);
+                remove_empty_dirs_under(root);
             }
         }
         Ok(removed)
-    }
-}
-
-/// Removes the empty folders under `dir` (not `dir` itself).
-fn remove_empty_dirs(dir: &Path) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        if e.file_type().is_ok_and(|t| t.is_dir()) {
-            remove_empty_dirs(&e.path());
-            let _ = fs::remove_dir(e.path());
-        }
     }
 }
 

@@ -101,6 +101,9 @@ impl Build {
         let key = cache.game_key(&game.dir, &game.id, &self.settings.key())?;
         let owned = game_outputs(out, &game.id);
         if let Some(mut report) = cache.up_to_date(&game.id, &key, &owned) {
+            // What a killed build left beside the module; under the folders it would
+            // have made the game out of date.
+            crate::files::remove_temporaries(&owned)?;
             report.up_to_date = true;
             report.cache = Default::default();
             report.seconds = t.elapsed().as_secs_f64();
@@ -116,6 +119,7 @@ impl Build {
         let mut report = self.build_game(&ctx, game, loaded)?;
         ctx.outputs.commit()?;
         ctx.outputs.sweep(&owned)?;
+        crate::files::remove_temporaries(&owned)?;
         report.seconds = t.elapsed().as_secs_f64();
         cache.stamp(&ctx.cache, &game.id, &key, &owned, &report)?;
         report.up_to_date = false;

@@ -97,6 +97,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                 let json = serde_json::json!({
                     "games": cleaned.games,
                     "files": cleaned.files,
+                    "unrecorded": cleaned.unrecorded,
                 });
                 outln!("{}", serde_json::to_string_pretty(&json)?)?;
             } else if !g.quiet {
@@ -105,6 +106,13 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                     cleaned.files,
                     cleaned.games.len()
                 )?;
+            }
+            if *format == Format::Text {
+                for id in &cleaned.unrecorded {
+                    errln!(
+                        "warning: no record of a build of {id} (the cache was removed), so its outputs stay; build it, then clean"
+                    )?;
+                }
             }
             Ok(Exit::Clean)
         }
