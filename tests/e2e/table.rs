@@ -186,6 +186,100 @@ fn muster_check_runs_the_modules_own_checker_on_saved_games() {
             .any(|v| v["kind"] == "outside-setup"),
         "{report}"
     );
+    // A counter dropped into its side's dead pile is eliminated, not checked on the map.
+    let build = String::from_utf8(module.read("buildFile.xml").unwrap()).unwrap();
+    let doc = roxmltree::Document::parse(&build).unwrap();
+    let pile = doc
+        .descendants()
+        .find(|n| {
+            n.tag_name().name().ends_with(".Zone")
+                && n.attribute("name") == Some("Axis dead pile")
+        })
+        .expect("the Axis dead pile");
+    let corners: Vec<(i64, i64)> = pile
+        .attribute("path")
+        .unwrap()
+        .split(';')
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect();
+    let n = corners.len() as i64;
+    let centre = (
+        corners.iter().map(|c| c.0).sum::<i64>() / n,
+        corners.iter().map(|c| c.1).sum::<i64>() / n,
+    );
+    let axis_unit = listed[0]["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| {
+            p["side"] == "axis" && p["category"] == "combat" && p["map"] == "Main Map"
+        })
+        .expect("an Axis unit on the map")["unit_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut adds = Vec::new();
+    let mut dead = None;
+    for a in &game.added {
+        match (&a.piece, &a.stack) {
+            (Some(p), _) => {
+                let mut p = p.clone();
+                if p.marker("UnitId").as_deref() == Some(axis_unit.as_str()) {
+                    let mut pos = p.position().unwrap();
+                    pos.map = Some("Dead Pile".into());
+                    (pos.x, pos.y) = centre;
+                    let last = p.traits.len() - 1;
+                    let f = p.traits[last].fields();
+                    p.traits[last] = Trait::basic(&f[2], &f[3], &pos);
+                    dead = Some(a.id.clone());
+                }
+                adds.push(p.add_command(&a.id));
+            }
+            (None, Some(s)) => {
+                let mut s = s.clone();
+                s.pieces.retain(|p| Some(p) != dead.as_ref());
+                if !s.pieces.is_empty() {
+                    adds.push(s.add_command(&a.id));
+                }
+            }
+            _ => {}
+        }
+    }
+    let text = command_stream(&adds, &restores);
+    let eliminated = tmp.path().join("eliminated.vsav");
+    std::fs::write(
+        &eliminated,
+        write_zip(&[("savedGame".to_string(), obfuscate(&text, KEY))].into()).unwrap(),
+    )
+    .unwrap();
+    let clean = run(&untouched, &[]);
+    let clean: Value = serde_json::from_slice(&clean.stdout).unwrap();
+    let out = run(&eliminated, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["eliminated"],
+        serde_json::json!([{"unit": axis_unit, "side": "axis"}]),
+        "{report}"
+    );
+    assert_eq!(clean["eliminated"], Value::Array(vec![]));
+    assert_eq!(
+        report["pieces_checked"].as_u64().unwrap() + 1,
+        clean["pieces_checked"].as_u64().unwrap()
+    );
+    let text = muster(
+        tmp.path(),
+        &["check", eliminated.to_str().unwrap(), "--module", vmod.to_str().unwrap()],
+    );
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("(1 of them eliminated)"),
+        "{}",
+        String::from_utf8_lossy(&text.stdout)
+    );
+
     // A scenario the module does not have is a clear error.
     let out = run(&untouched, &["--scenario", "operation-aid"]);
     assert_eq!(out.status.code(), Some(2));

@@ -55,6 +55,17 @@ pub fn run(
                 .then(|| PieceAt { unit: unit.clone(), location: location.clone() })
         })
         .collect();
+    // Counters in a side's dead pile (the map and location `ruleset.json` gives it).
+    let eliminated: Vec<(&str, &str)> = pieces
+        .iter()
+        .filter_map(|p| {
+            let pile = doc.dead_piles.iter().find(|d| {
+                p.map.as_deref() == Some(d.map.as_str())
+                    && p.location.as_deref() == Some(d.location.as_str())
+            })?;
+            Some((p.unit_id.as_deref().unwrap_or(&p.name), pile.side.as_str()))
+        })
+        .collect();
     let mut checker =
         EmbeddedChecker::new(&wasm, &ruleset).map_err(|e| fail(&e, module))?;
     let report = checker
@@ -72,6 +83,10 @@ pub fn run(
             "scenario": scenario,
             "pieces_checked": on_map.len(),
             "pieces_off_the_map": pieces.len() - on_map.len(),
+            "eliminated": eliminated
+                .iter()
+                .map(|(unit, side)| serde_json::json!({"unit": unit, "side": side}))
+                .collect::<Vec<_>>(),
             "violations": report.violations,
             "unknown_units": report.unknown_units,
             "unknown_locations": report.unknown_locations,
@@ -101,9 +116,14 @@ pub fn run(
                 if listed.unread.len() == 1 { "y" } else { "ies" }
             )
         };
+        let dead = if eliminated.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} of them eliminated)", eliminated.len())
+        };
         writeln!(
             out,
-            "{name}: {} counter(s) on the map checked by the {} checker, {} off the map; {} violation(s){unread}",
+            "{name}: {} counter(s) on the map checked by the {} checker, {} off the map{dead}; {} violation(s){unread}",
             on_map.len(),
             doc.title,
             pieces.len() - on_map.len(),
