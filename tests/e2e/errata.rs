@@ -496,3 +496,39 @@ fn units_nobody_owns_are_found_once_per_printed_group() {
     assert_eq!(found[0]["line"], line_of(&counters, "\"Lost Bn\""));
     assert_eq!(found[0]["also"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn scenarios_with_the_same_start_are_compared() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("sources/gazala-scs"), &tmp.path().join("sources/gazala-scs"));
+    let seed = errata_of(tmp.path(), "gazala-scs");
+    // The Turn 10 scenarios agree where they print the same formation (`MF` is 15.1.3's
+    // Minefield).
+    assert!(!seed.iter().any(|e| e["kind"] == "scenarios-differ"), "{seed:#?}");
+    // One Pavia battalion moved to another hex in the Cauldron, the rest of the division as
+    // in the Main Event: one finding, at both places.
+    let path =
+        tmp.path().join("sources/gazala-scs/scenarios/cauldron-and-knightsbridge.yaml");
+    let text = fs::read_to_string(&path).unwrap();
+    let from = "      - location: \"w/i 2 of A31.07\"\n        units: \"20 It Corps (20 It Corps HQ), Pavia Inf Div (Pavia HQ; Inf Bns: I/27, II/27,";
+    assert!(text.contains(from));
+    let to = "      - location: \"w/i 2 of A33.07\"\n        units: \"Pavia Inf Div (Inf Bns: I/27)\"\n      - location: \"w/i 2 of A31.07\"\n        units: \"20 It Corps (20 It Corps HQ), Pavia Inf Div (Pavia HQ; Inf Bns: II/27,";
+    fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    let after = errata_of(tmp.path(), "gazala-scs");
+    let found: Vec<_> =
+        after.iter().filter(|e| e["kind"] == "scenarios-differ").collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["subject"], "I/27 Inf Bn");
+    let injected = line_of(&path, "Pavia Inf Div (Inf Bns: I/27)");
+    let places: Vec<(String, u64)> = std::iter::once(found[0])
+        .chain(found[0]["also"].as_array().unwrap())
+        .map(|p| (p["file"].as_str().unwrap().to_string(), p["line"].as_u64().unwrap()))
+        .collect();
+    assert!(
+        places.iter().any(
+            |(f, l)| f.ends_with("cauldron-and-knightsbridge.yaml") && *l == injected
+        ),
+        "{places:?}"
+    );
+    assert!(places.iter().any(|(f, _)| f.ends_with("main-event.yaml")), "{places:?}");
+}

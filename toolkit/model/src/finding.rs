@@ -174,6 +174,8 @@ kinds! {
     NoFormation = "no-formation", Warning;
     /// A printed setup row with a location and no units.
     NoUnits = "no-units", Warning;
+    /// A unit set up elsewhere than in a scenario with the same start, its formation alike.
+    ScenariosDiffer = "scenarios-differ", Warning;
     /// A parenthesised mark after a unit that the game's notation does not declare.
     UnknownMark = "unknown-mark", Warning;
     /// A unit marked as starting reduced whose counter has no reduced side.

@@ -12,6 +12,7 @@ mod differences;
 mod manifest;
 mod maps;
 mod report;
+mod scenarios;
 mod setups;
 mod unused;
 
@@ -242,6 +243,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
     let used = setups.used;
     out.extend(setups.errata);
     out.extend(counts::check(&cx));
+    out.extend(scenarios::check(&cx));
     out.extend(maps::check(&cx));
     out.extend(unused::check(&cx, &used, &out));
     report::finish(game, out)
