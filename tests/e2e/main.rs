@@ -11,6 +11,7 @@ mod hardening;
 mod incremental;
 mod init;
 mod maps;
+mod mistakes;
 mod modules;
 mod pipes;
 mod play;

@@ -117,6 +117,13 @@ impl Build {
             game: &game.id,
         };
         let mut report = self.build_game(&ctx, game, loaded)?;
+        let warned = loaded.diagnostics.iter().any(|d| d.severity.needs_attention());
+        if self.settings.strict && (warned || !report.attention.is_empty()) {
+            // A strict build with findings fails: the staged outputs go when `ctx` drops.
+            report.seconds = t.elapsed().as_secs_f64();
+            report.cache = ctx.cache.report();
+            return Ok(report);
+        }
         ctx.outputs.commit()?;
         ctx.outputs.sweep(&owned)?;
         crate::files::remove_temporaries(&owned)?;

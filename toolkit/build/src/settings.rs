@@ -31,6 +31,12 @@ pub struct Settings {
     ///
     /// Default: [`CounterOptions::default`].
     pub counters: CounterOptions,
+    /// A game with a finding that needs attention (an error or a warning `errata.yaml`
+    /// does not acknowledge), or any game when loading warned, keeps its previous outputs:
+    /// its new ones are not committed.
+    ///
+    /// Default: false.
+    pub strict: bool,
 }
 
 impl Default for Settings {
@@ -41,6 +47,7 @@ impl Default for Settings {
             games: Vec::new(),
             map_dpi: 150,
             counters: CounterOptions::default(),
+            strict: false,
         }
     }
 }

@@ -62,6 +62,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                 games: games.games.clone(),
                 map_dpi: *map_dpi,
                 counters: counters.into(),
+                strict: *strict,
             })?;
             if *watch {
                 crate::build::watch(g, &build, *format)

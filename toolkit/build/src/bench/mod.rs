@@ -298,6 +298,7 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
         games: Vec::new(),
         map_dpi: bench.map_dpi,
         counters: bench.counters.clone(),
+        strict: false,
     };
     let (map_dpi, counters) = (bench.map_dpi, &bench.counters);
 
