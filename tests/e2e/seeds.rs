@@ -219,13 +219,14 @@ fn dance_of_war_units_and_setup_match_the_rulebook() {
     // 15.1 has 11 rows and 15.2 has 11 rows; 15.3 has 9 rows.
     assert_eq!(placements(g, "campaign", setup), 11 + 11);
     assert_eq!(placements(g, "campaign", reinforcement), 9);
-    // 14.3.1 states nineteen victory locations; the table stops after six, and 16.1 names eight more.
+    // 14.3.1 states nineteen victory locations; the table stops after six, and 16.1.3 and
+    // 16.1.4 name seven more (16.1.2's El Alamein is no victory location).
     let vp = g.maps[0]
         .features
         .iter()
         .filter(|f| f.kind == muster_model::source::FeatureKind::VictoryHex)
         .count();
-    assert_eq!(vp, 6 + 8);
+    assert_eq!(vp, 6 + 7);
     let reduced: usize = g
         .placements("campaign")
         .iter()
@@ -330,6 +331,7 @@ fn unit_id(r: &muster_check::Resolution) -> Option<&str> {
             differs_from: None,
             listed_under: None,
             other_side: None,
+            by_type: None,
         } => Some(id),
         _ => None,
     }
@@ -694,4 +696,116 @@ fn gazala_1942_decides_from_the_text_and_reports_what_it_leaves_contradictory() 
     // Nationalities no heading prints are marked.
     assert!(unit("KDG (A)")[0].assumed.contains_key("nationality"));
     assert!(unit("1 French (I)")[0].assumed.is_empty());
+}
+
+#[test]
+fn dance_of_war_settles_the_columns_and_marks_what_it_reads_into_the_text() {
+    let loaded = seeds();
+    let g = game(&loaded.games, "dance-of-war");
+    let errata = muster_check::errata(g);
+    let unit = |p: &str| {
+        g.units.iter().find(|u| u.printed.v == p).unwrap_or_else(|| panic!("{p}"))
+    };
+    // 3.5.2's seven named columns are 13.7's seven COLUMN units: no generic counters.
+    let columns: Vec<&str> = g
+        .units
+        .iter()
+        .filter(|u| u.unit_type.as_deref() == Some("column"))
+        .map(|u| u.printed.v.as_str())
+        .collect();
+    assert_eq!(
+        columns,
+        ["Stancol", "Squeak", "Ackol", "Bilcol", "Robcol", "July", "August"]
+    );
+    assert!(
+        g.units
+            .iter()
+            .all(|u| u.printed.v != "Col." && u.count == 1 || u.printed.v == "x-x-6")
+    );
+    assert!(columns.iter().all(|c| unit(c).steps == Some(1)));
+    // 15.1's three "Col." lines each set up one of them, and say so.
+    let by_type = errata_of(&errata, "unit-by-type", "campaign");
+    assert_eq!(by_type.len(), 3);
+    let placed: Vec<String> = resolved(g, "campaign")
+        .iter()
+        .filter(|(_, r)| r.printed == "Col.")
+        .filter_map(|(_, r)| match &r.to {
+            muster_check::Resolved::Unit { id, by_type: Some(t), .. }
+                if t == "column" =>
+            {
+                Some(id.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(placed.len(), 3);
+    let count = errata_of(&errata, "count-incomplete", "campaign");
+    assert!(
+        count
+            .iter()
+            .any(|e| e.message.contains("7 (type:column)")
+                && e.message.ends_with("give 3"))
+    );
+    // 16.1.2 names El Alamein only as an optional criterion.
+    let vp = g.maps[0]
+        .features
+        .iter()
+        .filter(|f| f.kind == muster_model::source::FeatureKind::VictoryHex)
+        .filter_map(|f| f.name.as_deref())
+        .collect::<Vec<_>>();
+    assert!(!vp.contains(&"El Alamein"));
+    assert!(g.maps[0].features.iter().any(|f| f.name.as_deref() == Some("El Alamein")
+        && f.kind == muster_model::source::FeatureKind::Place));
+    // Types the text prints only inside names are assumptions, with the words it prints.
+    let typed: Vec<&muster_model::Unit> = g
+        .units
+        .iter()
+        .filter(|u| {
+            matches!(
+                u.unit_type.as_deref(),
+                Some(
+                    "tank"
+                        | "panzergrenadier"
+                        | "antiair"
+                        | "armored-car"
+                        | "bersaglieri"
+                )
+            )
+        })
+        .collect();
+    assert_eq!(typed.len(), 14);
+    assert!(typed.iter().all(|u| u.assumed.contains_key("type")), "every one is marked");
+    for t in &g.meta.unit_types {
+        assert!(
+            !["Panzergrenadier", "Bersaglieri", "Armoured car"]
+                .contains(&t.name.as_str()),
+            "{}",
+            t.name
+        );
+    }
+    // 10.5.1's German 2/361 is a counter; 10.5.2's "1 DUKE/I SA" is kept as printed and
+    // found to differ from 15.1's 1 DUKE/1 SA.
+    let u = unit("2/361");
+    assert_eq!(u.nationality.as_deref(), Some("germany"));
+    assert_eq!(u.mobility, Some(muster_model::source::Mobility::Motorized));
+    let duke: Vec<_> = errata
+        .iter()
+        .filter(|e| e.kind.as_str() == "unknown-unit" && e.subject == "1 DUKE/I SA")
+        .collect();
+    assert_eq!(duke.len(), 1);
+    assert_eq!(duke[0].section, "10.5.2");
+    assert!(duke[0].suggestion.as_deref().unwrap().starts_with("1 DUKE/1 SA"));
+    // Formation memberships the text does not print are marked.
+    for p in ["33A", "33P", "3A", "200P", "2/104 PzG", "2/5 Pz", "2/43/24", "9 CAV"] {
+        assert!(unit(p).assumed.contains_key("formation"), "{p}");
+    }
+    for p in ["15 Pz HQ", "1/8 Pz", "2/23/26", "90 L HQ", "580A"] {
+        assert!(!unit(p).assumed.contains_key("formation"), "{p}");
+    }
+    // Nationalities by default are marked, or taken from the name and marked.
+    assert_eq!(unit("3 SA AC").nationality.as_deref(), Some("south-africa"));
+    assert!(unit("3 SA AC").assumed.contains_key("nationality"));
+    assert!(unit("1/4 ESSEX").assumed.contains_key("nationality"));
+    assert!(unit("8 RTR").assumed.contains_key("nationality"));
+    assert!(unit("1 TS/1 SA").assumed.is_empty());
 }

@@ -50,6 +50,10 @@ pub enum Resolved {
         /// The counter belongs to this side, not to the side whose setup lists it.
         #[serde(skip_serializing_if = "Option::is_none")]
         other_side: Option<String>,
+        /// The item names only a unit type (`Col.`): this is one counter of that type not
+        /// yet used, which the text leaves unnamed; the type id.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by_type: Option<String>,
     },
     /// A formation, by id.
     Formation {
@@ -256,6 +260,22 @@ impl<'g> Resolver<'g> {
         out
     }
 
+    /// Resolves items parsed from `origin` for a side, outside any scenario (units the rules
+    /// name in an example), depth first.
+    pub fn resolve_items(
+        &self,
+        items: &[UnitItem],
+        origin: &Spanned<String>,
+        side: &str,
+    ) -> Vec<Resolution> {
+        let mut used = BTreeMap::new();
+        let mut out = Vec::new();
+        for item in items {
+            self.resolve_item(item, origin, side, None, None, &mut used, &mut out);
+        }
+        out
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn resolve_item(
         &self,
@@ -331,14 +351,16 @@ impl<'g> Resolver<'g> {
         }
         // A counter of another side, printed under this side's heading.
         for other in self.game.meta.sides.iter().filter(|s| s.id.v != side) {
-            if let Resolved::Unit { id, differs_from: None, listed_under, .. } =
-                self.unit_on_side(item, &other.id.v, scope, used)
+            if let Resolved::Unit {
+                id, differs_from: None, listed_under, by_type, ..
+            } = self.unit_on_side(item, &other.id.v, scope, used)
             {
                 return Resolved::Unit {
                     id,
                     differs_from: None,
                     listed_under,
                     other_side: Some(other.id.v.clone()),
+                    by_type,
                 };
             }
         }
@@ -393,6 +415,7 @@ impl<'g> Resolver<'g> {
                 differs_from: None,
                 listed_under: None,
                 other_side: None,
+                by_type: None,
             };
         }
         // A leading type phrase ("Air unit 231") and a trailing nationality word
@@ -489,6 +512,7 @@ impl<'g> Resolver<'g> {
                 differs_from: None,
                 listed_under,
                 other_side: None,
+                by_type: None,
             };
         }
         // Looser, and reported as a difference: the same designation with another type
@@ -514,6 +538,7 @@ impl<'g> Resolver<'g> {
                 differs_from: Some(u.printed.v.clone()),
                 listed_under: None,
                 other_side: None,
+                by_type: None,
             };
         }
         // In a formation, a unit of the stated type that is the only one of its kind there
@@ -536,6 +561,29 @@ impl<'g> Resolver<'g> {
                     differs_from: Some(u.printed.v.clone()),
                     listed_under: None,
                     other_side: None,
+                    by_type: None,
+                };
+            }
+        }
+        // A unit printed by its type word alone (`Col.`): the next counter of that type not
+        // yet used.
+        if let Some((_, t)) =
+            g.vocabulary.types.iter().find(|(w, _)| normalise(w) == exact)
+        {
+            let free = g.units.iter().find(|u| {
+                u.side == side
+                    && u.unit_type.as_ref() == Some(t)
+                    && in_scope(u)
+                    && used.get(&u.id).copied().unwrap_or(0) < u.count.max(1)
+            });
+            if let Some(u) = free {
+                *used.entry(u.id.clone()).or_default() += item.count.unwrap_or(1);
+                return Resolved::Unit {
+                    id: u.id.clone(),
+                    differs_from: None,
+                    listed_under: None,
+                    other_side: None,
+                    by_type: Some(t.clone()),
                 };
             }
         }

@@ -218,6 +218,8 @@ kinds! {
     DuplicateName = "duplicate-name", Info;
     /// A counter no scenario uses.
     Unused = "unused", Info;
+    /// A printed unit that names only its type (`Col.`): muster uses the next counter of it.
+    UnitByType = "unit-by-type", Info;
     /// A counter whose printed name states no unit type.
     UnknownType = "unknown-type", Info;
     /// A way of naming units the rulebook uses for several formations, reported once.

@@ -586,6 +586,9 @@ pub(crate) fn build(
             );
         }
     }
+    for m in &g.mentions {
+        sides.check(&m.side, &mut errors);
+    }
     let mut parsed = Vec::new();
     for (_, s) in &docs.scenarios {
         if let Some(from) = &s.setup_from {

@@ -114,6 +114,11 @@ fn actual(cx: &Context, s: &Scenario, c: &StatedCount) -> Option<usize> {
         )
     } else if let Some(side) = c.what.strip_prefix("setup:") {
         Some(s.solution.units.iter().filter(|u| u.side == side).filter(setup).count())
+    } else if let Some(t) = c.what.strip_prefix("type:") {
+        let of_type = |u: &&crate::solve::SolvedUnit| {
+            game.unit(&u.unit).and_then(|x| x.unit_type.as_deref()) == Some(t)
+        };
+        Some(s.solution.units.iter().filter(of_type).filter(setup).count())
     } else {
         c.what.strip_prefix("placed:").map(|name| {
             s.solution.units.iter().filter(|u| u.name == name).filter(setup).count()

@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use muster_model::notation::parse_units;
+use muster_model::source::UnitsField;
 use muster_model::{Certainty, FindingKind, PlacementKind, Span};
 use muster_rules::{Position, check_stacking};
 
@@ -37,55 +39,126 @@ pub(crate) fn check(cx: &Context) -> SetupFindings {
     out
 }
 
-/// Unknown units and units under another formation.
+/// Unknown units, units found but printed otherwise, units under another formation, and
+/// units named by their type alone.
 fn resolutions(cx: &Context, s: &Scenario, out: &mut SetupFindings) {
-    let game = cx.game;
     for (pi, res) in s.solution.resolutions.iter().enumerate() {
         let p = s.placements[pi];
         for r in res {
-            match &r.to {
-                Resolved::Unknown { nearest } => {
-                    out.errata.push(unknown(cx, r, nearest, &p.side, &p.section, s.id));
-                }
-                Resolved::Unit { id, listed_under, .. } => {
-                    *out.used.entry(id.clone()).or_default() += 1;
-                    if let Some(f) = listed_under {
-                        let own = game
-                            .unit(id)
-                            .and_then(|u| u.formation.as_deref())
-                            .and_then(|f| game.formation(f))
-                            .map(|f| f.printed.v.clone())
-                            .unwrap_or_default();
-                        let under = game
-                            .formation(f)
-                            .map(|f| f.printed.v.clone())
-                            .unwrap_or_default();
-                        out.errata.push(
-                            Erratum::new(
-                                game,
-                                FindingKind::OtherFormation,
-                                &r.printed,
-                                format!(
-                                    "`{}` is listed under {under}, but the manifest places it in {own}",
-                                    r.printed
-                                ),
-                                &p.section,
-                                r.span,
-                            )
-                            .scenario(s.id)
-                            .expected(format!("a unit of {own}"))
-                            .suggestion(counter_ref(game, id, ""))
-                            .sure(
-                                Certainty::Likely,
-                                format!("no counter of {under} has this name"),
-                            ),
-                        );
-                    }
-                }
-                _ => {}
+            if let Resolved::Unit { id, .. } = &r.to {
+                *out.used.entry(id.clone()).or_default() += 1;
+            }
+            out.errata.extend(item_findings(cx, r, &p.side, &p.section, Some(s.id)));
+        }
+    }
+}
+
+/// Units the rules name outside the setups (`mentions` in `game.yaml`), found in the
+/// manifest like any printed reference.
+pub(crate) fn mentions(cx: &Context) -> Vec<Erratum> {
+    let mut out = Vec::new();
+    for m in &cx.game.meta.mentions {
+        let printed: Vec<&muster_model::Spanned<String>> = match &m.units {
+            UnitsField::Printed(t) => vec![t],
+            UnitsField::List(l) => l.iter().collect(),
+        };
+        for origin in printed {
+            let items = parse_units(&origin.v, &cx.game.marks);
+            for r in cx.resolver.resolve_items(&items, origin, &m.side.v) {
+                out.extend(item_findings(cx, &r, &m.side.v, &m.section, None));
             }
         }
     }
+    out
+}
+
+/// The findings of one resolved printed item, in a scenario or not.
+fn item_findings(
+    cx: &Context,
+    r: &Resolution,
+    side: &str,
+    section: &str,
+    scenario: Option<&str>,
+) -> Vec<Erratum> {
+    let game = cx.game;
+    let placed = |e: Erratum| match scenario {
+        Some(sid) => e.scenario(sid),
+        None => e,
+    };
+    let mut out = Vec::new();
+    match &r.to {
+        Resolved::Unknown { nearest } => {
+            out.push(placed(unknown(cx, r, nearest, side, section)));
+        }
+        Resolved::Unit { id, differs_from, listed_under, by_type, .. } => {
+            // In a scenario the word-for-word comparison reports how the name differs.
+            if let (Some(m), None) = (differs_from, scenario) {
+                out.push(placed(
+                    Erratum::new(
+                        game,
+                        FindingKind::NameDiffers,
+                        &r.printed,
+                        format!("`{}` is printed `{m}` in the manifest", r.printed),
+                        section,
+                        r.span,
+                    )
+                    .expected(counter_ref(game, id, ""))
+                    .suggestion(counter_ref(game, id, ""))
+                    .sure(
+                        Certainty::Likely,
+                        "the only counter of the formation with this designation",
+                    ),
+                ));
+            }
+            if let Some(f) = listed_under {
+                let own = game
+                    .unit(id)
+                    .and_then(|u| u.formation.as_deref())
+                    .and_then(|f| game.formation(f))
+                    .map(|f| f.printed.v.clone())
+                    .unwrap_or_default();
+                let under =
+                    game.formation(f).map(|f| f.printed.v.clone()).unwrap_or_default();
+                out.push(placed(
+                    Erratum::new(
+                        game,
+                        FindingKind::OtherFormation,
+                        &r.printed,
+                        format!(
+                            "`{}` is listed under {under}, but the manifest places it in {own}",
+                            r.printed
+                        ),
+                        section,
+                        r.span,
+                    )
+                    .expected(format!("a unit of {own}"))
+                    .suggestion(counter_ref(game, id, ""))
+                    .sure(Certainty::Likely, format!("no counter of {under} has this name")),
+                ));
+            }
+            if let Some(t) = by_type {
+                let of =
+                    game.units.iter().filter(|u| u.unit_type.as_ref() == Some(t)).count();
+                out.push(placed(
+                    Erratum::new(
+                        game,
+                        FindingKind::UnitByType,
+                        &r.printed,
+                        format!(
+                            "`{}` names no counter, only its type ({t}); muster uses {}, one of the {of} counters of that type",
+                            r.printed,
+                            counter_ref(game, id, "")
+                        ),
+                        section,
+                        r.span,
+                    )
+                    .sure(Certainty::Certain, "the printed name is a type word of the game"),
+                ));
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 /// A printed unit that names no counter: a list run together, text that fits no form, or
@@ -96,11 +169,10 @@ fn unknown(
     nearest: &[(String, String, f64)],
     side: &str,
     section: &str,
-    scenario: &str,
 ) -> Erratum {
     let game = cx.game;
     let new = |kind, message: String| {
-        Erratum::new(game, kind, &r.printed, message, section, r.span).scenario(scenario)
+        Erratum::new(game, kind, &r.printed, message, section, r.span)
     };
     if r.unparsed {
         return new(

@@ -5,7 +5,7 @@ use muster_rules::Category;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Assumed, Contradiction, Ref, Table};
+use super::{Assumed, Contradiction, Mention, Ref, Table};
 use crate::Spanned;
 
 /// `game.yaml`: title, sides, nationalities, unit vocabulary, notation and board.
@@ -69,6 +69,10 @@ pub struct GameFile {
     /// The sequence of play, where the rulebook prints one. Default: none.
     #[serde(default)]
     pub sequence_of_play: Option<super::Sequence>,
+    /// Units the rules name outside the setups (examples, special rules), as printed.
+    /// Default: none.
+    #[serde(default)]
+    pub mentions: Vec<Mention>,
     /// What the VASSAL module says about itself. Default: version `1.0`.
     #[serde(default)]
     pub module: ModuleDef,

@@ -34,7 +34,7 @@ pub use scenario::{
     SetupBlock, StatedCount, StructuredLocation, UnitsField,
 };
 pub use sequence::{Sequence, Step};
-pub use statements::{Contradiction, Statement, Table};
+pub use statements::{Contradiction, Mention, Statement, Table};
 
 /// The rules file: the game's stacking and placement rules in muster's rules language.
 pub type RulesFile = muster_rules::Ruleset<crate::Spanned<String>>;

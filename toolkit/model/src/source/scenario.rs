@@ -300,8 +300,9 @@ pub struct Group {
 pub struct StatedCount {
     /// What is counted: `victory-hexes` (the victory hexes of the maps that cite the
     /// section), `formation:<id>` (counters of a formation listed in the section),
-    /// `placed:<printed name>` (counters of that name set up at start) or `setup:<side>`
-    /// (counters a side sets up at start).
+    /// `placed:<printed name>` (counters of that name set up at start), `type:<id>`
+    /// (counters of a unit type set up at start) or `setup:<side>` (counters a side sets up
+    /// at start).
     pub what: String,
     /// The number stated.
     pub count: u32,

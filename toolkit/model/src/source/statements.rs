@@ -1,8 +1,10 @@
-//! Printed tables, and statements of the rulebook that contradict each other.
+//! Printed tables, statements of the rulebook that contradict each other, and units the
+//! rules name outside the setups.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::{Ref, UnitsField};
 use crate::Spanned;
 
 /// A table as printed: its header row, its rows and the lines printed under it.
@@ -49,4 +51,20 @@ pub struct Statement {
     pub section: String,
     /// The printed words.
     pub quote: String,
+}
+
+/// Units the rules name outside the setups (an example, a special rule), as printed, so that
+/// the errata checker finds them in the manifest like any printed reference.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Mention {
+    /// Rule section.
+    pub section: String,
+    /// The side of the units named.
+    pub side: Ref,
+    /// The units as printed (`1 DUKE/I SA`).
+    pub units: UnitsField,
+    /// A remark. Default: none.
+    #[serde(default)]
+    pub note: Option<String>,
 }
