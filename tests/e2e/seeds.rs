@@ -191,9 +191,9 @@ fn gazala_1942_units_and_scenarios_match_the_rulebook() {
 fn gazala_line_1942_records_the_setup_it_does_not_print() {
     let loaded = seeds();
     let g = game(&loaded.games, "gazala-line-1942");
-    // Named in 3.1 (66/Trieste, 11/Trieste, 1/33 AT), 5.0 (SV288/90), 8.3 (General Rommel),
-    // 4.0 (one air/artillery marker per side) and the counter key's four samples.
-    assert_eq!(g.units.len(), 3 + 1 + 1 + 2 + 4);
+    // Named in 3.1 (66/Trieste, 11/Trieste, 1/33 AT), 5.0 (SV288/90), 8.3 (General Rommel)
+    // and the counter key's four samples; 7.0's air/artillery marker is a marker.
+    assert_eq!(g.units.len(), 3 + 1 + 1 + 4);
     assert!(g.board.is_none(), "the text prints no hex grid");
     let s = &g.scenarios[0];
     assert!(s.incomplete.as_ref().is_some_and(|t| t.v.contains("shown on the map")));
@@ -799,7 +799,7 @@ fn dance_of_war_settles_the_columns_and_marks_what_it_reads_into_the_text() {
     for p in ["33A", "33P", "3A", "200P", "2/104 PzG", "2/5 Pz", "2/43/24", "9 CAV"] {
         assert!(unit(p).assumed.contains_key("formation"), "{p}");
     }
-    for p in ["15 Pz HQ", "1/8 Pz", "2/23/26", "90 L HQ", "580A"] {
+    for p in ["15 Pz HQ", "1/8 Pz", "90 L HQ", "580A"] {
         assert!(!unit(p).assumed.contains_key("formation"), "{p}");
     }
     // Nationalities by default are marked, or taken from the name and marked.
@@ -808,4 +808,53 @@ fn dance_of_war_settles_the_columns_and_marks_what_it_reads_into_the_text() {
     assert!(unit("1/4 ESSEX").assumed.contains_key("nationality"));
     assert!(unit("8 RTR").assumed.contains_key("nationality"));
     assert!(unit("1 TS/1 SA").assumed.is_empty());
+}
+
+#[test]
+fn gazala_line_1942_invents_no_label_and_marks_what_the_text_leaves_open() {
+    let loaded = seeds();
+    let g = game(&loaded.games, "gazala-line-1942");
+    let unit = |p: &str| {
+        g.units.iter().find(|u| u.printed.v == p).unwrap_or_else(|| panic!("{p}"))
+    };
+    // No counter, marker or formation carries a name the text does not print.
+    let names: Vec<&str> = g
+        .units
+        .iter()
+        .chain(&g.markers)
+        .map(|u| u.printed.v.as_str())
+        .chain(g.formations.iter().map(|f| f.printed.v.as_str()))
+        .collect();
+    for invented in [
+        "Axis Air/Artillery",
+        "Allied Air/Artillery",
+        "German units named in the rules",
+        "Allied units named in the rules",
+    ] {
+        assert!(!names.contains(&invented), "{invented}");
+    }
+    // 7.0's air/artillery marker, as printed.
+    let m = g.markers.iter().find(|m| m.printed.v == "air/artillery marker").unwrap();
+    assert_eq!(m.side, "axis");
+    // The turn marker's back and the turn steps are not printed past "Deck 1".
+    let turn = g.markers.iter().find(|m| m.printed.v == "Turn").unwrap();
+    assert!(turn.assumed.contains_key("back"));
+    assert!(
+        g.assumptions()
+            .iter()
+            .any(|a| a.entry == "play.turns" && a.field.as_deref() == Some("steps"))
+    );
+    // 3.1 names two German and one Italian AT units without saying which 1/33 AT is.
+    assert_eq!(unit("1/33 AT").nationality, None);
+    // Trieste's nationality is an assumption; 66/Trieste and 11/Trieste are "armor units".
+    for p in ["66/Trieste", "11/Trieste"] {
+        assert_eq!(unit(p).unit_type.as_deref(), Some("armor"), "{p}");
+        assert!(unit(p).assumed.contains_key("nationality"), "{p}");
+    }
+    // 8.2 names the Ariete Division.
+    let ariete = g.formation("ariete").unwrap();
+    assert_eq!(
+        (ariete.printed.v.as_str(), ariete.section.as_deref()),
+        ("Ariete Division", Some("8.2"))
+    );
 }
