@@ -48,7 +48,7 @@ fn edit_manifest(text: &str) -> String {
         edited.replacen(&format!("    counters:\n{heckler}\n"), "    counters: []\n", 1);
     assert!(
         edited.contains("999 (I)")
-            && !edited.contains("Heckler")
+            && !edited.contains("printed: \"Heckler\"")
             && edited.contains("\"361 (I)\"\n      - \"200 (I)\""),
         "the edit applies"
     );
