@@ -145,11 +145,6 @@ pub fn play(tools: &Path, module: &Path, args: &[&str], label: &str) -> Run {
 }
 
 impl Run {
-    /// The report of the `n`-th action of a play run.
-    pub fn action(&self, n: usize) -> &Value {
-        &self.report["actions"][n]
-    }
-
     /// Fails unless the run had no error: no VASSAL warning, error, dialog or failed action.
     pub fn assert_clean(&self, label: &str) {
         assert!(
