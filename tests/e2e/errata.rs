@@ -477,8 +477,9 @@ fn units_nobody_owns_are_found_once_per_printed_group() {
     let dow = owned("dance-of-war");
     assert!(dow.iter().any(|s| s.starts_with("COM/12 BERS, 1/NOVARA")), "{dow:?}");
     assert!(!dow.iter().any(|s| s.contains("Kiehl KG")), "independent: {dow:?}");
-    // The printed key's sample counters (`German Tank`) name no unit.
-    assert!(owned("gazala-line-1942").is_empty());
+    // The printed key's sample counters (`German Tank`) name no unit; 3.1's 1/33 AT and 5.0's
+    // SV288/90 are named with no formation, and the rulebook prints no order of battle.
+    assert_eq!(owned("gazala-line-1942"), ["1/33 AT", "SV288/90"]);
     // A counter injected into a formation's list is owned; one injected beside Heckler is not.
     let counters = tmp.path().join("sources/gazala-1942/counters.yaml");
     let text = fs::read_to_string(&counters).unwrap().replacen(
