@@ -90,3 +90,20 @@ fn clean_reports_as_json_what_it_removed() {
     assert_eq!(v["games"], serde_json::json!(["example-oasis"]));
     assert!(v["files"].as_u64().unwrap() > 10, "{v}");
 }
+
+#[test]
+fn an_unknown_scenario_lists_the_scenarios_there_are() {
+    let tmp = workspace();
+    let out = crate::util::muster(
+        tmp.path(),
+        &["validate", "--game", "example-oasis", "--scenario", "meetin"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "no scenario `meetin`; did you mean `meeting`? (the scenarios are meeting)"
+        ),
+        "{err}"
+    );
+}

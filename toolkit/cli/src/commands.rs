@@ -260,10 +260,11 @@ fn validate(
             .flat_map(|game| game.scenarios.iter().map(|x| x.id.v.as_str()))
             .collect();
         errln!(
-            "error: no scenario `{s}`{}",
+            "error: no scenario `{s}`{} (the scenarios are {})",
             muster_model::suggest(s, all.iter().copied())
                 .map(|x| format!("; did you mean `{x}`?"))
-                .unwrap_or_default()
+                .unwrap_or_default(),
+            if all.is_empty() { "none".to_string() } else { all.join(", ") }
         )?;
         return Ok(Exit::Unusable);
     }
