@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use muster_package::archive::Archive;
 use muster_package::vassal::piece::decode_add;
+use serde_json::Value;
 
 use crate::util::{copy_tree, muster, root};
 
@@ -132,4 +133,65 @@ fn counters_keep_their_piece_ids_when_the_manifest_changes() {
     assert!(before.values().all(|g| *g != new));
     assert!(before.values().all(|g| *g < next_before));
     assert!(after.values().all(|g| *g < next_after));
+}
+
+#[test]
+fn a_game_saved_with_the_previous_release_refreshes_against_the_next_in_vassal() {
+    let Some(tools) = crate::vassal::tools() else { return };
+    let r = releases();
+    // A game in progress with the first release: the setup, one counter moved, saved by
+    // VASSAL itself.
+    let unit = "xx-it-corps-1-132-t";
+    let save = r.before.join("in-progress.vsav");
+    let _ = std::fs::remove_file(&save);
+    let before = crate::vassal::run(
+        &tools,
+        &r.before.join("dist/gazala-1942.vmod"),
+        &[
+            "--setup",
+            "operation-aida.vsav",
+            "--move",
+            &format!("{unit}=0808"),
+            "--save",
+            save.to_str().unwrap(),
+        ],
+        "refresh-before",
+    );
+    before.assert_clean("the first release");
+    let moved = &before.report["moves"][0];
+    assert_eq!(moved["arrived"], true, "{moved}");
+    // Moving marks the counter moved and reports the move in the chat.
+    let changes: Vec<&str> =
+        moved["changes"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(changes.iter().any(|c| c.contains("Moved false -> true")), "{changes:?}");
+    assert!(
+        moved["chat"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("0808")),
+        "{moved}"
+    );
+    assert!(save.is_file());
+
+    // The next release refreshes every piece of that game by its gpid, each staying the
+    // counter it was (same unit, name and image) where it was.
+    let after = crate::vassal::play(
+        &tools,
+        &r.after.join("dist/gazala-1942.vmod"),
+        &[save.to_str().unwrap(), "--refresh"],
+        "refresh-after",
+    );
+    after.assert_clean("the next release");
+    let refresh = after.action(0);
+    let total = refresh["totalCount"].as_u64().unwrap();
+    assert!(total > 40, "{refresh}");
+    assert_eq!(refresh["updatedCount"].as_u64(), Some(total), "{refresh}");
+    assert_eq!(refresh["notFoundCount"], 0, "{refresh}");
+    assert_eq!(refresh["warnings"], 0, "{refresh}");
+    assert_eq!(refresh["pieces_after"].as_u64(), Some(total), "{refresh}");
+    assert_eq!(refresh["changed"].as_array().map(Vec::len), Some(0), "{refresh}");
+    assert_eq!(refresh["new"].as_array().map(Vec::len), Some(0), "{refresh}");
+    let pieces = after.report["game"]["pieces"].as_array().unwrap();
+    assert!(pieces.iter().any(|p| p["unit_id"] == unit && p["location"] == "0808"));
 }

@@ -67,6 +67,11 @@ pub struct Run {
 }
 
 impl Run {
+    /// The report of the `n`-th action of a play run.
+    pub fn action(&self, n: usize) -> &Value {
+        &self.report["actions"][n]
+    }
+
     /// The findings that are not INFO, as `LEVEL [phase] text` lines.
     pub fn problems(&self) -> Vec<String> {
         self.report["issues"]

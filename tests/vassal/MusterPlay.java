@@ -479,16 +479,22 @@ public class MusterPlay {
       r.put(f, field.getInt(refresher));
     }
     r.put("warnings", refresher.warnings());
-    final java.util.Map<String, String> after = identities(gm);
-    final List<String> changed = new ArrayList<>();
-    for (final java.util.Map.Entry<String, String> e : before.entrySet()) {
-      if (!e.getValue().equals(after.get(e.getKey()))) changed.add(e.getKey() + ": " + e.getValue() + " -> " + after.get(e.getKey()));
-    }
-    r.put("pieces", before.size());
-    r.put("changed", changed);
+    // Refreshed pieces are new pieces (with new ids): compare what each piece is and where.
+    final List<String> after = new ArrayList<>(identities(gm).values());
+    final List<String> was = new ArrayList<>(before.values());
+    java.util.Collections.sort(after);
+    java.util.Collections.sort(was);
+    final List<String> gone = new ArrayList<>(was);
+    for (final String a : after) gone.remove(a);
+    final List<String> added = new ArrayList<>(after);
+    for (final String b : was) added.remove(b);
+    r.put("pieces", was.size());
+    r.put("pieces_after", after.size());
+    r.put("changed", gone);
+    r.put("new", added);
   }
 
-  /** Piece id -> what the piece is (UnitId, name, image) and where. */
+  /** Piece id -> what the piece is (UnitId, name, BasicPiece type with its image) and where. */
   static java.util.Map<String, String> identities(GameModule gm) {
     final java.util.Map<String, String> out = new LinkedHashMap<>();
     for (final GamePiece p : Oracle.allGamePieces(gm)) {
