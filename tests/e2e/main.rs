@@ -10,6 +10,7 @@ mod findings;
 mod hardening;
 mod incremental;
 mod init;
+mod legibility;
 mod maps;
 mod mistakes;
 mod modules;

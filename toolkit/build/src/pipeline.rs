@@ -67,8 +67,13 @@ impl Build {
         progress: &dyn Progress,
     ) -> Result<BuildReport> {
         let started = Instant::now();
-        let loaded =
+        let mut loaded =
             muster_model::load(&self.settings.sources, games, &LoadOptions::default());
+        // The counters' text is fitted to their templates before anything is drawn, so
+        // what does not fit is reported with the rest of the game's findings.
+        let misfits: Vec<_> =
+            loaded.games.par_iter().flat_map(muster_render::counter::check).collect();
+        loaded.diagnostics.extend(misfits);
         progress.loaded(&loaded);
         // Games build side by side; their reports come in order.
         let built: Vec<Result<GameReport>> = loaded

@@ -100,6 +100,48 @@ impl Layout {
     }
 }
 
+/// The layout of regular hexes whose centres come closest, by least squares, to given
+/// pixel centres of board cells: one hex size and an origin (no rotation, as VASSAL's
+/// grids have none). Returns the layout and how far each given centre is from its cell's
+/// centre on it; `None` when the points do not fix a size (all the same cell).
+pub fn fit_layout(
+    grid: Grid,
+    points: &[(Cell, (f64, f64))],
+) -> Option<(Layout, Vec<f64>)> {
+    if points.is_empty() {
+        return None;
+    }
+    let unit = Layout { grid, hex_size: 1.0, origin: (0.0, 0.0) };
+    let count = points.len() as f64;
+    let uv: Vec<(f64, f64)> = points.iter().map(|(c, _)| unit.centre(*c)).collect();
+    let mean = |f: &dyn Fn(usize) -> f64| (0..points.len()).map(f).sum::<f64>() / count;
+    let (mu, mv) = (mean(&|i| uv[i].0), mean(&|i| uv[i].1));
+    let (mx, my) = (mean(&|i| points[i].1.0), mean(&|i| points[i].1.1));
+    let (mut num, mut den) = (0.0, 0.0);
+    for (i, (_, (x, y))) in points.iter().enumerate() {
+        let (du, dv) = (uv[i].0 - mu, uv[i].1 - mv);
+        num += du * (x - mx) + dv * (y - my);
+        den += du * du + dv * dv;
+    }
+    if den < 1e-12 {
+        return None;
+    }
+    let size = num / den;
+    if !(size.is_finite() && size > 0.0) {
+        return None;
+    }
+    let layout =
+        Layout { grid, hex_size: size, origin: (mx - size * mu, my - size * mv) };
+    let misses = points
+        .iter()
+        .map(|(c, (x, y))| {
+            let (cx, cy) = layout.centre(*c);
+            ((cx - x) * (cx - x) + (cy - y) * (cy - y)).sqrt()
+        })
+        .collect();
+    Some((layout, misses))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +177,46 @@ mod tests {
             let d = ((nx - x).powi(2) + (ny - y).powi(2)).sqrt();
             assert!((d - 10.0).abs() < 1e-9, "{n:?} at {d}");
         }
+    }
+
+    #[test]
+    fn a_fit_to_three_rounded_centres_recovers_the_grid_within_half_a_pixel() {
+        for orientation in [Orientation::FlatTop, Orientation::PointyTop] {
+            for stagger in [Stagger::Odd, Stagger::Even] {
+                let grid = Grid { orientation, stagger };
+                let known = Layout { grid, hex_size: 71.37, origin: (53.6, 48.2) };
+                // Three corner hexes, their centres given to the nearest pixel as a
+                // publisher reads them off the image.
+                let refs = [Cell::new(0, 0), Cell::new(11, 0), Cell::new(0, 9)];
+                let points: Vec<(Cell, (f64, f64))> = refs
+                    .iter()
+                    .map(|c| {
+                        let (x, y) = known.centre(*c);
+                        (*c, (x.round(), y.round()))
+                    })
+                    .collect();
+                let (fitted, misses) = fit_layout(grid, &points).unwrap();
+                assert!(misses.iter().all(|m| *m < 1.0), "{misses:?}");
+                for col in 0..12 {
+                    for row in 0..10 {
+                        let c = Cell::new(col, row);
+                        let (a, b) = (known.centre(c), fitted.centre(c));
+                        let d = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+                        assert!(
+                            d < 0.5,
+                            "{c:?} misses by {d} px ({orientation:?} {stagger:?})"
+                        );
+                    }
+                }
+            }
+        }
+        // One hex fixes no size.
+        assert!(
+            fit_layout(
+                Grid { orientation: Orientation::FlatTop, stagger: Stagger::Odd },
+                &[(Cell::new(2, 2), (5.0, 5.0)), (Cell::new(2, 2), (6.0, 5.0))]
+            )
+            .is_none()
+        );
     }
 }

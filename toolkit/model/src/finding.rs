@@ -206,6 +206,8 @@ kinds! {
     UnreadFile = "unread-file", Warning;
     /// A map file that the board in `game.yaml` does not place.
     UnplacedMap = "unplaced-map", Warning;
+    /// Counter text that does not fit its field even at the smallest size allowed; it is drawn past the field's edge.
+    TextOverflow = "text-overflow", Warning;
 
     // Information: as printed, nothing to do.
     /// A number the text states that the lists cannot confirm, as they stop short or are not printed.
@@ -220,6 +222,8 @@ kinds! {
     Unused = "unused", Info;
     /// A printed unit that names only its type (`Col.`): muster uses the next counter of it.
     UnitByType = "unit-by-type", Info;
+    /// An optional counter field left off because its text does not fit even at the smallest size allowed.
+    TextOmitted = "text-omitted", Info;
     /// A counter whose printed name states no unit type.
     UnknownType = "unknown-type", Info;
     /// A way of naming units the rulebook uses for several formations, reported once.

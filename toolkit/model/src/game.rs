@@ -2,17 +2,22 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use muster_hex::Board;
+use muster_hex::pixel::Layout;
 use muster_rules::Category;
 use serde::Serialize;
 
 use crate::Spanned;
+use crate::art::{FaceArt, RasterArt};
 use crate::notation::{LocationExpr, Marks, NameParts, UnitItem, Vocabulary};
+use crate::source::MapLayer;
 use crate::source::{
     CountersFile, GameFile, GroupKind, MapFile, Marking, Mobility, OobFile, RulesFile,
     ScenarioFile,
 };
+use crate::template::Template;
 
 /// A game that loaded without errors. Only the loader can build one.
 #[derive(Debug, Clone)]
@@ -54,6 +59,29 @@ pub struct Game {
     pub documents: Vec<crate::assets::Document>,
     /// The images of `module.charts`, in its order.
     pub chart_images: Vec<crate::assets::Image>,
+    /// The game's own counter templates, parsed, one for each of
+    /// `meta.counter_style.templates`.
+    pub templates: Vec<Arc<Template>>,
+    /// The painted image of each map of `maps` that names one, with its fitted grid.
+    pub map_art: Vec<Option<Arc<MapArt>>>,
+}
+
+/// A painted map image and the grid fitted to its reference hexes.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct MapArt {
+    /// The image.
+    pub image: Arc<RasterArt>,
+    /// Its resolution, pixels per inch.
+    pub dpi: f64,
+    /// The fitted grid, in the image's pixels: `layout_px.centre(cell)` is the pixel of a
+    /// board cell's centre.
+    pub layout_px: Layout,
+    /// How far each reference hex's given centre is from the fitted one, in pixels, in
+    /// the order the map file lists them.
+    pub misses_px: Vec<f64>,
+    /// What muster draws over the image.
+    pub draw: Vec<MapLayer>,
 }
 
 /// A formation of the order of battle.
@@ -136,6 +164,9 @@ pub struct Unit {
     /// a unit type or size that is assumed as a whole.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub assumed: BTreeMap<String, String>,
+    /// The publisher's art for the front and the back, where a side is not drawn.
+    #[serde(skip)]
+    pub art: [Option<FaceArt>; 2],
 }
 
 /// A scenario's placements, parsed from the printed notation.

@@ -12,6 +12,8 @@
 
 #![deny(missing_docs)]
 
+pub mod art;
+mod artwork;
 pub mod assets;
 mod assumptions;
 pub mod calendar;
@@ -23,6 +25,7 @@ pub mod notation;
 pub mod source;
 mod span;
 mod symbols;
+pub mod template;
 mod validate;
 mod yaml;
 
@@ -30,7 +33,8 @@ pub use assumptions::Assumption;
 pub use diag::{Diagnostic, SourceFile, SourceResult, Sources, suggest};
 pub use finding::{Certainty, FindingKind, Severity};
 pub use game::{
-    Formation, Game, ParsedPlacement, ParsedScenario, ParsedUnits, PlacementKind, Unit,
+    Formation, Game, MapArt, ParsedPlacement, ParsedScenario, ParsedUnits, PlacementKind,
+    Unit,
 };
 pub use load::{LoadOptions, Loaded, discover_games, load, load_game};
 pub use span::{FileId, Span, Spanned};

@@ -188,8 +188,13 @@ pub fn load_game(
         ]);
     }
     let docs = Documents { game, oob, counters, rules, maps, scenarios, errata };
-    let (game, w) = validate::build(dir, docs, sources)?;
+    let (mut game, w) = validate::build(dir, docs, sources)?;
     warnings.extend(w);
+    // Templates, art and painted maps, once every reference of the YAML holds.
+    let errors = crate::artwork::attach(&mut game, sources);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     if !game.scenarios.is_empty() && game.rules.stacking.is_empty() {
         let rules = dir.join("rules.yaml");
         let (at, why) = match sources.find(&rules) {

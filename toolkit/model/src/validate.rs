@@ -483,6 +483,7 @@ pub(crate) fn build(
                 back_text: None,
                 note: def.and_then(|d| d.note.clone()),
                 assumed: BTreeMap::new(),
+                art: [None, None],
             });
         }
     }
@@ -516,6 +517,7 @@ pub(crate) fn build(
             back_text: m.back.clone(),
             note: m.note.clone(),
             assumed: BTreeMap::new(),
+            art: [None, None],
         });
     }
 
@@ -686,6 +688,8 @@ pub(crate) fn build(
             known_errata: errata,
             documents,
             chart_images,
+            templates: Vec::new(),
+            map_art: Vec::new(),
         },
         warnings,
     ))

@@ -1,16 +1,23 @@
-//! Counter art: one SVG per counter side, in the game's own counter style.
+//! Counter art: one SVG per counter side, drawn from a template (the game's own, or the
+//! one shipped with muster), or the publisher's own art for that side.
 //!
 //! A counter is drawn in a 100 by 100 box of counter units; `bleed` extends the
 //! background beyond the cut line for print sheets. Values the rulebook does not print are
-//! drawn as `?` and counted.
+//! drawn as `?` and counted. [`check`] fits every counter's text and reports what does not
+//! fit, with the counter's line in the manifest.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::sync::OnceLock;
 
-use muster_model::source::{Marking, Mobility};
-use muster_model::{Game, Unit};
+use muster_model::art::FaceArt;
+use muster_model::source::{FaceName, FieldStyle, Marking, Mobility};
+use muster_model::template::{self, Template};
+use muster_model::{Diagnostic, FindingKind, Game, Span, Unit};
 use muster_rules::Category;
 
-use crate::svg::{esc, n};
+use crate::svg::{data_url, n};
+use crate::template::{Fields, Misfit, Run, fill};
 
 /// A side of a counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -29,6 +36,13 @@ impl Face {
             Face::Back => "back",
         }
     }
+
+    fn index(self) -> usize {
+        match self {
+            Face::Front => 0,
+            Face::Back => 1,
+        }
+    }
 }
 
 /// The sides a counter has: one for single-sided counters and markers without a back.
@@ -39,7 +53,8 @@ pub fn faces(unit: &Unit) -> Vec<Face> {
     if one_sided { vec![Face::Front] } else { vec![Face::Front, Face::Back] }
 }
 
-/// Counter art as an SVG fragment in counter units, with how many values are unknown.
+/// Counter art as an SVG fragment in counter units, with how many values are unknown and
+/// which fields do not fit.
 #[derive(Debug, Clone)]
 pub struct CounterArt {
     /// SVG elements drawing the counter in the box (0,0)-(100,100), background extended by
@@ -47,6 +62,62 @@ pub struct CounterArt {
     pub fragment: String,
     /// Values drawn as `?`.
     pub unknown_values: usize,
+    /// Fields whose text does not fit at the smallest size allowed.
+    pub misfits: Vec<Misfit>,
+    /// Where the template (or art) that drew it came from.
+    pub template: String,
+}
+
+/// The templates shipped with muster: units and markers, designed at 5/8 inch.
+fn shipped(marker: bool) -> &'static Template {
+    static UNIT: OnceLock<Template> = OnceLock::new();
+    static MARKER: OnceLock<Template> = OnceLock::new();
+    let (cell, text, name, tag) = if marker {
+        (
+            &MARKER,
+            include_str!("../templates/marker.svg"),
+            "muster's marker template",
+            "sm",
+        )
+    } else {
+        (&UNIT, include_str!("../templates/unit.svg"), "muster's unit template", "su")
+    };
+    cell.get_or_init(|| {
+        template::parse(muster_model::FileId(u32::MAX), text, name, tag).unwrap_or_else(
+            |_| Template {
+                origin: name.into(),
+                tag: tag.into(),
+                view_box: [0.0, 0.0, 45.0, 45.0],
+                nodes: vec![],
+            },
+        )
+    })
+}
+
+/// The template that draws a counter side, and the field styles that apply to it.
+fn template_for<'a>(
+    game: &'a Game,
+    unit: &Unit,
+    face: Face,
+) -> (&'a Template, Vec<&'a FieldStyle>) {
+    let style = &game.meta.counter_style;
+    let mut styles: Vec<&FieldStyle> = style.fields.iter().collect();
+    for (def, t) in style.templates.iter().zip(&game.templates) {
+        let side = def.side.as_ref().is_none_or(|s| s.v == unit.side);
+        let category = def.category.is_empty() || def.category.contains(&unit.category);
+        let types = def.types.is_empty()
+            || unit
+                .unit_type
+                .as_ref()
+                .is_some_and(|u| def.types.iter().any(|x| x.v == *u));
+        let on_face =
+            def.face.is_none_or(|f| (f == FaceName::Back) == (face == Face::Back));
+        if side && category && types && on_face {
+            styles.extend(&def.fields);
+            return (t, styles);
+        }
+    }
+    (shipped(unit.category == Category::Marker), styles)
 }
 
 fn nationality_colour<'a>(game: &'a Game, unit: &Unit) -> &'a str {
@@ -66,31 +137,24 @@ fn dark(rgb: &str) -> bool {
     (r * 299 + g * 587 + b * 114) / 1000 < 110
 }
 
-fn fit(text: &str, max: f64, width: f64) -> f64 {
-    let len = text.chars().count().max(1) as f64;
-    max.min(width / (0.56 * len))
-}
-
-/// Fills a value template (`{attack}-{defense}-{movement}`) as SVG text pieces.
-fn value_line(
+/// Fills a value template (`{attack}-{defense}-{movement}`) as runs of text, counting the
+/// values it draws as `?`.
+fn value_runs(
     template: &str,
-    values: &std::collections::BTreeMap<String, String>,
+    values: &BTreeMap<String, String>,
     mobility: Option<(&str, Mobility)>,
     unknown: &mut usize,
-) -> String {
-    let mut out = String::new();
+) -> Vec<Run> {
+    let mut out = Vec::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
-        out.push_str(&esc(&rest[..open]));
+        out.push(Run::plain(&rest[..open]));
         let Some(close) = rest[open..].find('}') else { break };
         let name = &rest[open + 1..open + close];
-        let value = match values.get(name) {
-            Some(v) => v.clone(),
-            None => {
-                *unknown += 1;
-                "?".into()
-            }
-        };
+        let value = values.get(name).cloned().unwrap_or_else(|| {
+            *unknown += 1;
+            "?".into()
+        });
         match mobility {
             Some((m, mob)) if m == name => {
                 let (fill, stroke) = match mob {
@@ -98,206 +162,211 @@ fn value_line(
                     Mobility::Motorized => ("#000000", "none"),
                     Mobility::Foot => ("#ffffff", "#000000"),
                 };
-                let _ = write!(
-                    out,
-                    r#"<tspan fill="{fill}" stroke="{stroke}" stroke-width="0.4">{}</tspan>"#,
-                    esc(&value)
-                );
+                out.push(Run { text: value, fill: Some(fill), stroke: Some(stroke) });
             }
-            _ => out.push_str(&esc(&value)),
+            _ => out.push(Run::plain(value)),
         }
         rest = &rest[open + close + 1..];
     }
-    out.push_str(&esc(rest));
+    out.push(Run::plain(rest));
+    out.retain(|r| !r.text.is_empty());
     out
+}
+
+/// The fields one side of a counter fills a template with, and how many values each
+/// draws as `?`.
+fn face_fields(
+    game: &Game,
+    unit: &Unit,
+    face: Face,
+) -> (Fields, BTreeMap<String, usize>) {
+    let mut f = Fields::default();
+    let mut unknown = BTreeMap::new();
+    let plain = |s: &str| vec![Run::plain(s)];
+    let marker = unit.category == Category::Marker;
+    let colour = if marker { "#d9d4c7" } else { nationality_colour(game, unit) };
+    f.colours.insert("colour", colour.to_string());
+    f.colours.insert("ink", if dark(colour) { "#ffffff" } else { "#000000" }.to_string());
+    f.conditions.insert(face.name());
+    for (m, c) in [
+        (Marking::Exploitation, "exploitation"),
+        (Marking::IndependentBar, "independent-bar"),
+        (Marking::Camouflage, "camouflage"),
+    ] {
+        if unit.markings.contains(&m) {
+            f.conditions.insert(c);
+        }
+    }
+    let name = match (marker, face) {
+        (true, Face::Back) => unit.back_text.clone().unwrap_or_default(),
+        _ => unit.printed.v.clone(),
+    };
+    f.text.insert("name".into(), plain(&name));
+    f.text.insert("id".into(), plain(&unit.id));
+    let designation = if unit.name.designation.is_empty() {
+        name.clone()
+    } else {
+        unit.name.designation.clone()
+    };
+    f.text.insert("designation".into(), plain(&designation));
+    let size = unit
+        .size
+        .as_ref()
+        .and_then(|s| game.meta.unit_sizes.iter().find(|d| d.id.v == *s));
+    f.text.insert("size".into(), plain(size.map_or("", |d| d.symbol.as_str())));
+    let type_def = unit
+        .unit_type
+        .as_ref()
+        .and_then(|t| game.meta.unit_types.iter().find(|d| d.id.v == *t));
+    f.text.insert("type".into(), plain(type_def.map_or("", |d| d.name.as_str())));
+    f.symbol = match (&unit.unit_type, type_def) {
+        (None, _) => "unknown".into(),
+        (Some(_), Some(d)) => d.symbol.v.clone(),
+        (Some(_), None) => "none".into(),
+    };
+    let side = game.meta.sides.iter().find(|s| s.id.v == unit.side);
+    f.text.insert("side".into(), plain(side.map_or("", |s| s.name.as_str())));
+    let nationality = unit
+        .nationality
+        .as_ref()
+        .and_then(|n| game.meta.nationalities.iter().find(|x| x.id.v == *n));
+    f.text
+        .insert("nationality".into(), plain(nationality.map_or("", |n| n.name.as_str())));
+    // The formation by the shortest name the rulebook prints for it.
+    let formation = unit
+        .formation
+        .as_ref()
+        .and_then(|id| game.formation(id))
+        .filter(|x| !x.independent)
+        .map(|x| {
+            std::iter::once(&x.printed)
+                .chain(&x.also_printed)
+                .map(|p| p.v.as_str())
+                .min_by_key(|p| p.chars().count())
+                .unwrap_or_default()
+                .to_string()
+        })
+        .unwrap_or_default();
+    f.text.insert("formation".into(), plain(&formation));
+    let values = match face {
+        Face::Front => &unit.front,
+        Face::Back => &unit.back,
+    };
+    for v in &game.meta.values {
+        let (text, missing) = match values.get(&v.id.v) {
+            Some(x) => (x.clone(), 0),
+            None => ("?".to_string(), 1),
+        };
+        f.text.insert(v.id.v.clone(), plain(&text));
+        unknown.insert(v.id.v.clone(), missing);
+    }
+    let style = &game.meta.counter_style;
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    if let Some(b) = &style.beside_size {
+        let mut count = 0;
+        left = value_runs(&format!("{{{}}}", b.left.v), values, None, &mut count);
+        right = value_runs(&format!("{{{}}}", b.right.v), values, None, &mut count);
+        let mut l = 0;
+        let _ = value_runs(&format!("{{{}}}", b.left.v), values, None, &mut l);
+        unknown.insert("size-left".into(), l);
+        unknown.insert("size-right".into(), count - l);
+    }
+    f.text.insert("size-left".into(), left);
+    f.text.insert("size-right".into(), right);
+    let line = style.values.iter().find(|t| {
+        (t.types.is_empty()
+            || unit.unit_type.as_ref().is_some_and(|u| t.types.iter().any(|x| x.v == *u)))
+            && (t.category.is_empty() || t.category.contains(&unit.category))
+    });
+    let mut count = 0;
+    let runs = match line.filter(|t| !t.text.v.is_empty() && !marker) {
+        Some(t) => {
+            let mobility = style.mobility_value.as_deref().zip(unit.mobility);
+            value_runs(&t.text.v, values, mobility, &mut count)
+        }
+        None => Vec::new(),
+    };
+    unknown.insert("values".into(), count);
+    f.text.insert("values".into(), runs);
+    (f, unknown)
+}
+
+/// The transform that draws a view box in the 100 by 100 counter box, and its scale.
+fn to_counter_box(view_box: [f64; 4]) -> (String, f64) {
+    let [x, y, w, h] = view_box;
+    let k = 100.0 / w.max(h);
+    let (dx, dy) = ((100.0 - w * k) / 2.0 - x * k, (100.0 - h * k) / 2.0 - y * k);
+    (format!(r#"matrix({k:.6} 0 0 {k:.6} {} {})"#, n(dx), n(dy)), k)
 }
 
 /// Draws one side of a unit or marker.
 pub fn counter_fragment(game: &Game, unit: &Unit, face: Face, bleed: f64) -> CounterArt {
     let mut f = String::with_capacity(2048);
-    let mut unknown = 0;
+    let (fields, unknown) = face_fields(game, unit, face);
     let (lo, span) = (-bleed, 100.0 + 2.0 * bleed);
-    if unit.category == Category::Marker {
+    if let Some(art) = unit.art.get(face.index()).and_then(Option::as_ref) {
+        // The publisher's own art, over the counter's colour (which fills the bleed).
         let _ = write!(
             f,
-            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#d9d4c7"/>"##,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
             n(lo),
             n(lo),
             n(span),
-            n(span)
+            n(span),
+            fields.colours.get("colour").map_or("#ffffff", String::as_str)
         );
-        let text = match face {
-            Face::Front => unit.printed.v.clone(),
-            Face::Back => unit.back_text.clone().unwrap_or_default(),
-        };
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let lines: Vec<String> = if words.len() > 1 && text.len() > 9 {
-            let mid = words.len().div_ceil(2);
-            vec![words[..mid].join(" "), words[mid..].join(" ")]
-        } else {
-            vec![text.clone()]
-        };
-        let size = lines.iter().map(|l| fit(l, 20.0, 90.0)).fold(20.0, f64::min);
-        for (i, l) in lines.iter().enumerate() {
-            let y = 50.0
-                + size * 0.35
-                + (i as f64 - (lines.len() as f64 - 1.0) / 2.0) * size * 1.15;
+        let image = |f: &mut String, url: String| {
             let _ = write!(
                 f,
-                r##"<text x="50" y="{}" font-size="{}" font-weight="bold" text-anchor="middle" fill="#1a1a1a">{}</text>"##,
-                n(y),
-                n(size),
-                esc(l)
+                r#"<image x="0" y="0" width="100" height="100" preserveAspectRatio="none" href="{url}"/>"#
             );
-        }
-        return CounterArt { fragment: f, unknown_values: 0 };
+        };
+        let origin = match art {
+            FaceArt::Raster(r) => {
+                image(&mut f, data_url(r.format.media_type(), &r.bytes));
+                r.origin.clone()
+            }
+            FaceArt::Cut(c) => {
+                image(&mut f, data_url("image/png", c.png()));
+                c.sheet.origin.clone()
+            }
+            FaceArt::Svg(t) => {
+                let (transform, k) = to_counter_box(t.view_box);
+                let filled = fill(t, &fields, &[], bleed / k);
+                let _ = write!(f, r#"<g transform="{transform}">{}</g>"#, filled.svg);
+                return CounterArt {
+                    fragment: f,
+                    unknown_values: counted(&unknown, &filled.drawn),
+                    misfits: filled.misfits,
+                    template: t.origin.clone(),
+                };
+            }
+        };
+        return CounterArt {
+            fragment: f,
+            unknown_values: 0,
+            misfits: vec![],
+            template: origin,
+        };
     }
+    let (t, styles) = template_for(game, unit, face);
+    let (transform, k) = to_counter_box(t.view_box);
+    let filled = fill(t, &fields, &styles, bleed / k);
+    let _ = write!(f, r#"<g transform="{transform}">{}</g>"#, filled.svg);
+    CounterArt {
+        fragment: f,
+        unknown_values: counted(&unknown, &filled.drawn),
+        misfits: filled.misfits,
+        template: t.origin.clone(),
+    }
+}
 
-    let bg = nationality_colour(game, unit);
-    let ink = if dark(bg) { "#ffffff" } else { "#000000" };
-    let _ = write!(
-        f,
-        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{bg}"/>"#,
-        n(lo),
-        n(lo),
-        n(span),
-        n(span)
-    );
-    if unit.markings.contains(&Marking::Camouflage) {
-        for k in 0..6 {
-            let x = -20.0 + f64::from(k) * 25.0;
-            let _ = write!(
-                f,
-                r##"<path d="M{} 0 l20 100" stroke="#000000" stroke-opacity="0.12" stroke-width="6"/>"##,
-                n(x)
-            );
-        }
-    }
-    if face == Face::Back {
-        // Reduced side: a light band across the top.
-        let _ = write!(
-            f,
-            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#ffffff" fill-opacity="0.45"/>"##,
-            n(lo),
-            n(lo),
-            n(span),
-            n(24.0 + bleed)
-        );
-    }
-    let style = &game.meta.counter_style;
-    let values = match face {
-        Face::Front => &unit.front,
-        Face::Back => &unit.back,
-    };
-    // Size mark, with values beside it where the game prints them there.
-    let size_symbol = unit
-        .size
-        .as_ref()
-        .and_then(|s| game.meta.unit_sizes.iter().find(|d| d.id.v == *s))
-        .map(|d| d.symbol.clone())
-        .unwrap_or_default();
-    if !size_symbol.is_empty() {
-        let _ = write!(
-            f,
-            r#"<text x="50" y="17" font-size="12" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"#,
-            esc(&size_symbol)
-        );
-    }
-    if let Some(b) = &style.beside_size {
-        for (x, key) in [(18.0, &b.left.v), (82.0, &b.right.v)] {
-            let v = values.get(key).cloned().unwrap_or_else(|| {
-                unknown += 1;
-                "?".into()
-            });
-            let _ = write!(
-                f,
-                r#"<text x="{}" y="19" font-size="16" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"#,
-                n(x),
-                esc(&v)
-            );
-        }
-    }
-    // Unit symbol.
-    let symbol = unit
-        .unit_type
-        .as_ref()
-        .and_then(|t| game.meta.unit_types.iter().find(|d| d.id.v == *t))
-        .map_or("none", |d| d.symbol.v.as_str());
-    crate::symbols::draw(
-        &mut f,
-        if unit.unit_type.is_none() { "unknown" } else { symbol },
-        50.0,
-        40.0,
-        44.0,
-        26.0,
-    );
-    if unit.unit_type.is_none() {
-        let _ = write!(
-            f,
-            r##"<text x="50" y="45" font-size="14" font-weight="bold" text-anchor="middle" fill="#000000">?</text>"##
-        );
-    }
-    // Designation and parent formation.
-    let designation = if unit.name.designation.is_empty() {
-        unit.printed.v.clone()
-    } else {
-        unit.name.designation.clone()
-    };
-    let ds = fit(&designation, 13.0, 92.0);
-    let _ = write!(
-        f,
-        r#"<text x="50" y="{}" font-size="{}" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"#,
-        n(59.0 + ds),
-        n(ds),
-        esc(&designation)
-    );
-    if unit.markings.contains(&Marking::IndependentBar) {
-        let _ = write!(
-            f,
-            r##"<rect x="14" y="{}" width="72" height="2.6" fill="#ffffff"/>"##,
-            n(62.0 + ds)
-        );
-    }
-    if let Some(formation) = unit
-        .formation
-        .as_ref()
-        .and_then(|id| game.formation(id))
-        .filter(|f| !f.independent)
-    {
-        let short = formation
-            .also_printed
-            .first()
-            .map_or(formation.printed.v.as_str(), |s| s.v.as_str());
-        let fs = fit(short, 8.0, 92.0);
-        let _ = write!(
-            f,
-            r#"<text x="50" y="{}" font-size="{}" text-anchor="middle" fill="{ink}">{}</text>"#,
-            n(67.5 + ds),
-            n(fs),
-            esc(short)
-        );
-    }
-    // Values.
-    let template = style.values.iter().find(|t| {
-        (t.types.is_empty()
-            || unit.unit_type.as_ref().is_some_and(|u| t.types.iter().any(|x| x.v == *u)))
-            && (t.category.is_empty() || t.category.contains(&unit.category))
-    });
-    if let Some(t) = template.filter(|t| !t.text.v.is_empty()) {
-        let mobility = style.mobility_value.as_deref().zip(unit.mobility);
-        let line = value_line(&t.text.v, values, mobility, &mut unknown);
-        if unit.markings.contains(&Marking::Exploitation) {
-            let _ = write!(
-                f,
-                r##"<rect x="16" y="81" width="68" height="17" rx="2" fill="#f2d21b"/>"##
-            );
-        }
-        let _ = write!(
-            f,
-            r#"<text x="50" y="95" font-size="16" font-weight="bold" text-anchor="middle" fill="{ink}">{line}</text>"#
-        );
-    }
-    CounterArt { fragment: f, unknown_values: unknown }
+/// Values drawn as `?` by the fields a template drew.
+fn counted(
+    unknown: &BTreeMap<String, usize>,
+    drawn: &std::collections::BTreeSet<String>,
+) -> usize {
+    drawn.iter().filter_map(|d| unknown.get(d)).sum()
 }
 
 /// A standalone SVG of one counter side, `size_in` inches square.
@@ -316,4 +385,83 @@ pub fn counter_svg(
         f = crate::fonts::FAMILY,
     );
     (svg, art.unknown_values)
+}
+
+/// A text that does not fit, where it is first printed and on which other counters.
+struct Sighting {
+    misfit: Misfit,
+    span: Span,
+    first: String,
+    others: Vec<String>,
+}
+
+/// Fits the text of every counter side of a game and reports each text that does not
+/// fit its field: a `text-overflow` warning where it is drawn at its smallest size, a
+/// `text-omitted` note where its field is left off. One finding per text and field, at
+/// the first counter that prints it, naming the others.
+pub fn check(game: &Game) -> Vec<Diagnostic> {
+    // By template, field and text: the first counter that prints it, and the others.
+    let mut seen: BTreeMap<(String, String, String), Sighting> = BTreeMap::new();
+    for unit in game.units.iter().chain(&game.markers) {
+        for face in faces(unit) {
+            let art = counter_fragment(game, unit, face, 0.0);
+            for m in art.misfits {
+                let key = (art.template.clone(), m.field.clone(), m.text.clone());
+                let label = format!(
+                    "`{}` ({}, line {})",
+                    unit.printed.v,
+                    face.name(),
+                    unit.printed.span.line
+                );
+                seen.entry(key).and_modify(|e| e.others.push(label.clone())).or_insert(
+                    Sighting {
+                        misfit: m,
+                        span: unit.printed.span,
+                        first: format!("`{}` ({})", unit.printed.v, face.name()),
+                        others: vec![],
+                    },
+                );
+            }
+        }
+    }
+    seen.into_iter()
+        .map(|((template, field, text), Sighting { misfit: m, span, first, others })| {
+            let kind = if m.omitted { FindingKind::TextOmitted } else { FindingKind::TextOverflow };
+            let what = if m.omitted { "is left off" } else { "is drawn past its edge" };
+            let mut d = Diagnostic::finding(
+                kind,
+                span,
+                format!("`{text}` does not fit the `{field}` field of {first} and {what}"),
+            )
+            .with_expected(format!(
+                "text at most {:.1} units wide at {} units ({template}); it is {:.1}",
+                m.room, m.min_size, m.width
+            ))
+            .with_hint(format!(
+                "shorten it, or give `{field}` a smaller `min_size`, a wider `fit_width`, two `lines` or `visible: false` in `counter_style.fields`"
+            ));
+            if !others.is_empty() {
+                let shown: Vec<&str> = others.iter().take(5).map(String::as_str).collect();
+                let more = others.len().saturating_sub(5);
+                d = d.with_hint(format!(
+                    "also on {}{}",
+                    shown.join(", "),
+                    if more > 0 { format!(" and {more} more") } else { String::new() }
+                ));
+            }
+            d
+        })
+        .collect()
+}
+
+/// The template that drew each counter side, for tests and `inspect`.
+pub fn template_origin(game: &Game, unit: &Unit, face: Face) -> String {
+    if let Some(a) = unit.art.get(face.index()).and_then(Option::as_ref) {
+        return match a {
+            FaceArt::Raster(r) => r.origin.clone(),
+            FaceArt::Cut(c) => c.sheet.origin.clone(),
+            FaceArt::Svg(t) => t.origin.clone(),
+        };
+    }
+    template_for(game, unit, face).0.origin.clone()
 }

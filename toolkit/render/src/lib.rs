@@ -18,6 +18,7 @@ pub mod raster;
 pub mod sheet;
 mod svg;
 mod symbols;
+pub mod template;
 
 pub use counter::{CounterArt, Face, counter_fragment, counter_svg, faces};
 pub use map::{MapScene, map_svg};

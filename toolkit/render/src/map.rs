@@ -4,8 +4,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use muster_hex::pixel::Layout;
 use muster_hex::{Board, Cell, Direction, Sheet};
-use muster_model::Game;
+use muster_model::source::MapLayer;
 use muster_model::source::{Feature, FeatureKind, MapFile};
+use muster_model::{Game, MapArt};
 
 use crate::svg::{Svg, n};
 
@@ -51,12 +52,25 @@ impl SheetLayout {
     }
 }
 
-/// Where a sheet's grid lies on its paper: the layout in inches, and the paper size.
+/// Where a sheet's grid lies on its paper: the layout in inches, and the paper size. A
+/// sheet drawn over a painted image takes the image's size and the grid fitted to it.
 pub fn sheet_geometry(
+    game: &Game,
     board: &Board,
     sheet: &Sheet,
     map: &MapFile,
 ) -> (SheetLayout, f64, f64) {
+    if let Some(art) = map_art(game, map) {
+        let l = art.layout_px;
+        let layout = Layout {
+            grid: l.grid,
+            hex_size: l.hex_size / art.dpi,
+            origin: (l.origin.0 / art.dpi, l.origin.1 / art.dpi),
+        };
+        let (w, h) =
+            (f64::from(art.image.width) / art.dpi, f64::from(art.image.height) / art.dpi);
+        return (SheetLayout { layout }, w, h);
+    }
     let hex = map.hex_size_in.v;
     let probe = Layout { grid: board.grid(), hex_size: hex, origin: (0.0, 0.0) };
     // Extent of the sheet's cells around the origin layout.
@@ -83,6 +97,12 @@ pub fn sheet_geometry(
     let dy = (h - gh) / 2.0 - y0;
     let layout = Layout { grid: board.grid(), hex_size: hex, origin: (dx, dy) };
     (SheetLayout { layout }, w, h)
+}
+
+/// The painted image a map is drawn over, if it names one.
+fn map_art<'a>(game: &'a Game, map: &MapFile) -> Option<&'a MapArt> {
+    let i = game.maps.iter().position(|m| m.id.v == map.id.v)?;
+    game.map_art.get(i).and_then(Option::as_deref)
 }
 
 fn feature_style(kind: FeatureKind) -> (&'static str, &'static str) {
@@ -114,7 +134,10 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     let board = game.board.as_ref()?;
     let map = game.maps.get(map_index)?;
     let sheet = board.sheets().iter().find(|s| s.id == map.id.v)?;
-    let (geometry, w, h) = sheet_geometry(board, sheet, map);
+    let (geometry, w, h) = sheet_geometry(game, board, sheet, map);
+    let art = map_art(game, map);
+    // Over a painted image muster draws only the layers the map file asks for.
+    let drawn = |layer: MapLayer| art.is_none_or(|a| a.draw.contains(&layer));
     let l = geometry.layout;
     let scale = |p: (f64, f64)| (p.0 * PX, p.1 * PX);
     let hex_px = l.hex_size * PX;
@@ -137,10 +160,20 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     }
     let default = map.terrain.default.v.as_str();
     let mut svg = Svg::new(w, h);
-    svg.rect(0.0, 0.0, w * PX, h * PX, r##"fill="#fbf8f0""##);
+    match art {
+        Some(a) => svg.image(
+            (0.0, 0.0, w * PX, h * PX),
+            &crate::svg::data_url(a.image.format.media_type(), &a.image.bytes),
+        ),
+        None => svg.rect(0.0, 0.0, w * PX, h * PX, r##"fill="#fbf8f0""##),
+    }
     let mut unknown = 0;
     let mut used_terrain = BTreeSet::new();
-    let stroke = format!(r##"stroke="#7d7566" stroke-width="{}""##, n(hex_px * 0.012));
+    let stroke = if drawn(MapLayer::Grid) {
+        format!(r##"stroke="#7d7566" stroke-width="{}""##, n(hex_px * 0.012))
+    } else {
+        String::new()
+    };
     for c in &cells {
         let t = terrain.get(c).copied().unwrap_or(default);
         let fill = if t == "unknown" {
@@ -150,13 +183,16 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
             used_terrain.insert(t);
             fills.get(t).copied().unwrap_or(UNKNOWN_FILL)
         };
-        let pts: Vec<(f64, f64)> = l.corners(*c).iter().map(|p| scale(*p)).collect();
-        svg.polygon(&pts, &format!(r#"fill="{fill}" {stroke}"#));
+        let fill = if drawn(MapLayer::Terrain) { fill } else { "none" };
+        if fill != "none" || !stroke.is_empty() {
+            let pts: Vec<(f64, f64)> = l.corners(*c).iter().map(|p| scale(*p)).collect();
+            svg.polygon(&pts, &format!(r#"fill="{fill}" {stroke}"#));
+        }
     }
 
     // Features.
     let mut kinds = BTreeSet::new();
-    for f in &map.features {
+    for f in map.features.iter().filter(|_| drawn(MapLayer::Features)) {
         let hexes: Vec<Cell> =
             f.hexes.iter().filter_map(|h| board.parse(&h.v).ok()).collect();
         if hexes.is_empty() && f.hexsides.is_empty() {
@@ -168,7 +204,7 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
 
     // Hex numbers, as the map prints them.
     let emph = map.hex_numbers.emphasise_every;
-    for c in &cells {
+    for c in cells.iter().filter(|_| drawn(MapLayer::Numbers)) {
         let Some(label) = board.label(*c) else { continue };
         let local =
             muster_hex::Cell::new(c.col - sheet.col_offset, c.row - sheet.row_offset);
@@ -188,15 +224,17 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         );
     }
 
-    // Frame.
-    let fw = 0.04 * PX;
-    svg.rect(
-        fw / 2.0,
-        fw / 2.0,
-        w * PX - fw,
-        h * PX - fw,
-        &format!(r##"fill="none" stroke="#2b2b2b" stroke-width="{}""##, n(fw)),
-    );
+    // Frame, where muster draws the sheet.
+    if art.is_none() {
+        let fw = 0.04 * PX;
+        svg.rect(
+            fw / 2.0,
+            fw / 2.0,
+            w * PX - fw,
+            h * PX - fw,
+            &format!(r##"fill="none" stroke="#2b2b2b" stroke-width="{}""##, n(fw)),
+        );
+    }
 
     // Legend.
     let mut legend: Vec<(String, String)> = Vec::new();
@@ -217,7 +255,9 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
             legend.push((colour.into(), name.into()));
         }
     }
-    draw_legend(&mut svg, &map.name, &legend, w * PX, h * PX);
+    if drawn(MapLayer::Legend) {
+        draw_legend(&mut svg, &map.name, &legend, w * PX, h * PX);
+    }
 
     Some(MapScene {
         id: map.id.v.clone(),

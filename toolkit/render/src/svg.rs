@@ -25,6 +25,15 @@ pub(crate) fn esc(s: &str) -> String {
     out
 }
 
+/// Bytes as a `data:` URL of the given media type (base64).
+pub(crate) fn data_url(media_type: &str, bytes: &[u8]) -> String {
+    use base64::Engine;
+    format!(
+        "data:{media_type};base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}
+
 /// An SVG document being written.
 pub(crate) struct Svg {
     pub out: String,
@@ -83,6 +92,18 @@ impl Svg {
         let _ = write!(
             self.out,
             r#"<rect x="{}" y="{}" width="{}" height="{}" {attrs}/>"#,
+            n(x),
+            n(y),
+            n(w),
+            n(h)
+        );
+    }
+
+    /// An image filling `(x, y, width, height)`, stretched to it.
+    pub fn image(&mut self, (x, y, w, h): (f64, f64, f64, f64), href: &str) {
+        let _ = write!(
+            self.out,
+            r#"<image x="{}" y="{}" width="{}" height="{}" preserveAspectRatio="none" href="{href}"/>"#,
             n(x),
             n(y),
             n(w),

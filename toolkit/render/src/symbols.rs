@@ -7,7 +7,11 @@ use std::fmt::Write;
 
 use crate::svg::n;
 
-/// Draws the symbol `id` in a frame; unknown ids draw the bare frame.
+/// The frame symbols are designed in: width and height in counter units.
+pub(crate) const FRAME: (f64, f64) = (44.0, 26.0);
+
+/// Draws the symbol `id` in a frame; `unknown` draws a `?` in it (the counter's type is
+/// not printed) and ids that draw nothing else draw the bare frame.
 pub(crate) fn draw(out: &mut String, id: &str, cx: f64, cy: f64, w: f64, h: f64) {
     let (x0, y0, x1, y1) = (cx - w / 2.0, cy - h / 2.0, cx + w / 2.0, cy + h / 2.0);
     let s = r##"stroke="#000000" stroke-width="1.6" fill="none" stroke-linecap="round""##;
@@ -119,7 +123,7 @@ pub(crate) fn draw(out: &mut String, id: &str, cx: f64, cy: f64, w: f64, h: f64)
                 }
                 "machine-gun" => {
                     cross(out);
-                    text(out, "MG", h * 0.45);
+                    text(out, "MG", h * 0.52);
                 }
                 "engineer" => engineer(out),
                 "motorized-engineer" => {
@@ -191,16 +195,16 @@ pub(crate) fn draw(out: &mut String, id: &str, cx: f64, cy: f64, w: f64, h: f64)
                 }
                 "support-weapons" => {
                     cross(out);
-                    text(out, "W", h * 0.45);
+                    text(out, "W", h * 0.52);
                 }
                 "headquarters" => text(out, "HQ", h * 0.55),
                 "koruck" => {
                     cross(out);
-                    text(out, "K", h * 0.45);
+                    text(out, "K", h * 0.52);
                 }
                 "marines" => {
                     cross(out);
-                    text(out, "M", h * 0.45);
+                    text(out, "M", h * 0.52);
                 }
                 "supply" => line(out, (x0, cy), (x1, cy)),
                 "air" => {
@@ -221,7 +225,8 @@ pub(crate) fn draw(out: &mut String, id: &str, cx: f64, cy: f64, w: f64, h: f64)
                         n(w * 0.3)
                     );
                 }
-                "column" => text(out, "Col", h * 0.5),
+                "column" => text(out, "Col", h * 0.55),
+                "unknown" => text(out, "?", h * 0.6),
                 _ => {}
             }
         }

@@ -21,6 +21,9 @@ pub struct CountersFile {
     /// Where the printed manifest stops short, what is missing. Default: complete.
     #[serde(default)]
     pub incomplete: Option<Spanned<String>>,
+    /// Sheets of the publisher's counter art, cut into faces by a grid. Default: none.
+    #[serde(default)]
+    pub art_sheets: Vec<super::ArtSheet>,
 }
 
 /// Counters that share a formation, nationality and section.
@@ -185,6 +188,9 @@ pub struct CounterDef {
     /// A remark (a misprint cites its section here). Default: none.
     #[serde(default)]
     pub note: Option<String>,
+    /// The publisher's art for its sides, instead of drawing them. Default: drawn.
+    #[serde(default)]
+    pub art: Option<super::FaceFiles>,
     /// Values of this entry the rulebook does not print, and why: a reason for the whole
     /// entry or a mapping from field names to reasons. Default: none (all as printed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -214,6 +220,9 @@ pub struct MarkerDef {
     /// A remark. Default: none.
     #[serde(default)]
     pub note: Option<String>,
+    /// The publisher's art for its sides, instead of drawing them. Default: drawn.
+    #[serde(default)]
+    pub art: Option<super::FaceFiles>,
     /// Values of this entry the rulebook does not print, and why: a reason for the whole
     /// entry or a mapping from field names to reasons. Default: none (all as printed).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -156,6 +156,14 @@ pub struct CounterStyle {
     /// Rule section that describes the counters. Default: none.
     #[serde(default)]
     pub section: Option<String>,
+    /// The game's own counter templates (SVG files under the game's folder), first match
+    /// wins. Default: none (muster's shipped templates draw every counter).
+    #[serde(default)]
+    pub templates: Vec<super::CounterTemplate>,
+    /// How fields of every template are styled, the shipped ones included; a template's
+    /// own `fields` come after these. Default: as each template draws them.
+    #[serde(default)]
+    pub fields: Vec<super::FieldStyle>,
     /// Values of this entry the rulebook does not print, and why: a reason for the whole
     /// entry or a mapping from field names to reasons. Default: none (all as printed).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -41,6 +41,10 @@ pub struct MapFile {
     /// Everything the rules place on the map. Default: none.
     #[serde(default)]
     pub features: Vec<Feature>,
+    /// The painted map image the sheet is drawn over, with the reference hexes that fit
+    /// the grid to it. Default: none (muster draws the whole sheet).
+    #[serde(default)]
+    pub image: Option<super::MapImage>,
     /// Values of this entry the rulebook does not print, and why: a reason for the whole
     /// entry or a mapping from field names to reasons. Default: none (all as printed).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -3,6 +3,7 @@
 //! Each file kind has one root type here; JSON Schemas are generated from these types.
 //! Printed strings (unit lists, locations) stay as printed; [`crate::notation`] parses them.
 
+mod art;
 mod assumed;
 mod counters;
 mod errata;
@@ -14,6 +15,10 @@ mod scenario;
 mod sequence;
 mod statements;
 
+pub use art::{
+    ArtSheet, ArtSheetBack, CounterTemplate, FaceFiles, FaceName, FieldStyle, FontWeight,
+    MapImage, MapLayer, Overflow, ReferenceHex,
+};
 pub use assumed::Assumed;
 pub use counters::{
     CounterDef, CounterEntry, CounterGroup, CountersFile, MarkerDef, Marking, Mobility,

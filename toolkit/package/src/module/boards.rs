@@ -145,7 +145,8 @@ pub fn plan(
             let Some(map) = game.maps.iter().find(|m| m.id.v == sheet.id) else {
                 continue;
             };
-            let (geometry, _, _) = muster_render::map::sheet_geometry(board, sheet, map);
+            let (geometry, _, _) =
+                muster_render::map::sheet_geometry(game, board, sheet, map);
             let l = geometry.layout;
             let layout = Layout {
                 grid: l.grid,
