@@ -34,12 +34,16 @@ fn planted_move() -> (String, String, String, String) {
         .unwrap()
         .iter()
         .filter(|p| p["map"] == "Main Map")
-        .map(|p| PieceAt {
-            unit: p["unit"].as_str().unwrap().into(),
-            location: p["location"].as_str().unwrap().into(),
+        .map(|p| {
+            PieceAt::on_hex(p["unit"].as_str().unwrap(), p["location"].as_str().unwrap())
         })
         .collect();
-    let request = |pieces: Vec<PieceAt>| Request { scenario: None, pieces };
+    let request = |pieces: Vec<PieceAt>| Request {
+        scenario: None,
+        pieces,
+        turn: None,
+        complete: false,
+    };
     assert!(
         check(&doc, &request(pieces.clone())).violations.is_empty(),
         "the solved setup is legal"

@@ -22,6 +22,6 @@ pub use errata::{Erratum, errata};
 pub use resolve::{Resolution, Resolved, Resolver, normalise};
 pub use solve::{Duplicate, NOT_PLACED, Solution, SolvedUnit, ruleset, solve};
 pub use validate::{
-    Finding, acknowledged, allowed_hexes, check_position, validate_scenario,
+    Finding, acknowledged, allowed_hexes, allowed_in, check_position, validate_scenario,
     validate_solved,
 };

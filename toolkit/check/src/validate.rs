@@ -350,9 +350,17 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
 /// Where each counter of a scenario may stand at the start: the union of the regions of
 /// the printed lines that place it, with their printed locations.
 pub fn allowed_hexes(game: &Game, scenario: &str) -> BTreeMap<String, Allowed> {
+    allowed_in(game, scenario, &solve::solve(game, scenario))
+}
+
+/// [`allowed_hexes`] from the scenario's solution, already solved.
+pub fn allowed_in(
+    game: &Game,
+    scenario: &str,
+    solution: &Solution,
+) -> BTreeMap<String, Allowed> {
     let mut allowed: BTreeMap<String, Allowed> = BTreeMap::new();
     let Some(board) = &game.board else { return allowed };
-    let solution = solve::solve(game, scenario);
     let placements = solve::placements(game, scenario);
     for u in &solution.units {
         if let Some(Some(Region::Hexes { cells, .. })) = solution.regions.get(u.placement)

@@ -6,13 +6,18 @@
 //! 1. `muster_input(len) -> ptr`: reserve `len` bytes for input; write them at `ptr`.
 //! 2. `muster_load() -> status`: read the input as `rules/ruleset.json`.
 //! 3. `muster_check() -> status`: read the input as a request
-//!    (`{"scenario": "…", "pieces": [{"unit": "…", "location": "…"}]}`) and check it
-//!    against the loaded ruleset.
+//!    (`{"scenario": "…", "turn": "…", "complete": true, "pieces": [{"unit": "…",
+//!    "location": "…", "standing": "hex|box|deck|nowhere", "category": "…", "piece": "…"}]}`,
+//!    every field but `pieces`, `unit` and `location` optional) and check it against the
+//!    loaded ruleset.
 //! 4. `muster_output_ptr()`, `muster_output_len()`: the answer as JSON, a report
-//!    (`{"violations": […], "unknown_units": […], "unknown_locations": […]}`) when the
-//!    status is 0, or `{"error": "…"}` when it is 1.
+//!    (`{"violations": […], "unknown_units": […], "unknown_locations": […],
+//!    "not_counters": […], "turn": {…}}`) when the status is 0, or `{"error": "…"}` when
+//!    it is 1.
 //!
-//! `muster_version()` returns the interface version, 1.
+//! `muster_version()` returns the interface version, 2. Version 1 read only `scenario`,
+//! `unit` and `location` (every piece on a hex, each the counter it names) and answered
+//! without `not_counters` and `turn`.
 
 use std::sync::Mutex;
 
@@ -23,7 +28,7 @@ static OUTPUT: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 static RULESET: Mutex<Option<RulesetDoc>> = Mutex::new(None);
 
 /// The version of this interface.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 fn set_output(bytes: Vec<u8>) {
     if let Ok(mut out) = OUTPUT.lock() {

@@ -4,16 +4,18 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;
-use muster_package::checker::EmbeddedChecker;
+use muster_package::checker::{self, EmbeddedChecker};
 use muster_package::listing::listing;
 use muster_package::read::read_save;
-use muster_rules::embedded::{PieceAt, Request};
+use muster_rules::Standing;
 
 use crate::args::Format;
 use crate::commands::Exit;
 use crate::pieces::{module as open_module, read_limited, unread_json, unread_line};
 
-/// Checks `save` with the checker and ruleset inside `module`; exit 1 on violations.
+/// Checks `save` with the checker and ruleset inside `module` (and, with `scenario`,
+/// compares it with that scenario's setup); exit 1 on violations, warnings or entries of
+/// the save that could not be read.
 pub fn run(
     save: &Path,
     module: &Path,
@@ -41,22 +43,12 @@ pub fn run(
                 .unwrap_or_default()
         );
     }
-    let (saved, _) = read_save(read_limited(save)?).map_err(|e| fail(&e, save))?;
+    let (saved, meta) = read_save(read_limited(save)?).map_err(|e| fail(&e, save))?;
     let listed = listing(&saved, Some(&m.info));
-    let pieces = &listed.pieces;
-    let hexes: std::collections::BTreeSet<&str> =
-        doc.hexes.iter().map(String::as_str).collect();
-    let on_map: Vec<PieceAt> = pieces
-        .iter()
-        .filter_map(|p| {
-            let (unit, location) = (p.unit_id.as_ref()?, p.location.as_ref()?);
-            hexes
-                .contains(location.as_str())
-                .then(|| PieceAt { unit: unit.clone(), location: location.clone() })
-        })
-        .collect();
+    let request = checker::request(&listed, &doc, scenario);
     // Counters in a side's dead pile (the map and location `ruleset.json` gives it).
-    let eliminated: Vec<(&str, &str)> = pieces
+    let eliminated: Vec<(&str, &str)> = listed
+        .pieces
         .iter()
         .filter_map(|p| {
             let pile = doc.dead_piles.iter().find(|d| {
@@ -68,21 +60,54 @@ pub fn run(
         .collect();
     let mut checker =
         EmbeddedChecker::new(&wasm, &ruleset).map_err(|e| fail(&e, module))?;
-    let report = checker
-        .check(&Request {
-            scenario: scenario.map(str::to_string),
-            pieces: on_map.clone(),
-        })
-        .map_err(|e| fail(&e, module))?;
+    let report = checker.check(&request).map_err(|e| fail(&e, module))?;
+
+    let mut warnings = Vec::new();
+    if checker.version() == 1 {
+        warnings.push(
+            "the module's checker speaks interface 1: it takes every piece that carries a counter's id for that counter and sees only the hexes; rebuild the module with this muster to tell chits and cards from counters and to compare boxes and turns with the setup".to_string(),
+        );
+    }
+    if let Some(name) = meta.module.as_ref().filter(|n| **n != m.info.name) {
+        let version =
+            meta.module_version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+        warnings.push(format!(
+            "the game was saved with the module `{name}`{version}, not `{}`",
+            m.info.name
+        ));
+    }
+    for u in &report.unknown_units {
+        warnings.push(format!("a piece carries the counter id `{u}`, which the module's ruleset does not know"));
+    }
+    for l in &report.unknown_locations {
+        warnings.push(format!("`{l}` is not a hex of the board"));
+    }
+    let not: std::collections::BTreeSet<&str> =
+        report.not_counters.iter().filter_map(|n| n.piece.as_deref()).collect();
+    let checked = request
+        .pieces
+        .iter()
+        .filter(|p| p.standing == Standing::Hex)
+        .filter(|p| !p.piece.as_deref().is_some_and(|id| not.contains(id)))
+        .count();
+    let counters = request.pieces.len() - report.not_counters.len();
+    let elsewhere = counters - checked;
+    let others = listed.pieces.len() - counters;
+    let turn = report.turn.as_ref().map(|t| t.printed.clone());
+
     let mut out = std::io::stdout().lock();
     if format == Format::Json {
         let json = serde_json::json!({
             "save": save.display().to_string(),
             "module": module.display().to_string(),
+            "saved_with": meta,
             "game": doc.game,
             "scenario": scenario,
-            "pieces_checked": on_map.len(),
-            "pieces_off_the_map": pieces.len() - on_map.len(),
+            "turn": report.turn,
+            "pieces_checked": checked,
+            "pieces_off_the_map": elsewhere,
+            "other_pieces": others,
+            "not_counters": report.not_counters,
             "eliminated": eliminated
                 .iter()
                 .map(|(unit, side)| serde_json::json!({"unit": unit, "side": side}))
@@ -90,46 +115,46 @@ pub fn run(
             "violations": report.violations,
             "unknown_units": report.unknown_units,
             "unknown_locations": report.unknown_locations,
+            "warnings": warnings.iter().map(|w| serde_json::json!({"severity": "warning", "message": w})).collect::<Vec<_>>(),
             "unread": listed.unread.iter().map(unread_json).collect::<Vec<_>>(),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
+        let name = save.display().to_string();
         for v in &report.violations {
             writeln!(out, "{}: {} (rule {}): {}", v.location, v.kind, v.rule, v.message)?;
         }
-        for u in &report.unknown_units {
-            writeln!(
-                out,
-                "unknown counter `{u}`: the module's ruleset does not know it"
-            )?;
+        for w in &warnings {
+            writeln!(out, "{name}: warning: {w}")?;
         }
-        let name = save.display().to_string();
         for u in &listed.unread {
             writeln!(out, "{}", unread_line(&name, u))?;
         }
-        let unread = if listed.unread.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; {} entr{} not read, so the check is incomplete",
-                listed.unread.len(),
-                if listed.unread.len() == 1 { "y" } else { "ies" }
-            )
-        };
         let dead = if eliminated.is_empty() {
             String::new()
         } else {
             format!(" ({} of them eliminated)", eliminated.len())
         };
+        let at = turn.map(|t| format!(" at turn {t}")).unwrap_or_default();
+        let mut tail = String::new();
+        if !warnings.is_empty() {
+            tail.push_str(&format!("; {} warning(s)", warnings.len()));
+        }
+        if !listed.unread.is_empty() {
+            let n = listed.unread.len();
+            tail.push_str(&format!(
+                "; {n} entr{} not read, so the check is incomplete",
+                if n == 1 { "y" } else { "ies" }
+            ));
+        }
         writeln!(
             out,
-            "{name}: {} counter(s) on the map checked by the {} checker, {} off the map{dead}; {} violation(s){unread}",
-            on_map.len(),
+            "{name}: {checked} counter(s) on the map checked by the {} checker{at}, {elsewhere} elsewhere{dead}, {others} other piece(s) (chits, cards, markers of no counter) not counted; {} violation(s){tail}",
             doc.title,
-            pieces.len() - on_map.len(),
             report.violations.len()
         )?;
     }
-    let clean = report.violations.is_empty() && listed.unread.is_empty();
+    let clean =
+        report.violations.is_empty() && listed.unread.is_empty() && warnings.is_empty();
     Ok(if clean { Exit::Clean } else { Exit::Findings })
 }

@@ -1,7 +1,9 @@
 //! Running a module's own embedded checker (`rules/checker.wasm`) in a WebAssembly
 //! interpreter, so a module keeps checking by its own rules whatever muster is installed.
 
-use muster_rules::embedded::{Report, Request};
+use muster_rules::Standing;
+use muster_rules::embedded::{PieceAt, Report, Request, RulesetDoc};
+use muster_vassal::listing::{Holder, Listing};
 use wasmi::{Config, Engine, Instance, Linker, Memory, Module, Store, TypedFunc};
 
 /// Instructions' worth of fuel one call may burn before it is stopped.
@@ -23,8 +25,47 @@ fn err(what: &str) -> impl Fn(wasmi::Error) -> CheckerError + '_ {
     move |e| CheckerError(format!("the embedded checker failed to {what} ({e})"))
 }
 
+/// The checker's request for a saved game: every piece that carries a counter's id, where
+/// it is (a hex of the board, a box or another place on a map, a deck, no map) and its
+/// category; the turn the first turn tracker shows; and the whole game, so counters of the
+/// setup that are not there are missing.
+pub fn request(listing: &Listing, doc: &RulesetDoc, scenario: Option<&str>) -> Request {
+    let pieces = listing
+        .pieces
+        .iter()
+        .filter_map(|p| {
+            let unit = p.unit_id.clone()?;
+            let location =
+                p.location.clone().or_else(|| p.map.clone()).unwrap_or_default();
+            let standing = match (p.holder, &p.map) {
+                (Holder::Deck, _) => Standing::Deck,
+                (_, None) => Standing::Nowhere,
+                _ if doc.hexes.contains(&location) => Standing::Hex,
+                _ => Standing::Box,
+            };
+            let location =
+                p.deck.clone().filter(|_| standing == Standing::Deck).unwrap_or(location);
+            Some(PieceAt {
+                unit,
+                location,
+                standing,
+                category: p.category.clone(),
+                piece: Some(p.id.clone()),
+            })
+        })
+        .collect();
+    let turn =
+        listing.turns.first().and_then(|t| t.levels.first()).map(|l| l.value.clone());
+    Request { scenario: scenario.map(str::to_string), pieces, turn, complete: true }
+}
+
+/// The interface versions muster can talk to: 2 (pieces anywhere, with their category,
+/// the turn, the whole game) and 1 (counters on hexes only).
+pub const INTERFACES: [u32; 2] = [1, 2];
+
 /// A loaded embedded checker with its ruleset.
 pub struct EmbeddedChecker {
+    version: u32,
     store: Store<()>,
     memory: Memory,
     input: TypedFunc<u32, u32>,
@@ -54,12 +95,13 @@ impl EmbeddedChecker {
             .get_typed_func(&store, "muster_version")
             .map_err(|_| func("muster_version"))?;
         let v = version.call(&mut store, ()).map_err(err("answer"))?;
-        if v != 1 {
+        if !INTERFACES.contains(&v) {
             return Err(CheckerError(format!(
-                "the embedded checker speaks interface {v}; this muster reads interface 1"
+                "the embedded checker speaks interface {v}; this muster reads interfaces 1 and 2"
             )));
         }
         let mut me = EmbeddedChecker {
+            version: v,
             input: instance
                 .get_typed_func(&store, "muster_input")
                 .map_err(|_| func("muster_input"))?,
@@ -109,10 +151,20 @@ impl EmbeddedChecker {
             .map_err(|_| CheckerError("the checker's answer is not UTF-8".into()))
     }
 
-    /// Checks a position.
+    /// The interface version the checker speaks.
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// Checks a position. An interface-1 checker is given only the pieces on hexes, as it
+    /// takes every piece for a counter on a hex.
     pub fn check(&mut self, request: &Request) -> Result<Report, CheckerError> {
+        let mut request = request.clone();
+        if self.version == 1 {
+            request.pieces.retain(|p| p.standing == Standing::Hex);
+        }
         let json =
-            serde_json::to_vec(request).map_err(|e| CheckerError(e.to_string()))?;
+            serde_json::to_vec(&request).map_err(|e| CheckerError(e.to_string()))?;
         self.store.set_fuel(FUEL).map_err(err("start"))?;
         self.send(&json)?;
         let status = self.check.call(&mut self.store, ()).map_err(err("check"))?;
@@ -150,10 +202,13 @@ mod tests {
         });
         let mut c = EmbeddedChecker::new(crate::CHECKER_WASM, doc.to_string().as_bytes())
             .expect("loads");
+        assert_eq!(c.version(), 2);
         let r = c
             .check(&Request {
                 scenario: None,
-                pieces: vec![PieceAt { unit: "x".into(), location: "0101".into() }],
+                pieces: vec![PieceAt::on_hex("x", "0101")],
+                turn: None,
+                complete: true,
             })
             .expect("checks");
         assert!(r.violations.is_empty());

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::language::{Category, Ruleset};
-use crate::placement::{Allowed, check_placement};
+use crate::placement::{Allowed, Stand, Standing, Turn, check_placement, compare_setup};
 use crate::stacking::{PlacedUnit, Position, check_stacking};
 
 /// The format tag of [`RulesetDoc`].
@@ -59,6 +59,13 @@ pub struct RulesetDoc {
     /// location are a pile's is eliminated. Default: none (the module has no dead piles).
     #[serde(default)]
     pub dead_piles: Vec<DeadPile>,
+    /// The names of the turn track's turns in order, when they are not numbered (one a
+    /// day: `23 May`, `24 May`, …); empty for numbered tracks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turn_names: Vec<String>,
+    /// Per scenario: its first turn.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub first_turns: BTreeMap<String, Turn>,
 }
 
 /// One side's dead pile in a module.
@@ -80,29 +87,66 @@ pub fn is_counter(facts: &UnitFacts, category: Option<&str>) -> bool {
     category.is_none_or(|c| c == facts.category.name())
 }
 
-/// One counter of a position.
+/// One piece of a position that carries a counter's id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PieceAt {
-    /// Counter id.
+    /// The counter id it carries (its `UnitId`).
     pub unit: String,
-    /// Hex label.
+    /// Hex label, or the box, deck or map it is in.
     pub location: String,
+    /// Where it is; a hex when not given.
+    #[serde(default, skip_serializing_if = "is_hex")]
+    pub standing: Standing,
+    /// Its `Category` property, which tells a counter from a chit, card or marker that
+    /// carries the counter's id; a piece without one is taken to be the counter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// The piece's id in the saved game, to name it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece: Option<String>,
+}
+
+fn is_hex(s: &Standing) -> bool {
+    *s == Standing::Hex
+}
+
+impl PieceAt {
+    /// A counter on a hex.
+    pub fn on_hex(unit: &str, location: &str) -> PieceAt {
+        PieceAt {
+            unit: unit.to_string(),
+            location: location.to_string(),
+            standing: Standing::Hex,
+            category: None,
+            piece: None,
+        }
+    }
 }
 
 /// A request to the checker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Request {
-    /// Check starting positions against this scenario's setup lines too.
+    /// Compare the position with this scenario's setup too.
     #[serde(default)]
     pub scenario: Option<String>,
-    /// The counters on the map.
+    /// The pieces: on hexes for the stacking rules, and, to compare with a setup, in
+    /// boxes, decks and nowhere too.
     pub pieces: Vec<PieceAt>,
+    /// The turn the position is at, as the turn track shows it (`26 May`, `13`); the
+    /// scenario's first turn when not given or earlier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<String>,
+    /// The pieces are every piece of the game, wherever they are, so a counter of the
+    /// setup that is not among them is missing.
+    #[serde(default)]
+    pub complete: bool,
 }
 
 /// One violation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Violation {
-    /// `overstack` or `outside-setup`.
+    /// `overstack`; against a scenario's setup `outside-setup`, `early-reinforcement`,
+    /// `wrong-box` or `missing`.
     pub kind: String,
     /// Rule section.
     pub rule: String,
@@ -123,20 +167,70 @@ pub struct Report {
     pub unknown_units: Vec<String>,
     /// Locations that are not hexes of the board.
     pub unknown_locations: Vec<String>,
+    /// Pieces that carry a counter's id but are not that counter (a chit with its HQ's
+    /// id, a card, a marker sharing a unit's properties): never counted as the counter.
+    #[serde(default)]
+    pub not_counters: Vec<NotCounter>,
+    /// The turn the position was compared at, when compared with a scenario.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<Turn>,
 }
 
-/// Checks a position against a game's rules (and a scenario's setup lines, if named).
+/// A piece that is not the counter whose id it carries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct NotCounter {
+    /// The counter id it carries.
+    pub unit: String,
+    /// Its category.
+    pub category: String,
+    /// Its id in the saved game, if given.
+    pub piece: Option<String>,
+}
+
+/// The turn a position is compared at: the one it says it is at, or the scenario's first
+/// turn when it says none or an earlier one (a turn track left at its start).
+fn turn_of(doc: &RulesetDoc, scenario: &str, said: Option<&str>) -> Option<Turn> {
+    let first = doc.first_turns.get(scenario).filter(|t| t.number.is_some());
+    let said = said.map(|t| Turn::new(t, &doc.turn_names));
+    match (said, first) {
+        (Some(s), Some(f)) if s.number >= f.number => Some(s),
+        (Some(s), None) if s.number.is_some() => Some(s),
+        (_, f) => f.cloned(),
+    }
+}
+
+/// Checks a position against a game's rules (and compares it with a scenario's setup, if
+/// named). Pieces whose category says they are not the counter they carry the id of are
+/// set aside; the others on hexes are checked for stacking.
 pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
     let facts: BTreeMap<&str, &UnitFacts> =
         doc.units.iter().map(|u| (u.id.as_str(), u)).collect();
     let mut report = Report::default();
     let mut copies: BTreeMap<&str, usize> = BTreeMap::new();
     let mut position = Position::default();
+    let mut stands = Vec::new();
     for p in &request.pieces {
         let Some(u) = facts.get(p.unit.as_str()) else {
             report.unknown_units.push(p.unit.clone());
             continue;
         };
+        if !is_counter(u, p.category.as_deref()) {
+            report.not_counters.push(NotCounter {
+                unit: p.unit.clone(),
+                category: p.category.clone().unwrap_or_default(),
+                piece: p.piece.clone(),
+            });
+            continue;
+        }
+        stands.push(Stand {
+            unit: &u.id,
+            name: &u.name,
+            location: &p.location,
+            standing: p.standing,
+        });
+        if p.standing != Standing::Hex {
+            continue;
+        }
         if !doc.hexes.is_empty() && !doc.hexes.contains(&p.location) {
             report.unknown_locations.push(p.location.clone());
             continue;
@@ -169,10 +263,168 @@ pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
     report
         .violations
         .extend(check_stacking(&doc.rules, &position).into_iter().map(tag("overstack")));
-    if let Some(allowed) = request.scenario.as_ref().and_then(|s| doc.scenarios.get(s)) {
+    if let Some(scenario) = &request.scenario
+        && let Some(allowed) = doc.scenarios.get(scenario)
+    {
         report.violations.extend(
             check_placement(allowed, &position).into_iter().map(tag("outside-setup")),
         );
+        let turn = turn_of(doc, scenario, request.turn.as_deref());
+        let now = turn.as_ref().and_then(|t| t.number);
+        report.violations.extend(
+            compare_setup(allowed, &stands, now, request.complete)
+                .into_iter()
+                .map(|(kind, f)| tag(kind)(f)),
+        );
+        report.turn = turn;
     }
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::placement::Start;
+
+    fn doc() -> RulesetDoc {
+        let unit = |id: &str, category: Category| UnitFacts {
+            id: id.into(),
+            name: id.to_uppercase(),
+            side: "axis".into(),
+            nationality: None,
+            formation: None,
+            category,
+            unit_type: None,
+            size: None,
+            steps: Some(1),
+        };
+        let rules: Ruleset<String> = serde_json::from_str(
+            r#"{"stacking": [{"section": "5.1", "any_of": [{"all_of": [{"count": {}, "max": 1}]}]}]}"#,
+        )
+        .expect("rules");
+        let days: Vec<String> =
+            ["23 May", "24 May", "25 May", "26 May", "27 May", "28 May"]
+                .map(String::from)
+                .to_vec();
+        let start = |holding: Option<&str>, arrives: Option<&str>| Start {
+            holding: holding.map(str::to_string),
+            on_map: holding.is_none(),
+            arrives: arrives.map(|t| Turn::new(t, &days)),
+            place: holding.unwrap_or("0101").to_string(),
+            rule: "13.2".into(),
+        };
+        let allowed = |s: Start| Allowed { starts: vec![s], ..Allowed::default() };
+        RulesetDoc {
+            format: FORMAT.into(),
+            game: "g".into(),
+            title: "G".into(),
+            rules,
+            units: vec![unit("h", Category::Hq), unit("r", Category::Combat)],
+            hexes: vec!["0101".into(), "0102".into()],
+            scenarios: [(
+                "s".to_string(),
+                [
+                    ("h".to_string(), allowed(start(None, None))),
+                    (
+                        "r".to_string(),
+                        allowed(start(
+                            Some("Reinforcements: turn 28 May"),
+                            Some("28 May"),
+                        )),
+                    ),
+                ]
+                .into(),
+            )]
+            .into(),
+            dead_piles: Vec::new(),
+            first_turns: [("s".to_string(), Turn::new("26 May", &days))].into(),
+            turn_names: days,
+        }
+    }
+
+    fn piece(
+        unit: &str,
+        location: &str,
+        standing: Standing,
+        category: Option<&str>,
+    ) -> PieceAt {
+        PieceAt {
+            standing,
+            category: category.map(str::to_string),
+            piece: Some(format!("{unit}-{location}")),
+            ..PieceAt::on_hex(unit, location)
+        }
+    }
+
+    #[test]
+    fn a_chit_carrying_its_hqs_id_is_not_a_second_hq() {
+        let doc = doc();
+        let hq = piece("h", "0101", Standing::Hex, Some("hq"));
+        let chit = piece("h", "0101", Standing::Hex, Some("chit"));
+        let request = |pieces: Vec<PieceAt>| Request {
+            scenario: None,
+            pieces,
+            turn: None,
+            complete: false,
+        };
+        let r = check(&doc, &request(vec![hq.clone(), chit.clone()]));
+        assert!(r.violations.is_empty(), "{:?}", r.violations);
+        assert_eq!(
+            r.not_counters,
+            [NotCounter {
+                unit: "h".into(),
+                category: "chit".into(),
+                piece: Some("h-0101".into())
+            }]
+        );
+        for c in Category::ALL {
+            assert_eq!(
+                serde_json::to_value(c).expect("json"),
+                c.name(),
+                "as pieces write it"
+            );
+        }
+        // Two pieces that are the HQ (or say nothing of their category) do overstack.
+        let r = check(&doc, &request(vec![hq, PieceAt::on_hex("h", "0101")]));
+        assert_eq!(r.violations.len(), 1);
+        assert!(r.not_counters.is_empty());
+    }
+
+    #[test]
+    fn reinforcements_are_compared_at_the_turn_of_the_position() {
+        let doc = doc();
+        let at = |turn: Option<&str>| {
+            check(
+                &doc,
+                &Request {
+                    scenario: Some("s".into()),
+                    pieces: vec![
+                        piece("h", "0101", Standing::Hex, Some("hq")),
+                        piece("r", "0102", Standing::Hex, Some("combat")),
+                    ],
+                    turn: turn.map(str::to_string),
+                    complete: true,
+                },
+            )
+        };
+        // A turn track left at its start: the scenario's first turn.
+        for early in [None, Some("23 May"), Some("27 May"), Some("no such day")] {
+            let r = at(early);
+            assert_eq!(r.violations.len(), 1, "{early:?}: {:?}", r.violations);
+            assert_eq!(r.violations[0].kind, "early-reinforcement");
+            assert!(
+                r.violations[0]
+                    .message
+                    .contains("arrives on turn 28 May (turn 6 of the track)"),
+                "{}",
+                r.violations[0].message
+            );
+        }
+        assert_eq!(at(None).turn.map(|t| t.printed), Some("26 May".to_string()));
+        assert_eq!(
+            at(Some("27 May")).turn.map(|t| t.printed),
+            Some("27 May".to_string())
+        );
+        assert!(at(Some("28 May")).violations.is_empty());
+    }
 }

@@ -37,5 +37,8 @@ mod stacking;
 pub use language::{
     Alternative, Category, Filter, Free, Limit, OpposingUnits, Ruleset, StackingRule,
 };
-pub use placement::{Allowed, check_placement};
+pub use placement::{
+    Allowed, Difference, Stand, Standing, Start, Turn, check_placement, compare_setup,
+    turn_number,
+};
 pub use stacking::{Finding, PlacedUnit, Position, check_stacking};

@@ -288,7 +288,17 @@ impl<'m> Reader<'m> {
         locate(info, arrangement, x, y)
     }
 
+    /// Reads one restore command into `out`. A component VASSAL lists twice writes its
+    /// state twice; the same fact is kept once.
     fn restore(&mut self, entry: usize, command: &Restore, out: &mut Listing) {
+        let before = out.facts.len();
+        self.read_restore(entry, command, out);
+        if out.facts.len() > before && out.facts[..before].contains(&out.facts[before]) {
+            out.facts.truncate(before);
+        }
+    }
+
+    fn read_restore(&mut self, entry: usize, command: &Restore, out: &mut Listing) {
         let f = &mut out.facts;
         match command {
             Restore::Begin | Restore::End | Restore::Empty => {}
@@ -358,7 +368,8 @@ impl<'m> Reader<'m> {
                 });
             }
             Restore::Property { name, value, container } => {
-                let name = if container.is_empty() {
+                // The module's own properties are held by `Module`; a map's or zone's by it.
+                let name = if container.is_empty() || container == "Module" {
                     name.clone()
                 } else {
                     format!("{name} ({container})")
@@ -395,7 +406,9 @@ impl<'m> Reader<'m> {
             }
             Restore::Clock { side, name, elapsed_ms, ticking } => {
                 let running = if *ticking { ", running" } else { "" };
-                let value = format!("{side}: {} s used{running}", elapsed_ms / 1000);
+                let side =
+                    if side.is_empty() { String::new() } else { format!("{side}: ") };
+                let value = format!("{side}{} s used{running}", elapsed_ms / 1000);
                 f.push(fact("clock", name.clone(), value));
             }
             Restore::Unmaskable(sides) => {

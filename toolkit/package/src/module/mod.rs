@@ -23,6 +23,7 @@ pub use dead_piles::{DeadPile, DeadPiles};
 pub use pieces::{Prototype, Slot, image_name};
 pub use setups::{PlacedPiece, SetupFile};
 
+use muster_rules::Turn;
 use muster_rules::embedded::{FORMAT, RulesetDoc, UnitFacts};
 
 use crate::vassal::xml::Element;
@@ -278,7 +279,7 @@ pub fn build(
     );
     files.insert("buildFile.xml".into(), build_file.into_bytes());
     files.insert("moduledata".into(), moduledata(game).into_bytes());
-    files.insert("rules/ruleset.json".into(), ruleset_json(game)?);
+    files.insert("rules/ruleset.json".into(), ruleset_json(game, solutions)?);
     files.insert("rules/checker.wasm".into(), crate::CHECKER_WASM.to_vec());
     let web = crate::web::files(game, &plan, &table, &slots, &setup_files, &files)
         .map_err(|e| PackageError(format!("failed to write the table's data ({e})")))?;
@@ -309,9 +310,17 @@ pub fn moduledata(game: &Game) -> String {
         .document()
 }
 
-/// The game's ruleset document: its stacking and placement rules and the facts about
-/// each counter, hex and scenario that they read, for the embedded checker.
-pub fn ruleset_doc(game: &Game) -> RulesetDoc {
+/// The names of the turn track's turns, when it has one a day (`23 May`, …); empty for a
+/// numbered track. The module's turn tracker and the ruleset both read them.
+pub fn turn_names(game: &Game) -> Vec<String> {
+    game.meta.play.turns.as_ref().and_then(turns::day_names).unwrap_or_default()
+}
+
+/// The game's ruleset document: its stacking and placement rules, the facts about each
+/// counter and hex they read, and for each scenario where every counter may stand and
+/// where its setup starts it (from the scenario's solution, as the module's setup does),
+/// for the embedded checker.
+pub fn ruleset_doc(game: &Game, solutions: &[Solution]) -> RulesetDoc {
     let units = game
         .units
         .iter()
@@ -333,10 +342,22 @@ pub fn ruleset_doc(game: &Game) -> RulesetDoc {
         .as_ref()
         .map(|b| b.cells().filter_map(|c| b.label(c)).collect())
         .unwrap_or_default();
-    let scenarios = game
+    let names = turn_names(game);
+    let mut scenarios = BTreeMap::new();
+    for solution in solutions {
+        let id = &solution.scenario;
+        let mut allowed = muster_check::allowed_in(game, id, solution);
+        for (unit, starts) in setups::starts(game, solution, &names) {
+            allowed.entry(unit).or_default().starts = starts;
+        }
+        scenarios.insert(id.clone(), allowed);
+    }
+    let first_turns = game
         .scenarios
         .iter()
-        .map(|s| (s.id.v.clone(), muster_check::allowed_hexes(game, &s.id.v)))
+        .filter_map(|s| {
+            Some((s.id.v.clone(), Turn::new(s.first_turn.as_deref()?, &names)))
+        })
         .collect();
     RulesetDoc {
         format: FORMAT.into(),
@@ -347,12 +368,17 @@ pub fn ruleset_doc(game: &Game) -> RulesetDoc {
         hexes,
         scenarios,
         dead_piles: dead_piles::piles(game),
+        turn_names: names,
+        first_turns,
     }
 }
 
 /// `rules/ruleset.json`: [`ruleset_doc`] as JSON.
-pub fn ruleset_json(game: &Game) -> Result<Vec<u8>, PackageError> {
-    let mut bytes = serde_json::to_vec(&ruleset_doc(game))
+pub fn ruleset_json(
+    game: &Game,
+    solutions: &[Solution],
+) -> Result<Vec<u8>, PackageError> {
+    let mut bytes = serde_json::to_vec(&ruleset_doc(game, solutions))
         .map_err(|e| PackageError(e.to_string()))?;
     bytes.push(b'\n');
     Ok(bytes)

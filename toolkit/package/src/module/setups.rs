@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use muster_check::Solution;
-use muster_model::Game;
+use muster_model::{Game, PlacementKind};
+use muster_rules::{Start, Turn};
 use serde::Serialize;
 
 use super::boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
@@ -78,6 +79,87 @@ pub fn holding_labels(game: &Game, solutions: &[Solution]) -> Vec<String> {
     out
 }
 
+/// One counter of a scenario's setup, where the module's setup puts it.
+struct Wanted {
+    unit: String,
+    /// The board cell, for counters on the map.
+    cell: Option<muster_hex::Cell>,
+    /// The holding box, for the others.
+    holding: Option<String>,
+    reduced: bool,
+    /// The printed placement it comes from, if any.
+    placement: Option<usize>,
+}
+
+/// The counters of a scenario's setup; a scenario the rulebook sets up only on its printed
+/// map (no placements) starts with every counter in the "Not placed" box.
+fn wanted(game: &Game, solution: &Solution) -> Vec<Wanted> {
+    if solution.units.is_empty() {
+        return game
+            .units
+            .iter()
+            .map(|u| Wanted {
+                unit: u.id.clone(),
+                cell: None,
+                holding: Some(NOT_PLACED.to_string()),
+                reduced: false,
+                placement: None,
+            })
+            .collect();
+    }
+    solution
+        .units
+        .iter()
+        .map(|u| Wanted {
+            unit: u.unit.clone(),
+            cell: u.cell.filter(|_| u.hex.is_some()),
+            holding: holding_of(u),
+            reduced: u.reduced,
+            placement: Some(u.placement),
+        })
+        .collect()
+}
+
+/// Where each copy of each counter starts in the setup the module holds for a scenario,
+/// for the checker: on the map (with its printed location), or in a box (a reinforcement
+/// with the turn it arrives, on a track whose turns have `turn_names`).
+pub fn starts(
+    game: &Game,
+    solution: &Solution,
+    turn_names: &[String],
+) -> BTreeMap<String, Vec<Start>> {
+    let placements = muster_check::solve::placements(game, &solution.scenario);
+    let section = game
+        .scenarios
+        .iter()
+        .find(|s| s.id.v == solution.scenario)
+        .map(|s| s.section.clone())
+        .unwrap_or_default();
+    let mut out: BTreeMap<String, Vec<Start>> = BTreeMap::new();
+    for w in wanted(game, solution) {
+        let line = w.placement.and_then(|k| placements.get(k));
+        let on_map = line.is_none_or(|p| p.kind == PlacementKind::Setup);
+        let arrives = line
+            .filter(|p| p.kind == PlacementKind::Reinforcement)
+            .map(|p| Turn::new(p.turn.as_deref().unwrap_or_default(), turn_names));
+        let printed = line.and_then(|p| p.location_text.as_ref()).map(|t| t.v.clone());
+        let hex = w.cell.and_then(|c| game.board.as_ref()?.label(c));
+        let place = printed
+            .filter(|_| on_map)
+            .or(hex)
+            .or_else(|| w.holding.clone())
+            .unwrap_or_default();
+        out.entry(w.unit).or_default().push(Start {
+            holding: w.holding,
+            on_map,
+            arrives,
+            place,
+            rule: line.map_or_else(|| section.clone(), |p| p.section.clone()),
+        });
+    }
+    out
+}
+
 /// Writes the saved game of one scenario; returns its archive path, bytes and contents.
 pub fn save(
     game: &Game,
@@ -93,33 +175,12 @@ pub fn save(
         .iter()
         .find(|s| s.id.v == solution.scenario)
         .ok_or_else(|| PackageError(format!("no scenario {}", solution.scenario)))?;
-    // The counters of the setup; a scenario the rulebook sets up only on its printed map
-    // (no placements) starts with every counter in the "Not placed" box.
-    let mut wanted: Vec<(String, Option<muster_hex::Cell>, Option<String>, bool)> =
-        solution
-            .units
-            .iter()
-            .map(|u| {
-                (
-                    u.unit.clone(),
-                    u.cell.filter(|_| u.hex.is_some()),
-                    holding_of(u),
-                    u.reduced,
-                )
-            })
-            .collect();
-    if wanted.is_empty() {
-        wanted = game
-            .units
-            .iter()
-            .map(|u| (u.id.clone(), None, Some(NOT_PLACED.to_string()), false))
-            .collect();
-    }
+    let wanted = wanted(game, solution);
     let mut pieces = Vec::new();
     let mut adds = Vec::new();
     let mut stacks: BTreeMap<(String, i64, i64), Vec<String>> = BTreeMap::new();
     let mut order: Vec<(String, i64, i64)> = Vec::new();
-    for (k, (unit, cell, holding, reduced)) in wanted.iter().enumerate() {
+    for (k, Wanted { unit, cell, holding, reduced, .. }) in wanted.iter().enumerate() {
         let slot = slots.iter().find(|s| s.id == *unit).ok_or_else(|| {
             PackageError(format!(
                 "scenario {} places {unit}, which has no counter",

@@ -17,12 +17,19 @@ use crate::vassal::xml::Element;
 /// The tracker's name, and the global property that holds the current turn.
 pub const TURN_PROPERTY: &str = "Turn";
 
-/// The turn tracker of `track`.
-pub fn tracker(track: &TurnTrack) -> Element {
-    let days = match (&track.first_day, &track.last_day) {
+/// The names of the track's turns when it has one a day (`23 May`, …): the list the
+/// tracker shows, on which the checker also places printed turns; none for a numbered
+/// track.
+pub fn day_names(track: &TurnTrack) -> Option<Vec<String>> {
+    match (&track.first_day, &track.last_day) {
         (Some(a), Some(b)) => Some(muster_model::calendar::days(&a.v, &b.v)),
         _ => None,
-    };
+    }
+}
+
+/// The turn tracker of `track`.
+pub fn tracker(track: &TurnTrack) -> Element {
+    let days = day_names(track);
     let mut level = match &days {
         Some(days) => Element::new(".module.turn.ListTurnLevel")
             .attr("name", "Day")
