@@ -39,7 +39,7 @@ fn extended(
         })
         .collect();
     all.extend(adds.iter().map(|s| s.to_string()));
-    let mut r: Vec<String> = game.restores.iter().map(|r| r.text.clone()).collect();
+    let mut r = game.component_restores();
     r.extend(restores.iter().map(|s| s.to_string()));
     let path = dir.join(name);
     let text = command_stream(&all, &r);
@@ -131,7 +131,8 @@ fn decks_and_turns_are_read_and_what_is_not_is_a_warning_in_every_command() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("warning: entry") && text.contains("(NEWTHING) not read"),
+        text.contains("warning [unread-entry] entry")
+            && text.contains("(NEWTHING) not read"),
         "{text}"
     );
     assert!(text.contains("1 entry not read, so the check is incomplete"), "{text}");

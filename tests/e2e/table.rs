@@ -163,7 +163,7 @@ fn muster_check_runs_the_modules_own_checker_on_saved_games() {
             _ => {}
         }
     }
-    let restores: Vec<String> = game.restores.iter().map(|r| r.text.clone()).collect();
+    let restores = game.component_restores();
     let text = command_stream(&adds, &restores);
     let planted = tmp.path().join("planted.vsav");
     std::fs::write(

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;
+use muster_model::{FindingKind, Severity};
 use muster_package::checker::{self, EmbeddedChecker};
 use muster_package::listing::listing;
 use muster_package::read::read_save;
@@ -62,25 +63,34 @@ pub fn run(
         EmbeddedChecker::new(&wasm, &ruleset).map_err(|e| fail(&e, module))?;
     let report = checker.check(&request).map_err(|e| fail(&e, module))?;
 
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<(FindingKind, String)> = Vec::new();
     if checker.version() == 1 {
-        warnings.push(
+        warnings.push((FindingKind::OldChecker,
             "the module's checker speaks interface 1: it takes every piece that carries a counter's id for that counter and sees only the hexes; rebuild the module with this muster to tell chits and cards from counters and to compare boxes and turns with the setup".to_string(),
-        );
+        ));
     }
     if let Some(name) = meta.module.as_ref().filter(|n| **n != m.info.name) {
         let version =
             meta.module_version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
-        warnings.push(format!(
-            "the game was saved with the module `{name}`{version}, not `{}`",
-            m.info.name
+        warnings.push((
+            FindingKind::OtherModule,
+            format!(
+                "the game was saved with the module `{name}`{version}, not `{}`",
+                m.info.name
+            ),
         ));
     }
     for u in &report.unknown_units {
-        warnings.push(format!("a piece carries the counter id `{u}`, which the module's ruleset does not know"));
+        warnings.push((
+            FindingKind::UnknownCounter,
+            format!("a piece carries the counter id `{u}`, which the module's ruleset does not know"),
+        ));
     }
     for l in &report.unknown_locations {
-        warnings.push(format!("`{l}` is not a hex of the board"));
+        warnings.push((
+            FindingKind::UnknownLocation,
+            format!("`{l}` is not a hex of the board"),
+        ));
     }
     let not: std::collections::BTreeSet<&str> =
         report.not_counters.iter().filter_map(|n| n.piece.as_deref()).collect();
@@ -112,20 +122,29 @@ pub fn run(
                 .iter()
                 .map(|(unit, side)| serde_json::json!({"unit": unit, "side": side}))
                 .collect::<Vec<_>>(),
-            "violations": report.violations,
+            "violations": report.violations.iter().map(|v| {
+                let mut j = serde_json::to_value(v).unwrap_or_default();
+                j["severity"] = severity(&v.kind).as_str().into();
+                j
+            }).collect::<Vec<_>>(),
             "unknown_units": report.unknown_units,
             "unknown_locations": report.unknown_locations,
-            "warnings": warnings.iter().map(|w| serde_json::json!({"severity": "warning", "message": w})).collect::<Vec<_>>(),
+            "warnings": warnings.iter().map(|(k, w)| serde_json::json!({"kind": k, "severity": k.severity(), "message": w})).collect::<Vec<_>>(),
             "unread": listed.unread.iter().map(unread_json).collect::<Vec<_>>(),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
         let name = save.display().to_string();
         for v in &report.violations {
-            writeln!(out, "{}: {} (rule {}): {}", v.location, v.kind, v.rule, v.message)?;
+            let s = severity(&v.kind);
+            writeln!(
+                out,
+                "{}: {s} [{}] (rule {}): {}",
+                v.location, v.kind, v.rule, v.message
+            )?;
         }
-        for w in &warnings {
-            writeln!(out, "{name}: warning: {w}")?;
+        for (k, w) in &warnings {
+            writeln!(out, "{name}: {} [{k}] {w}", k.severity())?;
         }
         for u in &listed.unread {
             writeln!(out, "{}", unread_line(&name, u))?;
@@ -157,4 +176,10 @@ pub fn run(
     let clean =
         report.violations.is_empty() && listed.unread.is_empty() && warnings.is_empty();
     Ok(if clean { Exit::Clean } else { Exit::Findings })
+}
+
+/// The severity of a violation the checker reports, by its kind; a kind this muster does
+/// not know (from a newer checker) is an error, as every violation is.
+fn severity(kind: &str) -> Severity {
+    kind.parse::<FindingKind>().map_or(Severity::Error, FindingKind::severity)
 }

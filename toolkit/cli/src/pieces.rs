@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use muster_model::FindingKind;
 use muster_package::archive::{Archive, MAX_TOTAL_BYTES};
 use muster_package::listing::{ListedPiece, Listing, listing};
 use muster_package::read::{ModuleInfo, SaveMeta, read_module, read_save};
@@ -78,14 +79,22 @@ pub fn counter(ruleset: Option<&RulesetDoc>, p: &ListedPiece) -> Option<String> 
     yes.then(|| id.clone())
 }
 
-/// An unread entry as JSON, a warning.
+/// An unread entry as JSON, an `unread-entry` finding.
 pub fn unread_json(u: &Unread) -> Value {
-    json!({"severity": "warning", "entry": u.entry, "id": u.id, "what": u.what})
+    let kind = FindingKind::UnreadEntry;
+    json!({"kind": kind, "severity": kind.severity(), "entry": u.entry, "id": u.id, "what": u.what})
 }
 
 /// An unread entry as a line of text.
 pub fn unread_line(file: &str, u: &Unread) -> String {
-    format!("{file}: warning: entry {} ({}) not read: {}", u.entry, u.id, u.what)
+    let kind = FindingKind::UnreadEntry;
+    format!(
+        "{file}: {} [{kind}] entry {} ({}) not read: {}",
+        kind.severity(),
+        u.entry,
+        u.id,
+        u.what
+    )
 }
 
 struct Report {

@@ -154,6 +154,12 @@ kinds! {
     HqOfOtherFormation = "hq-of-other-formation", Error;
     /// A counter of a saved position stands outside the hexes its printed setup line allows.
     OutsideSetup = "outside-setup", Error;
+    /// A reinforcement of a saved position stands on the map before its turn.
+    EarlyReinforcement = "early-reinforcement", Error;
+    /// A counter of a saved position is in a holding box or deck it does not start in.
+    WrongBox = "wrong-box", Error;
+    /// A counter the setup places is on no map of a saved position, or not in it at all.
+    Missing = "missing", Error;
 
     // Warnings: probably wrong, or not carried out.
     /// A printed unit that names no counter of the manifest.
@@ -208,6 +214,16 @@ kinds! {
     UnplacedMap = "unplaced-map", Warning;
     /// Counter text that does not fit its field even at the smallest size allowed; it is drawn past the field's edge.
     TextOverflow = "text-overflow", Warning;
+    /// An entry of a saved game that muster could not read, or only in part.
+    UnreadEntry = "unread-entry", Warning;
+    /// A saved game made with another module than the one it is checked with.
+    OtherModule = "other-module", Warning;
+    /// A piece of a saved game that carries a counter id the module's ruleset does not know.
+    UnknownCounter = "unknown-counter", Warning;
+    /// A piece of a saved game said to stand on a hex that the board does not have.
+    UnknownLocation = "unknown-location", Warning;
+    /// A module whose embedded checker speaks interface 1, which sees the hexes only.
+    OldChecker = "old-checker", Warning;
 
     // Information: as printed, nothing to do.
     /// A number the text states that the lists cannot confirm, as they stop short or are not printed.

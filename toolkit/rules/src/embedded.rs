@@ -270,9 +270,8 @@ pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
             check_placement(allowed, &position).into_iter().map(tag("outside-setup")),
         );
         let turn = turn_of(doc, scenario, request.turn.as_deref());
-        let now = turn.as_ref().and_then(|t| t.number);
         report.violations.extend(
-            compare_setup(allowed, &stands, now, request.complete)
+            compare_setup(allowed, &stands, turn.as_ref(), request.complete)
                 .into_iter()
                 .map(|(kind, f)| tag(kind)(f)),
         );
@@ -415,7 +414,7 @@ mod tests {
             assert!(
                 r.violations[0]
                     .message
-                    .contains("arrives on turn 28 May (turn 6 of the track)"),
+                    .contains("arrives on turn 28 May and the game is at turn 2"),
                 "{}",
                 r.violations[0].message
             );

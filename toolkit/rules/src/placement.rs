@@ -142,8 +142,8 @@ pub struct Stand<'a> {
 /// `outside-setup`, `wrong-box` or `missing`.
 pub type Difference = (&'static str, Finding);
 
-fn arrived(s: &Start, turn: Option<u32>) -> bool {
-    match (s.arrives.as_ref().and_then(|a| a.number), turn) {
+fn arrived(s: &Start, turn: Option<&Turn>) -> bool {
+    match (s.arrives.as_ref().and_then(|a| a.number), turn.and_then(|t| t.number)) {
         (Some(due), Some(now)) => due <= now,
         _ => false,
     }
@@ -165,7 +165,7 @@ fn take(starts: &mut Vec<&Start>, pick: impl Fn(&Start) -> bool) -> Option<Start
 pub fn compare_setup(
     allowed: &BTreeMap<String, Allowed>,
     stands: &[Stand],
-    turn: Option<u32>,
+    turn: Option<&Turn>,
     complete: bool,
 ) -> Vec<Difference> {
     let mut by_unit: BTreeMap<&str, Vec<&Stand>> = BTreeMap::new();
@@ -236,7 +236,7 @@ fn where_it_starts(s: &Start) -> String {
     }
 }
 
-fn difference(p: &Stand, s: &Start, turn: Option<u32>) -> Difference {
+fn difference(p: &Stand, s: &Start, turn: Option<&Turn>) -> Difference {
     let finding = |message: String| Finding {
         rule: s.rule.clone(),
         location: p.location.to_string(),
@@ -247,15 +247,13 @@ fn difference(p: &Stand, s: &Start, turn: Option<u32>) -> Difference {
     match p.standing {
         Standing::Hex => match &s.arrives {
             Some(t) => {
-                let now = turn.map(|n| format!("; the game is at turn {n} of the track"));
-                let due = t.number.map(|n| format!(" (turn {n} of the track)"));
+                let now = turn.map(|n| format!(" and the game is at turn {}", n.printed));
                 (
                     "early-reinforcement",
                     finding(format!(
-                        "{name} stands in {}, but it is a reinforcement that arrives on turn {}{}{}; until then it belongs in {}",
+                        "{name} stands in {}, but it is a reinforcement that arrives on turn {}{}; until then it belongs in {}",
                         p.location,
                         t.printed,
-                        due.unwrap_or_default(),
                         now.unwrap_or_default(),
                         s.holding.as_deref().unwrap_or("its holding box"),
                     )),
@@ -306,6 +304,10 @@ mod tests {
         }
     }
 
+    fn turn(n: u32) -> Option<Turn> {
+        Some(Turn { printed: n.to_string(), number: Some(n) })
+    }
+
     fn allowed(starts: Vec<Start>) -> Allowed {
         Allowed { starts, ..Allowed::default() }
     }
@@ -345,18 +347,18 @@ mod tests {
             at("r", "Reinforcements: turn 3", Standing::Box),
             at("n", "Not placed", Standing::Box),
         ];
-        assert!(compare_setup(&a, &as_set_up, Some(1), true).is_empty());
+        assert!(compare_setup(&a, &as_set_up, turn(1).as_ref(), true).is_empty());
         // A counter the setup could not place may still be put on its hexes.
         let placed = [as_set_up[0], as_set_up[1], at("n", "0102", Standing::Hex)];
-        assert!(compare_setup(&a, &placed, Some(1), true).is_empty());
+        assert!(compare_setup(&a, &placed, turn(1).as_ref(), true).is_empty());
         // A reinforcement on the map on or after its turn has arrived.
         let arrived = [as_set_up[0], at("r", "0105", Standing::Hex), as_set_up[2]];
-        assert!(compare_setup(&a, &arrived, Some(3), true).is_empty());
+        assert!(compare_setup(&a, &arrived, turn(3).as_ref(), true).is_empty());
         let kinds = |found: Vec<Difference>| {
             found.into_iter().map(|(k, f)| (k, f.location)).collect::<Vec<_>>()
         };
         assert_eq!(
-            kinds(compare_setup(&a, &arrived, Some(2), true)),
+            kinds(compare_setup(&a, &arrived, turn(2).as_ref(), true)),
             [("early-reinforcement", "0105".to_string())]
         );
         assert_eq!(
@@ -386,7 +388,7 @@ mod tests {
             at("x", "0101", Standing::Hex),
             at("b", "Cup", Standing::Deck),
         ];
-        let found = compare_setup(&a, &position, Some(1), true);
+        let found = compare_setup(&a, &position, turn(1).as_ref(), true);
         let got: Vec<(&str, &str, &str)> = found
             .iter()
             .map(|(k, f)| (*k, f.units[0].as_str(), f.location.as_str()))
@@ -414,6 +416,6 @@ mod tests {
             found[4].1.message
         );
         // Without the whole game, what is not there is not missing.
-        assert_eq!(compare_setup(&a, &position, Some(1), false).len(), 4);
+        assert_eq!(compare_setup(&a, &position, turn(1).as_ref(), false).len(), 4);
     }
 }

@@ -174,6 +174,18 @@ fn head(command: &str) -> String {
 }
 
 impl SavedGame {
+    /// The restore commands of the game's components as saved, for [`command_stream`]:
+    /// without `begin_save`, `end_save` and the empty commands, which it writes itself.
+    pub fn component_restores(&self) -> Vec<String> {
+        self.restores
+            .iter()
+            .filter(|r| {
+                !matches!(r.command, Restore::Begin | Restore::End | Restore::Empty)
+            })
+            .map(|r| r.text.clone())
+            .collect()
+    }
+
     /// The place in the command stream (from 1) of `added[k]`.
     pub fn added_entry(&self, k: usize) -> usize {
         self.added_at.get(k).copied().unwrap_or_default()
@@ -299,5 +311,8 @@ mod tests {
         assert!(g.added[1].stack.is_some());
         assert!(g.restores.iter().any(|r| r.text == "mBoardPicker\tA\t0\t0"));
         assert!(g.unread.is_empty());
+        assert_eq!(g.component_restores(), ["mBoardPicker\tA\t0\t0"]);
+        let again = command_stream(&adds, &g.component_restores());
+        assert_eq!(again, s, "written back the same");
     }
 }
