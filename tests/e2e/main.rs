@@ -5,6 +5,7 @@
 mod bad_input;
 mod cli;
 mod counters;
+mod engine_saves;
 mod errata;
 mod findings;
 mod hardening;
