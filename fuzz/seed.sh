@@ -19,7 +19,7 @@ for f in ../sources/*/game.yaml ../sources/*/oob.yaml ../sources/*/counters.yaml
   { printf "\\x0$k"; head -c 4000 "$f"; } > "corpus/yaml/seed-$n"
 done
 # notation and hex labels: the printed locations and unit lists of the scenarios.
-grep -h -o '"[^"]*"' ../sources/*/scenarios/*.yaml | tr -d '"' | sort -u | head -400 |
+grep -h -o '"[^"]*"' ../sources/*/scenarios/*.yaml | tr -d '"' | sort -u | sed -n '1,400p' |
   split -l 1 - corpus/notation/seed-
 for l in A29.17 B52.35 A5.10 2403 20.26 A62.17 a29.17 B0.0 A29.1x ""; do
   printf '%s' "$l" > "corpus/hex_label/seed-$l"
@@ -27,7 +27,7 @@ done
 # pieces and saves: from the example module.
 tmp=$(mktemp -d)
 unzip -q -o "$dist/example-oasis.vmod" -d "$tmp"
-grep -o '+/null/[^<]*' "$tmp/buildFile.xml" | head -50 | split -l 1 - corpus/piece/seed-
+grep -o '+/null/[^<]*' "$tmp/buildFile.xml" | sed -n '1,50p' | split -l 1 - corpus/piece/seed-
 cp "$tmp"/*.vsav corpus/saved_game/
 unzip -q -o "$tmp"/*.vsav savedGame -d "$tmp/s" && cp "$tmp/s/savedGame" corpus/saved_game/savedGame
 rm -rf "$tmp"
