@@ -12,8 +12,6 @@ use std::sync::{Arc, OnceLock};
 
 use crate::template::Template;
 
-/// Largest art file muster reads, in bytes.
-pub const MAX_ART_BYTES: u64 = 64 * 1024 * 1024;
 /// Largest art image, in pixels on a side.
 pub const MAX_ART_SIDE: u32 = 20_000;
 

@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use muster_hex::pixel::{Layout, fit_layout};
 
-use crate::art::{self, CutFace, FaceArt, MAX_ART_BYTES, RasterArt};
+use crate::art::{self, CutFace, FaceArt, RasterArt};
+use crate::assets::MAX_ASSET_BYTES;
 use crate::diag::{Diagnostic, Sources, suggest};
 use crate::game::{Game, MapArt, Unit};
 use crate::source::{ArtSheet, CounterEntry, FaceFiles};
@@ -73,9 +74,9 @@ impl Reader<'_> {
             Diagnostic::error(name.span, format!("failed to read `{}` ({e})", name.v))
         };
         let bytes = match fs::metadata(&path) {
-            Ok(m) if m.len() > MAX_ART_BYTES => {
+            Ok(m) if m.len() > MAX_ASSET_BYTES => {
                 self.errors.push(fail(format!(
-                    "it has {} bytes, more than the limit of {MAX_ART_BYTES}",
+                    "it has {} bytes, more than the limit of {MAX_ASSET_BYTES}",
                     m.len()
                 )));
                 return None;

@@ -9,7 +9,7 @@ use crate::diag::Diagnostic;
 use crate::finding::FindingKind;
 use crate::span::{Span, Spanned};
 
-/// The largest document or image muster ships, in bytes.
+/// The largest document, image or art file muster reads, in bytes.
 pub const MAX_ASSET_BYTES: u64 = 64 * 1024 * 1024;
 
 /// What kind of document a file under `docs/` is.
