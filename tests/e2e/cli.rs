@@ -155,3 +155,32 @@ fn assumptions_are_carried_onto_units_and_listed_by_inspect() {
     // Units with nothing assumed carry no marker.
     assert!(unit("1/1 Inf Bn").get("assumed").is_none());
 }
+
+#[test]
+fn lengths_out_of_range_say_what_is_wrong_and_what_is_allowed() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (args, want) in [
+        (
+            ["build", "--counter-size", "0"],
+            "`0` is too small for a counter: it takes 0.25 to 4 inches",
+        ),
+        (
+            ["build", "--sheet", "300x300"],
+            "`300` is too large for a sheet side: it takes 2 to 60 inches a side",
+        ),
+        (
+            ["build", "--bleed", "1"],
+            "`1` is too large for the bleed: it takes 0 to 0.5 inches",
+        ),
+        (
+            ["build", "--counter-size", "big"],
+            "`big` is not a length in inches (write 5/8 or 0.625)",
+        ),
+    ] {
+        let out = muster(tmp.path(), &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(want), "{args:?}: {stderr}");
+        assert!(!stderr.contains("pixels"), "{args:?}: {stderr}");
+    }
+}

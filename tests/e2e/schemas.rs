@@ -89,7 +89,7 @@ fn assert_files_validate(files: &[PathBuf]) {
             &fs::read_to_string(root().join("schemas").join(schema_name)).unwrap(),
         )
         .unwrap();
-        let instance: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
+        let instance = read_yaml(&text).unwrap();
         let validator = jsonschema::validator_for(&schema).unwrap();
         let errors: Vec<String> = validator
             .iter_errors(&instance)
@@ -97,4 +97,143 @@ fn assert_files_validate(files: &[PathBuf]) {
             .collect();
         assert!(errors.is_empty(), "{}: {}", f.display(), errors.join("; "));
     }
+}
+
+/// Cases of the bad-input corpus that no JSON Schema of one file can refuse, and why: the
+/// loader refuses them (`bad_input.rs`), the schema accepts them.
+const BEYOND_THE_SCHEMA: &[(&str, &str)] = &[
+    ("alias-bomb", "the YAML reader refuses it before any schema applies"),
+    ("deep-mapping", "the YAML reader refuses it before any schema applies"),
+    ("deep-nesting", "the YAML reader refuses it before any schema applies"),
+    ("yaml-syntax", "the YAML reader refuses it before any schema applies"),
+    (
+        "duplicate-key",
+        "a JSON object has no duplicate keys; the YAML reader refuses them",
+    ),
+    ("assumed-unknown-field", "the fields `assumed` may name are those its entry gives"),
+    ("bad-hex-label", "a label's form follows the map's own numbering scheme"),
+    ("bad-hexside", "which directions a map may use follows `board.grid` in game.yaml"),
+    ("dangling-formation", "a reference to an id declared in another file"),
+    ("dangling-map", "a reference to a map file"),
+    ("dangling-side", "a reference to an id declared in another file"),
+    ("rules-unknown-size", "a reference to an id declared in another file"),
+    ("unknown-value", "a reference to an id declared in another file"),
+    (
+        "duplicate-id",
+        "ids are unique across entries (counter ids come from printed names)",
+    ),
+    ("game-id-mismatch", "the id must equal the name of the game's folder"),
+    ("off-map-hex", "whether a hex lies on the map follows the map's size"),
+    (
+        "structured-location-off-map",
+        "whether a hex lies on the map follows the map's size",
+    ),
+];
+
+/// A YAML document as JSON, with YAML 1.2's booleans as muster and editors read them (`n`
+/// is a string); `None` when it does not read.
+fn read_yaml(text: &str) -> Option<serde_json::Value> {
+    let mut options = serde_saphyr::Options::default();
+    options.strict_booleans = true;
+    serde_saphyr::from_str_with_options(text, options).ok()
+}
+
+/// The errors the committed schemas find in the YAML files of a game folder, or `None`
+/// when a file does not read as YAML at all.
+fn schema_errors(game: &Path) -> Option<Vec<String>> {
+    let mut files = Vec::new();
+    yaml_files(game, &mut files);
+    let mut errors = Vec::new();
+    for f in files {
+        let schema: serde_json::Value = serde_json::from_str(
+            &fs::read_to_string(root().join("schemas").join(schema_of(&f))).unwrap(),
+        )
+        .unwrap();
+        let text = fs::read_to_string(&f).unwrap();
+        let instance = read_yaml(&text)?;
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        errors.extend(
+            validator
+                .iter_errors(&instance)
+                .map(|e| format!("{}: {e} at {}", f.display(), e.instance_path())),
+        );
+    }
+    Some(errors)
+}
+
+#[test]
+fn the_schema_refuses_every_bad_input_case_it_can_express() {
+    let base = root().join("tests/bad-input/base/mini");
+    assert_eq!(schema_errors(&base), Some(Vec::new()), "the corpus's base game is valid");
+    let cases = root().join("tests/bad-input/cases");
+    let mut names: Vec<String> = fs::read_dir(&cases)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for (listed, _) in BEYOND_THE_SCHEMA {
+        assert!(names.iter().any(|n| n == listed), "{listed} is no case of the corpus");
+    }
+    let mut wrong = Vec::new();
+    let mut refused = 0;
+    for name in &names {
+        let tmp = tempfile::tempdir().unwrap();
+        let game = tmp.path().join("mini");
+        crate::util::copy_tree(&base, &game);
+        for entry in fs::read_dir(cases.join(name)).unwrap() {
+            let p = entry.unwrap().path();
+            if p.file_name().unwrap() == "expected.txt" {
+                continue;
+            }
+            if p.is_dir() {
+                crate::util::copy_tree(&p, &game.join(p.file_name().unwrap()));
+            } else {
+                fs::copy(&p, game.join(p.file_name().unwrap())).unwrap();
+            }
+        }
+        let errors = schema_errors(&game).unwrap_or_default();
+        let beyond = BEYOND_THE_SCHEMA.iter().find(|(n, _)| n == name);
+        match (errors.is_empty(), beyond) {
+            (true, None) => wrong.push(format!("{name}: the schema accepts it")),
+            (false, Some((_, why))) => wrong.push(format!(
+                "{name}: listed as beyond the schema ({why}), but the schema refuses it: {}",
+                errors.join("; ")
+            )),
+            (false, None) => refused += 1,
+            (true, Some(_)) => {}
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(refused >= 16, "the schema refuses {refused} cases");
+}
+
+/// Every object a schema describes refuses keys it does not name, as the loader does.
+#[test]
+fn every_schema_refuses_unknown_keys_everywhere() {
+    fn walk(v: &serde_json::Value, path: &str, open: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                if m.contains_key("properties")
+                    && m.get("additionalProperties")
+                        != Some(&serde_json::Value::Bool(false))
+                {
+                    open.push(path.to_string());
+                }
+                for (k, child) in m {
+                    walk(child, &format!("{path}/{k}"), open);
+                }
+            }
+            serde_json::Value::Array(a) => {
+                for (i, child) in a.iter().enumerate() {
+                    walk(child, &format!("{path}/{i}"), open);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut open = Vec::new();
+    for (name, schema) in muster_model::schemas() {
+        walk(&serde_json::to_value(&schema).unwrap(), name, &mut open);
+    }
+    assert!(open.is_empty(), "objects that take any key: {}", open.join(", "));
 }

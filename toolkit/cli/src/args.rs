@@ -65,20 +65,21 @@ pub struct CounterArgs {
     /// Resolution of per-counter images, in dots per inch.
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(10..=1200))]
     pub dpi: u32,
-    /// Counter size: 1/2, 9/16, 5/8, 3/4, or inches as a decimal.
-    #[arg(long, default_value = "5/8", value_parser = parse_inches)]
+    /// Counter size: 1/2, 9/16, 5/8, 3/4, or inches as a decimal (1/4 to 4).
+    #[arg(long, default_value = "5/8", value_parser = parse_counter_size)]
     pub counter_size: f64,
-    /// Sheet size: letter, a4, or WIDTHxHEIGHT in inches (8.5x11).
+    /// Sheet size: letter, a4, legal, tabloid, or WIDTHxHEIGHT in inches (8.5x11; 2 to 60
+    /// inches a side).
     #[arg(long, default_value = "letter", value_parser = parse_sheet)]
     pub sheet: (f64, f64),
-    /// Page margin in inches.
-    #[arg(long, default_value = "1/2", value_parser = parse_inches)]
+    /// Page margin in inches (0 to 3).
+    #[arg(long, default_value = "1/2", value_parser = parse_margin)]
     pub margin: f64,
-    /// Gap between counters in inches.
-    #[arg(long, default_value = "0", value_parser = parse_inches)]
+    /// Gap between counters in inches (0 to 1).
+    #[arg(long, default_value = "0", value_parser = parse_spacing)]
     pub spacing: f64,
-    /// Art printed beyond each cut line, in inches.
-    #[arg(long, default_value = "1/16", value_parser = parse_inches)]
+    /// Art printed beyond each cut line, in inches (0 to 1/2).
+    #[arg(long, default_value = "1/16", value_parser = parse_bleed)]
     pub bleed: f64,
     /// Neighbouring counters share one cut line, with bleed only at the outer edge of the
     /// block (needs no spacing).
@@ -137,7 +138,55 @@ pub fn parse_inches(s: &str) -> Result<f64, String> {
         }
         None => s.trim().parse().map_err(|_| bad(s))?,
     };
-    if v.is_finite() && (0.0..=100.0).contains(&v) { Ok(v) } else { Err(bad(s)) }
+    if v.is_finite() { Ok(v) } else { Err(bad(s)) }
+}
+
+/// `v`, read from `s`, when it lies in `lo..=hi`; otherwise a message that says what is
+/// allowed.
+fn within(
+    s: &str,
+    v: f64,
+    lo: f64,
+    hi: f64,
+    what: &str,
+    unit: &str,
+) -> Result<f64, String> {
+    if (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        let size = if v < lo { "small" } else { "large" };
+        Err(format!(
+            "`{s}` is too {size} for {what}: it takes {} to {} {unit}",
+            fmt(lo),
+            fmt(hi)
+        ))
+    }
+}
+
+/// A length in inches as the options write it (`0.625`, `4`).
+fn fmt(v: f64) -> String {
+    let t = format!("{v:.3}");
+    t.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Reads a counter's size: inches from 1/4 to 4.
+pub fn parse_counter_size(s: &str) -> Result<f64, String> {
+    within(s, parse_inches(s)?, 0.25, 4.0, "a counter", "inches")
+}
+
+/// Reads a page margin: inches from 0 to 3.
+pub fn parse_margin(s: &str) -> Result<f64, String> {
+    within(s, parse_inches(s)?, 0.0, 3.0, "a margin", "inches")
+}
+
+/// Reads the gap between counters: inches from 0 to 1.
+pub fn parse_spacing(s: &str) -> Result<f64, String> {
+    within(s, parse_inches(s)?, 0.0, 1.0, "the gap between counters", "inches")
+}
+
+/// Reads the bleed: inches from 0 to 1/2.
+pub fn parse_bleed(s: &str) -> Result<f64, String> {
+    within(s, parse_inches(s)?, 0.0, 0.5, "the bleed", "inches")
 }
 
 fn bad(s: &str) -> String {
@@ -155,7 +204,10 @@ pub fn parse_sheet(s: &str) -> Result<(f64, f64), String> {
             let (w, h) = other.split_once('x').ok_or_else(|| {
                 format!("`{s}` is not a sheet size (letter, a4, or 8.5x11)")
             })?;
-            Ok((parse_inches(w)?, parse_inches(h)?))
+            let side = |v: &str| {
+                within(v, parse_inches(v)?, 2.0, 60.0, "a sheet side", "inches a side")
+            };
+            Ok((side(w)?, side(h)?))
         }
     }
 }

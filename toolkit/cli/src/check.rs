@@ -139,8 +139,11 @@ pub fn run(
             let s = severity(&v.kind);
             writeln!(
                 out,
-                "{}: {s} [{}] (rule {}): {}",
-                v.location, v.kind, v.rule, v.message
+                "{}: {s} [{}]{}: {}",
+                v.location,
+                v.kind,
+                crate::report::context(&v.rule, ""),
+                v.message
             )?;
         }
         for (k, w) in &warnings {

@@ -278,12 +278,11 @@ fn validate(
         for f in &findings {
             let at = crate::report::place(&loaded.sources, f.span);
             outln!(
-                "{at}{} [{}] {} (rule {}, {}): {}",
+                "{at}{} [{}] {}{}: {}",
                 f.severity(),
                 f.scenario,
                 f.kind,
-                f.rule,
-                f.location,
+                crate::report::context(&f.rule, &f.location),
                 f.message
             )?;
         }

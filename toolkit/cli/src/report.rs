@@ -27,3 +27,29 @@ pub fn place(sources: &Sources, span: muster_model::Span) -> String {
         format!("{}:{}:{}: ", sources.path(span.file).display(), span.line, span.column)
     }
 }
+
+/// ` (rule 5.1, 0209)`: the rule section and the place a finding concerns, leaving out
+/// whichever is empty, and nothing when both are.
+pub fn context(rule: &str, location: &str) -> String {
+    let parts: Vec<String> = [
+        (!rule.trim().is_empty()).then(|| format!("rule {rule}")),
+        (!location.trim().is_empty()).then(|| location.to_string()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if parts.is_empty() { String::new() } else { format!(" ({})", parts.join(", ")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::context;
+
+    #[test]
+    fn context_leaves_out_what_is_empty() {
+        assert_eq!(context("5.1", "0209"), " (rule 5.1, 0209)");
+        assert_eq!(context("15.5.2.4", ""), " (rule 15.5.2.4)");
+        assert_eq!(context("", "A40.06"), " (A40.06)");
+        assert_eq!(context("", " "), "");
+    }
+}

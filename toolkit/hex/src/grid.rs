@@ -27,6 +27,7 @@ pub enum Stagger {
 
 /// The shape of a grid: orientation and stagger. Size lives in [`crate::Board`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Grid {
     /// Flat-top or pointy-top.
     pub orientation: Orientation,

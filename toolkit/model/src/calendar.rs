@@ -1,19 +1,6 @@
 //! Days as rulebooks print them on turn tracks (`23 May`), for tracks of one turn a day.
 
-const MONTHS: [(&str, u32); 12] = [
-    ("January", 31),
-    ("February", 28),
-    ("March", 31),
-    ("April", 30),
-    ("May", 31),
-    ("June", 30),
-    ("July", 31),
-    ("August", 31),
-    ("September", 30),
-    ("October", 31),
-    ("November", 30),
-    ("December", 31),
-];
+use crate::source::bounds::MONTHS;
 
 /// Parses `23 May` into (month index from 0, day of month).
 pub fn parse_day(s: &str) -> Option<(usize, u32)> {

@@ -81,13 +81,9 @@ pub fn template_values(t: &str) -> Vec<&str> {
     t.split('{').skip(1).filter_map(|p| p.split_once('}').map(|(v, _)| v)).collect()
 }
 
-/// Is `s` a valid id: lowercase ASCII letters, digits and single dashes?
+/// Is `s` a valid id ([`crate::source::bounds::ID`])?
 pub(crate) fn is_slug(s: &str) -> bool {
-    !s.is_empty()
-        && !s.starts_with('-')
-        && !s.ends_with('-')
-        && !s.contains("--")
-        && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    crate::source::bounds::is_id(s)
 }
 
 /// Turns printed text into an id: `I/19 Inf Bn` → `i-19-inf-bn`.
@@ -113,19 +109,13 @@ pub(crate) fn slug(s: &str) -> String {
 }
 
 fn check_rgb(rgb: &Option<Spanned<String>>, errors: &mut Vec<Diagnostic>) {
-    if let Some(c) = rgb {
-        let ok = c.v.len() == 7
-            && c.v.starts_with('#')
-            && c.v[1..].bytes().all(|b| b.is_ascii_hexdigit());
-        if !ok {
-            errors.push(
-                Diagnostic::error(
-                    c.span,
-                    format!("colour `{}` is not a hex colour", c.v),
-                )
+    if let Some(c) = rgb
+        && !crate::source::bounds::is_rgb(&c.v)
+    {
+        errors.push(
+            Diagnostic::error(c.span, format!("colour `{}` is not a hex colour", c.v))
                 .with_expected("`#rrggbb`, as in `#8b4513`"),
-            );
-        }
+        );
     }
 }
 
@@ -169,7 +159,18 @@ pub(crate) fn build(
     let mut warnings = Vec::new();
     let g = &docs.game;
     let folder = stem(dir);
-    if g.id.v != folder {
+    if !is_slug(&g.id.v) {
+        errors.push(
+            Diagnostic::error(
+                g.id.span,
+                format!("game id `{}` is not a valid id", g.id.v),
+            )
+            .with_expected(
+                "lowercase letters, digits and dashes, starting with a letter or digit",
+            )
+            .with_hint(format!("write `{}` and name the folder so", slug(&g.id.v))),
+        );
+    } else if g.id.v != folder {
         errors.push(
             Diagnostic::error(
                 g.id.span,
@@ -618,7 +619,7 @@ pub(crate) fn build(
     }
     if let Some(track) = &docs.game.play.turns {
         for day in [&track.first_day, &track.last_day].into_iter().flatten() {
-            if crate::calendar::parse_day(&day.v).is_none() {
+            if !crate::source::bounds::is_day(&day.v) {
                 errors.push(
                     Diagnostic::error(day.span, format!("`{}` is not a day", day.v))
                         .with_expected(
@@ -635,16 +636,15 @@ pub(crate) fn build(
         }
     }
     let version = &docs.game.module.version;
-    if version.v.trim().is_empty()
-        || version.v.chars().any(char::is_control)
-        || version.v.ends_with('\\')
-    {
+    if !crate::source::bounds::is_module_version(&version.v) {
         errors.push(
             Diagnostic::error(
                 version.span,
                 format!("`{}` cannot be a module version", version.v.escape_debug()),
             )
-            .with_expected("a version such as `1.0` or `2.1.3`, on one line"),
+            .with_expected(
+                "a version such as `1.0` or `2.1.3`, on one line, not starting or ending with a space",
+            ),
         );
     }
     let (documents, problems) = crate::assets::documents(dir);

@@ -75,6 +75,7 @@ pub struct FieldStyle {
     pub field: Spanned<String>,
     /// Font size. Default: the template's.
     #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub size: Option<Spanned<f64>>,
     /// Font weight. Default: the template's.
     #[serde(default)]
@@ -91,19 +92,23 @@ pub struct FieldStyle {
     /// Width the text must fit in. Default: the template's `data-muster-fit-width`, or
     /// the room between the anchor and the template's edges.
     #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub fit_width: Option<Spanned<f64>>,
     /// Height the lines of a text broken into two or three must fit in: they shrink
     /// (not below `min_size`) until they do. Default: the template's
     /// `data-muster-fit-height`, or any height.
     #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub fit_height: Option<Spanned<f64>>,
     /// Smallest size long text shrinks to. Default: the template's
     /// `data-muster-min-size`, or the field's size (text does not shrink).
     #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub min_size: Option<Spanned<f64>>,
     /// Lines the text may break into at spaces, 1, 2 or 3. Default: the template's
     /// `data-muster-lines`, or 1.
     #[serde(default)]
+    #[schemars(range(min = 1, max = 3))]
     pub lines: Option<Spanned<u8>>,
     /// What happens when it still does not fit. Default: the template's
     /// `data-muster-overflow`, or `report`.
@@ -186,6 +191,7 @@ pub struct MapImage {
     /// Its resolution in pixels per inch. Default: its width over the sheet's printed
     /// width.
     #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub dpi: Option<Spanned<f64>>,
     /// Two or more hexes whose centres the image shows, with the pixel of each centre.
     pub hexes: Vec<ReferenceHex>,

@@ -164,11 +164,13 @@ pub struct CounterDef {
     /// Nationality. Default: the group's.
     #[serde(default)]
     pub nationality: Option<Ref>,
-    /// Steps. Default: not printed (unknown).
-    #[serde(default)]
+    /// Steps (1 to 6). Default: not printed (unknown).
+    #[serde(default, deserialize_with = "super::bounds::opt_int::<_, u8, 1, 6>")]
+    #[schemars(range(min = 1, max = 6))]
     pub steps: Option<u8>,
-    /// How many identical counters there are. Default: 1.
-    #[serde(default)]
+    /// How many identical counters there are (1 to 1000). Default: 1.
+    #[serde(default, deserialize_with = "super::bounds::opt_int::<_, u32, 1, 1000>")]
+    #[schemars(range(min = 1, max = 1000))]
     pub count: Option<u32>,
     /// Values on the front (full strength), by value id. Missing values are unknown.
     #[serde(default)]
@@ -211,8 +213,9 @@ pub struct MarkerDef {
     /// The side it belongs to. Default: both.
     #[serde(default)]
     pub side: Option<Ref>,
-    /// How many there are. Default: not printed.
-    #[serde(default)]
+    /// How many there are (1 to 1000). Default: not printed.
+    #[serde(default, deserialize_with = "super::bounds::opt_int::<_, u32, 1, 1000>")]
+    #[schemars(range(min = 1, max = 1000))]
     pub count: Option<u32>,
     /// Text on its back, if it is two-sided. Default: single-sided.
     #[serde(default)]

@@ -13,6 +13,7 @@ use crate::Spanned;
 #[serde(deny_unknown_fields)]
 pub struct GameFile {
     /// The game id; must equal the folder name (`gazala-scs`).
+    #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// The title as printed.
     pub title: String,
@@ -87,6 +88,7 @@ pub struct ModuleDef {
     /// with every release, as VASSAL tells players which version a save was made with.
     /// Default: `1.0`.
     #[serde(default = "default_module_version")]
+    #[schemars(with = "super::bounds::ModuleVersionSchema")]
     pub version: Spanned<String>,
     /// The publisher, named on the about screen. Default: none named.
     #[serde(default)]
@@ -199,6 +201,7 @@ pub struct BesideSize {
 #[serde(deny_unknown_fields)]
 pub struct SideDef {
     /// Id (`axis`).
+    #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed (`Commonwealth`).
     pub name: String,
@@ -212,6 +215,7 @@ pub struct SideDef {
 #[serde(deny_unknown_fields)]
 pub struct NationalityDef {
     /// Id (`south-africa`).
+    #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed.
     pub name: String,
@@ -222,6 +226,7 @@ pub struct NationalityDef {
     pub colour: Option<String>,
     /// The colour muster draws, `#rrggbb`. Default: a neutral grey.
     #[serde(default)]
+    #[schemars(with = "Option<super::bounds::RgbSchema>")]
     pub rgb: Option<Spanned<String>>,
     /// Rule section that gives the colour. Default: none.
     #[serde(default)]
@@ -240,6 +245,7 @@ pub struct NationalityDef {
 #[serde(deny_unknown_fields)]
 pub struct SizeDef {
     /// Id (`battalion`).
+    #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed (`Battalion`).
     pub name: String,
@@ -259,10 +265,12 @@ pub struct SizeDef {
 #[serde(deny_unknown_fields)]
 pub struct TypeDef {
     /// Id (`infantry`).
+    #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed.
     pub name: String,
     /// The NATO symbol drawn for it (`infantry`, `armor`, `hq`, …).
+    #[schemars(with = "super::bounds::SymbolSchema")]
     pub symbol: Spanned<String>,
     /// What kind of piece units of this type are.
     pub category: Category,
@@ -283,6 +291,7 @@ pub struct TypeDef {
 #[serde(deny_unknown_fields)]
 pub struct ValueDef {
     /// Id (`attack`).
+    #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed (`Attack Strength`).
     pub name: String,
@@ -300,11 +309,13 @@ pub struct ValueDef {
 #[serde(deny_unknown_fields)]
 pub struct TerrainDef {
     /// Id (`clear`).
+    #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed.
     pub name: String,
     /// Fill colour, `#rrggbb`. Default: chosen by the renderer.
     #[serde(default)]
+    #[schemars(with = "Option<super::bounds::RgbSchema>")]
     pub rgb: Option<Spanned<String>>,
     /// Values of this entry the rulebook does not print, and why: a reason for the whole
     /// entry or a mapping from field names to reasons. Default: none (all as printed).
@@ -407,14 +418,18 @@ pub struct Play {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TurnTrack {
-    /// How many turns, numbered from 1. Omit when the rulebook does not print it.
-    #[serde(default)]
+    /// How many turns, numbered from 1 (1 to 1000). Omit when the rulebook does not print
+    /// it.
+    #[serde(default, deserialize_with = "super::bounds::opt_int::<_, u32, 1, 1000>")]
+    #[schemars(range(min = 1, max = 1000))]
     pub count: Option<u32>,
     /// One turn a day from this date to `last_day`, written as printed (`23 May`).
     #[serde(default)]
+    #[schemars(with = "Option<super::bounds::DaySchema>")]
     pub first_day: Option<Spanned<String>>,
     /// The last day of the track (`22 June`).
     #[serde(default)]
+    #[schemars(with = "Option<super::bounds::DaySchema>")]
     pub last_day: Option<Spanned<String>>,
     /// Steps within each turn, such as the two deck shuffles of a card-driven game.
     #[serde(default)]
@@ -453,7 +468,9 @@ pub struct DeckDef {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayingCards {
-    /// Jokers added to the 52 cards.
+    /// Jokers added to the 52 cards (0 to 4).
+    #[serde(deserialize_with = "super::bounds::int::<_, u8, 0, 4>")]
+    #[schemars(range(min = 0, max = 4))]
     pub jokers: u8,
 }
 
@@ -461,9 +478,13 @@ pub struct PlayingCards {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Dice {
-    /// How many dice.
+    /// How many dice (1 to 20).
+    #[serde(deserialize_with = "super::bounds::int::<_, u8, 1, 20>")]
+    #[schemars(range(min = 1, max = 20))]
     pub count: u8,
-    /// Faces per die.
+    /// Faces per die (2 to 100).
+    #[serde(deserialize_with = "super::bounds::int::<_, u8, 2, 100>")]
+    #[schemars(range(min = 2, max = 100))]
     pub sides: u8,
     /// Rule section that says so.
     pub section: String,

@@ -12,6 +12,7 @@ use crate::Spanned;
 #[serde(deny_unknown_fields)]
 pub struct MapFile {
     /// Id (`a`); the file is `maps/<id>.yaml`.
+    #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed (`Map A`).
     pub name: String,
@@ -22,10 +23,13 @@ pub struct MapFile {
     #[serde(default)]
     pub size: Option<PhysicalSize>,
     /// Distance between opposite flat sides of a hex, in inches.
+    #[schemars(range(min = 0.1, max = 10.0))]
     pub hex_size_in: Spanned<f64>,
     /// Number of hex columns.
+    #[schemars(range(min = 1, max = 2000))]
     pub columns: Spanned<u32>,
     /// Number of hex rows.
+    #[schemars(range(min = 1, max = 2000))]
     pub rows: Spanned<u32>,
     /// How hexes are numbered, as printed.
     pub numbering: Numbering,
@@ -61,7 +65,8 @@ pub struct HexNumbers {
     /// Rows whose printed number is a multiple of this are emphasised as gridlines
     /// (SCS 0.4.1.1: "Each fifth hex (xx.05, xx.10, xx.15) has a printed hex number").
     /// Default: none.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::bounds::opt_int::<_, u32, 1, 100>")]
+    #[schemars(range(min = 1, max = 100))]
     pub emphasise_every: Option<u32>,
     /// Rule section that says how numbers are printed. Default: none.
     #[serde(default)]
@@ -83,8 +88,10 @@ impl Default for HexNumbers {
 #[serde(deny_unknown_fields)]
 pub struct PhysicalSize {
     /// Width in inches.
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = 200.0))]
     pub width_in: f64,
     /// Height in inches.
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = 200.0))]
     pub height_in: f64,
     /// Rule section that states it.
     #[serde(default)]
@@ -218,5 +225,6 @@ pub struct HexsideRef {
     pub hex: Spanned<String>,
     /// Compass direction from that hex (`n`, `ne`, `se`, `s`, `sw`, `nw` on flat-top
     /// grids; `ne`, `e`, `se`, `sw`, `w`, `nw` on pointy-top grids).
+    #[schemars(with = "super::bounds::DirectionSchema")]
     pub side: Spanned<String>,
 }

@@ -5,6 +5,7 @@
 
 mod art;
 mod assumed;
+pub mod bounds;
 mod counters;
 mod errata;
 mod game;

@@ -22,6 +22,7 @@ pub struct OobFile {
 #[serde(deny_unknown_fields)]
 pub struct FormationDef {
     /// Id (`1-sa-inf-div`).
+    #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// The heading as printed (`1st South African Division`).
     pub printed: Spanned<String>,

@@ -11,6 +11,7 @@ use crate::Spanned;
 #[serde(deny_unknown_fields)]
 pub struct ScenarioFile {
     /// Id (`full-campaign`); the file is `scenarios/<id>.yaml`.
+    #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Title as printed.
     pub title: String,

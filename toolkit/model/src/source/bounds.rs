@@ -1,0 +1,255 @@
+//! What the loader accepts of a value it bounds or patterns, stated once: the loader checks
+//! each pattern and range here while it reads a file, and the JSON Schema of every field
+//! that carries one states the same pattern or range, so the schema and the loader agree.
+//!
+//! Patterns use the syntax both the `regex` crate and ECMA-262 (JSON Schema's dialect)
+//! read the same way. Integer ranges are checked while deserializing, so an out-of-range
+//! value is reported at its own line and column like any other malformed value.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::{Deserialize, Deserializer, de};
+
+/// An id: lowercase letters and digits in words joined by single dashes (`gazala-scs`).
+pub const ID: &str = r"^[a-z0-9]+(?:-[a-z0-9]+)*$";
+
+/// A colour muster draws: `#rrggbb`.
+pub const RGB: &str = r"^#[0-9a-fA-F]{6}$";
+
+/// A module version: one line of printable characters, not starting or ending with a
+/// space, and not ending with a backslash (VASSAL would read it as an escape).
+pub const MODULE_VERSION: &str =
+    r"^(?:[^\s\\\p{Cc}]|[^\s\p{Cc}][^\p{Cc}]*[^\s\\\p{Cc}])$";
+
+/// The months of a turn track of days, with their lengths (no 29 February).
+pub const MONTHS: [(&str, u32); 12] = [
+    ("January", 31),
+    ("February", 28),
+    ("March", 31),
+    ("April", 30),
+    ("May", 31),
+    ("June", 30),
+    ("July", 31),
+    ("August", 31),
+    ("September", 30),
+    ("October", 31),
+    ("November", 30),
+    ("December", 31),
+];
+
+/// A day of a turn track as printed: the day of the month without a leading zero, a space
+/// and the month's English name (`23 May`), a day the month has.
+pub fn day_pattern() -> String {
+    let alternatives: Vec<String> = [31, 30, 28]
+        .iter()
+        .map(|&len| {
+            let months: Vec<&str> =
+                MONTHS.iter().filter(|(_, l)| *l == len).map(|(m, _)| *m).collect();
+            let days = match len {
+                31 => "[1-9]|[12][0-9]|3[01]",
+                30 => "[1-9]|[12][0-9]|30",
+                _ => "[1-9]|1[0-9]|2[0-8]",
+            };
+            format!("(?:{days}) (?:{})", months.join("|"))
+        })
+        .collect();
+    format!("^(?:{})$", alternatives.join("|"))
+}
+
+fn compiled(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|e| unreachable!("muster's own pattern: {e}"))
+}
+
+static ID_RE: LazyLock<Regex> = LazyLock::new(|| compiled(ID));
+static RGB_RE: LazyLock<Regex> = LazyLock::new(|| compiled(RGB));
+static VERSION_RE: LazyLock<Regex> = LazyLock::new(|| compiled(MODULE_VERSION));
+static DAY_RE: LazyLock<Regex> = LazyLock::new(|| compiled(&day_pattern()));
+
+/// Whether `s` is an id ([`ID`]).
+pub fn is_id(s: &str) -> bool {
+    ID_RE.is_match(s)
+}
+
+/// Whether `s` is a colour ([`RGB`]).
+pub fn is_rgb(s: &str) -> bool {
+    RGB_RE.is_match(s)
+}
+
+/// Whether `s` can be a module version ([`MODULE_VERSION`]).
+pub fn is_module_version(s: &str) -> bool {
+    VERSION_RE.is_match(s)
+}
+
+/// Whether `s` is a day of a turn track ([`day_pattern`]).
+pub fn is_day(s: &str) -> bool {
+    DAY_RE.is_match(s)
+}
+
+/// Reads an integer and refuses it outside `MIN..=MAX`, at the value's own place.
+pub fn int<'de, D, T, const MIN: u64, const MAX: u64>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Copy + Into<u64>,
+{
+    let v = T::deserialize(d)?;
+    let n: u64 = v.into();
+    if (MIN..=MAX).contains(&n) {
+        Ok(v)
+    } else {
+        Err(de::Error::custom(format!("{n} is out of range: expected {MIN} to {MAX}")))
+    }
+}
+
+/// [`int`] for a field that may be left out (with `#[serde(default)]`).
+pub fn opt_int<'de, D, T, const MIN: u64, const MAX: u64>(
+    d: D,
+) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Copy + Into<u64>,
+{
+    int::<D, T, MIN, MAX>(d).map(Some)
+}
+
+/// The schema of a string that must match a pattern.
+fn pattern_schema(pattern: &str, description: &str) -> Schema {
+    json_schema!({ "type": "string", "pattern": pattern, "description": description })
+}
+
+/// Schema of an id ([`ID`]).
+pub struct IdSchema;
+
+impl JsonSchema for IdSchema {
+    fn schema_name() -> Cow<'static, str> {
+        "Id".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        pattern_schema(ID, "lowercase letters and digits, words joined by single dashes")
+    }
+}
+
+/// Schema of a colour ([`RGB`]).
+pub struct RgbSchema;
+
+impl JsonSchema for RgbSchema {
+    fn schema_name() -> Cow<'static, str> {
+        "Rgb".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        pattern_schema(RGB, "a colour, `#rrggbb`")
+    }
+}
+
+/// Schema of a module version ([`MODULE_VERSION`]).
+pub struct ModuleVersionSchema;
+
+impl JsonSchema for ModuleVersionSchema {
+    fn schema_name() -> Cow<'static, str> {
+        "ModuleVersion".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        pattern_schema(MODULE_VERSION, "a version such as `1.0` or `2.1.3`, on one line")
+    }
+}
+
+/// Schema of a day of a turn track ([`day_pattern`]).
+pub struct DaySchema;
+
+impl JsonSchema for DaySchema {
+    fn schema_name() -> Cow<'static, str> {
+        "Day".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        pattern_schema(
+            &day_pattern(),
+            "a day and an English month name, such as `23 May`",
+        )
+    }
+}
+
+/// Schema of a unit symbol: one of the symbols muster draws ([`crate::symbols::KNOWN`]).
+pub struct SymbolSchema;
+
+impl JsonSchema for SymbolSchema {
+    fn schema_name() -> Cow<'static, str> {
+        "UnitSymbol".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "string",
+            "enum": crate::symbols::KNOWN,
+            "description": "the NATO symbol muster draws for the type",
+        })
+    }
+}
+
+/// Schema of a hexside direction: a compass direction of either grid orientation (which
+/// of them a map may use follows from `board.grid` in `game.yaml`, which the loader
+/// checks).
+pub struct DirectionSchema;
+
+impl JsonSchema for DirectionSchema {
+    fn schema_name() -> Cow<'static, str> {
+        "HexsideDirection".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        use muster_hex::{Direction, Orientation};
+        let mut names: Vec<&str> = [Orientation::FlatTop, Orientation::PointyTop]
+            .iter()
+            .flat_map(|&o| Direction::ALL.iter().map(move |d| d.name(o)))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        json_schema!({
+            "type": "string",
+            "enum": names,
+            "description": "a compass direction from the hex",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_words_joined_by_single_dashes() {
+        for ok in ["a", "gazala-scs", "1-div", "x9"] {
+            assert!(is_id(ok), "{ok}");
+        }
+        for bad in ["", "-a", "a-", "a--b", "A", "a b", "a_b", "é"] {
+            assert!(!is_id(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn versions_are_one_trimmed_line_not_ending_in_a_backslash() {
+        for ok in ["1.0", "2.1.3", "v 2", "1", "a\\b"] {
+            assert!(is_module_version(ok), "{ok}");
+        }
+        for bad in ["", "  ", " 1.0", "1.0 ", "1.0\\", "\\", "1\n2", "1\t2"] {
+            assert!(!is_module_version(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn days_are_days_their_month_has() {
+        for ok in ["23 May", "1 January", "31 December", "28 February", "30 June"] {
+            assert!(is_day(ok), "{ok}");
+        }
+        for bad in
+            ["31 June", "29 February", "0 May", "05 May", "May 23", "23 may", "23  May"]
+        {
+            assert!(!is_day(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn colours_are_six_hex_digits() {
+        assert!(is_rgb("#8b4513") && is_rgb("#FFFFFF"));
+        assert!(!is_rgb("blue") && !is_rgb("#fff") && !is_rgb("8b4513"));
+    }
+}
