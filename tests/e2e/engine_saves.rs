@@ -148,8 +148,9 @@ impl Game {
         None
     }
 
-    /// Every move the game allows, each adding one finding: an overstack, a counter moved
-    /// into a box it does not start in, a reinforcement on the map before its turn.
+    /// Every move the game allows, each adding one finding: an overstack, opposing units in
+    /// one hex, a counter moved into a box it does not start in, a reinforcement on the map
+    /// before its turn.
     /// `movable` says which counters the engine can pick by their id (no other piece
     /// carries it).
     fn plants(&self, movable: &dyn Fn(&str) -> bool) -> (Vec<Plant>, Vec<PieceAt>) {
@@ -187,9 +188,37 @@ impl Game {
                     .map(move |i| (i, to.clone(), Standing::Hex))
             })
             .collect();
-        // A game too small for a friendly hex to fill (Oasis) takes any.
-        candidates.sort_by_key(|(i, to, _)| !friendly(*i, to));
+        // Opposing units in one hex are a finding of their own (below), never an overstack.
+        candidates.retain(|(i, to, _)| friendly(*i, to));
         if let Some(p) = self.plant(&mut position, "overstack", candidates) {
+            used.insert(p.unit.clone());
+            used.insert(p.to.clone());
+            plants.push(p);
+        }
+
+        // Opposing units in one hex: a counter onto a hex only the other side holds.
+        let enemy = |i: usize, to: &str| {
+            let there: Vec<&PieceAt> =
+                position.iter().filter(|p| p.location == to).collect();
+            !there.is_empty()
+                && there.iter().all(|p| side(&p.unit) != side(&position[i].unit))
+        };
+        let candidates: Vec<(usize, String, Standing)> = full
+            .iter()
+            .filter(|to| !used.contains(*to))
+            .flat_map(|to| {
+                on_hex(&position)
+                    .into_iter()
+                    .filter(|&i| {
+                        movable(&position[i].unit)
+                            && !used.contains(&position[i].unit)
+                            && !used.contains(&position[i].location)
+                            && enemy(i, to)
+                    })
+                    .map(move |i| (i, to.clone(), Standing::Hex))
+            })
+            .collect();
+        if let Some(p) = self.plant(&mut position, "opposing-units", candidates) {
             used.insert(p.unit.clone());
             used.insert(p.to.clone());
             plants.push(p);
@@ -383,9 +412,10 @@ fn engine_saves(tools: &Path, game: &Game, dir: &Path) -> Vec<String> {
     let (plants, position) = game.plants(&|u| carriers.get(u) == Some(&1));
     let kinds: Vec<&str> = plants.iter().map(|p| p.kind).collect();
     let want: &[&str] = match game.name {
-        "example-oasis" => &["overstack"],
+        // Too small a game for a friendly hex to fill.
+        "example-oasis" => &["opposing-units"],
         "gazala-line-1942" => &[],
-        _ => &["overstack", "wrong-box", "early-reinforcement"],
+        _ => &["overstack", "opposing-units", "wrong-box", "early-reinforcement"],
     };
     assert_eq!(kinds, want, "{}: the moves the test can plant", game.name);
     if plants.is_empty() {

@@ -144,6 +144,8 @@ kinds! {
     // Errors: the data certainly contradicts itself or the game's rules.
     /// A printed hex holds more units than the stacking rules allow.
     Overstack = "overstack", Error;
+    /// Units of opposing sides stand in one hex, which the rules forbid.
+    OpposingUnits = "opposing-units", Error;
     /// A printed hex label does not parse or lies off the map.
     BadHex = "bad-hex", Error;
     /// A printed hex whose terrain no unit may enter.
@@ -249,6 +251,17 @@ kinds! {
 impl fmt::Display for FindingKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl From<muster_rules::Breach> for FindingKind {
+    /// The kind of a finding of the rules checker.
+    fn from(b: muster_rules::Breach) -> Self {
+        match b {
+            muster_rules::Breach::Stacking => FindingKind::Overstack,
+            muster_rules::Breach::OpposingUnits => FindingKind::OpposingUnits,
+            muster_rules::Breach::Setup => FindingKind::OutsideSetup,
+        }
     }
 }
 

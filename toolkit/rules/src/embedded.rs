@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::language::{Category, Ruleset};
 use crate::placement::{Allowed, Stand, Standing, Turn, check_placement, compare_setup};
-use crate::stacking::{PlacedUnit, Position, check_stacking};
+use crate::stacking::{Breach, PlacedUnit, Position, check_stacking};
 
 /// The format tag of [`RulesetDoc`].
 pub const FORMAT: &str = "muster-ruleset/1";
@@ -145,8 +145,8 @@ pub struct Request {
 /// One violation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Violation {
-    /// `overstack`; against a scenario's setup `outside-setup`, `early-reinforcement`,
-    /// `wrong-box` or `missing`.
+    /// `overstack` or `opposing-units`; against a scenario's setup `outside-setup`,
+    /// `early-reinforcement`, `wrong-box` or `missing`.
     pub kind: String,
     /// Rule section.
     pub rule: String,
@@ -260,9 +260,15 @@ pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
             message: f.message,
         }
     };
-    report
-        .violations
-        .extend(check_stacking(&doc.rules, &position).into_iter().map(tag("overstack")));
+    report.violations.extend(check_stacking(&doc.rules, &position).into_iter().map(
+        |f| {
+            let kind = match f.breach {
+                Breach::OpposingUnits => "opposing-units",
+                _ => "overstack",
+            };
+            tag(kind)(f)
+        },
+    ));
     if let Some(scenario) = &request.scenario
         && let Some(allowed) = doc.scenarios.get(scenario)
     {

@@ -37,9 +37,23 @@ pub struct Position {
     pub units: Vec<PlacedUnit>,
 }
 
+/// Which kind of rule a finding breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Breach {
+    /// A stacking rule: a hex holds more (or other) units than it allows.
+    Stacking,
+    /// Units of opposing sides stand in one hex where the rules forbid it.
+    OpposingUnits,
+    /// A unit stands where its printed setup does not put it.
+    Setup,
+}
+
 /// A rule broken by a position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Finding {
+    /// Which kind of rule it breaks.
+    pub breach: Breach,
     /// The rule section.
     pub rule: String,
     /// The printed hex label (or box name) where it is broken.
@@ -185,6 +199,7 @@ pub fn check_stacking(ruleset: &Ruleset<String>, position: &Position) -> Vec<Fin
                 .collect();
             if armed.len() > 1 {
                 findings.push(Finding {
+                    breach: Breach::OpposingUnits,
                     rule: ruleset.opposing_units_section.clone().unwrap_or_default(),
                     location: hex.to_string(),
                     units: units.iter().map(|u| u.name.clone()).collect(),
@@ -199,6 +214,7 @@ pub fn check_stacking(ruleset: &Ruleset<String>, position: &Position) -> Vec<Fin
             for rule in &ruleset.stacking {
                 if let Some(reason) = check_rule(rule, side_units) {
                     findings.push(Finding {
+                        breach: Breach::Stacking,
                         rule: rule.section.clone(),
                         location: hex.to_string(),
                         units: side_units.iter().map(|u| u.name.clone()).collect(),
@@ -315,5 +331,22 @@ mod tests {
         let f = check_stacking(&r, &p);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].rule, "6.3");
+        assert_eq!(f[0].breach, Breach::OpposingUnits);
+    }
+
+    #[test]
+    fn stacking_findings_say_they_break_a_stacking_rule() {
+        let r = ruleset(
+            r#"{ "stacking": [{ "section": "4.3", "any_of": [{ "all_of": [{ "count": {}, "max": 1 }] }] }] }"#,
+        );
+        let p = Position {
+            units: vec![
+                unit("a", Category::Combat, "battalion", None),
+                unit("b", Category::Combat, "battalion", None),
+            ],
+        };
+        let f = check_stacking(&r, &p);
+        assert_eq!(f.len(), 1);
+        assert_eq!((f[0].breach, f[0].rule.as_str()), (Breach::Stacking, "4.3"));
     }
 }

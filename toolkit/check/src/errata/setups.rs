@@ -338,7 +338,7 @@ fn joined_stacks(cx: &Context, s: &Scenario) -> Vec<Erratum> {
                 out.push(
                     Erratum::new(
                         game,
-                        FindingKind::Overstack,
+                        f.breach.into(),
                         &subject,
                         format!("the printed stack {}", f.message),
                         &f.rule,
