@@ -478,8 +478,9 @@ fn units_nobody_owns_are_found_once_per_printed_group() {
     assert!(dow.iter().any(|s| s.starts_with("COM/12 BERS, 1/NOVARA")), "{dow:?}");
     assert!(!dow.iter().any(|s| s.contains("Kiehl KG")), "independent: {dow:?}");
     // The printed key's sample counters (`German Tank`) name no unit; 3.1's 1/33 AT and 5.0's
-    // SV288/90 are named with no formation, and the rulebook prints no order of battle.
-    assert_eq!(owned("gazala-line-1942"), ["1/33 AT", "SV288/90"]);
+    // SV288/90 are named with no formation, but the rulebook prints no order of battle and
+    // no setup, so nothing owns any unit and none is reported.
+    assert_eq!(owned("gazala-line-1942"), Vec::<String>::new());
     // A counter injected into a formation's list is owned; one injected beside Heckler is not.
     let counters = tmp.path().join("sources/gazala-1942/counters.yaml");
     let text = fs::read_to_string(&counters).unwrap().replacen(
@@ -532,4 +533,58 @@ fn scenarios_with_the_same_start_are_compared() {
         "{places:?}"
     );
     assert!(places.iter().any(|(f, _)| f.ends_with("main-event.yaml")), "{places:?}");
+}
+
+#[test]
+fn entry_areas_no_map_names_are_checked_per_line_or_reported_once_when_no_map_names_any()
+{
+    fn unknown_areas(dir: &std::path::Path, game: &str) -> Vec<serde_json::Value> {
+        let out = muster(dir, &["validate", "--game", game, "--format", "json"]);
+        let all: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+        all.into_iter().filter(|f| f["kind"] == "unknown-area").collect()
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("sources/gazala-scs"), &tmp.path().join("sources/gazala-scs"));
+    copy_tree(
+        &root().join("sources/example-oasis"),
+        &tmp.path().join("sources/example-oasis"),
+    );
+    // SCS's maps are not transcribed, so no map names an entry area: each scenario with
+    // reinforcements says so once, with every line that prints an area.
+    let scs = unknown_areas(tmp.path(), "gazala-scs");
+    let campaign = tmp.path().join("sources/gazala-scs/scenarios/full-campaign.yaml");
+    let lines: Vec<String> = fs::read_to_string(&campaign)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("area:"))
+        .map(|(i, _)| (i + 1).to_string())
+        .collect();
+    let of = |s: &str| scs.iter().filter(|f| f["scenario"] == s).count();
+    assert_eq!(of("full-campaign"), 1, "{scs:#?}");
+    assert_eq!(of("main-event"), 1, "{scs:#?}");
+    let f = scs.iter().find(|f| f["scenario"] == "full-campaign").unwrap();
+    let message = f["message"].as_str().unwrap();
+    assert!(message.contains(&format!("lines {}", lines.join(", "))), "{message}");
+    assert!(message.contains("no map names any entry area"), "{message}");
+    assert_eq!(f["line"].as_u64().unwrap().to_string(), lines[0]);
+
+    // Oasis names areas A and B: a reinforcement entering at C is a finding at its line,
+    // one entering at B is none.
+    let meeting = tmp.path().join("sources/example-oasis/scenarios/meeting.yaml");
+    let text = fs::read_to_string(&meeting).unwrap().replace("7 Bde HQ, ", "")
+        + "reinforcements:\n  - {side: south, section: \"E.23\", turn: \"2\", area: \"C\", units: \"7 Bde HQ\"}\n";
+    fs::write(&meeting, &text).unwrap();
+    let oasis = unknown_areas(tmp.path(), "example-oasis");
+    assert_eq!(oasis.len(), 1, "{oasis:#?}");
+    assert_eq!(oasis[0]["line"], line_of(&meeting, "area: \"C\""));
+    assert!(
+        oasis[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the maps name the entry areas A, B"),
+        "{oasis:#?}"
+    );
+    fs::write(&meeting, text.replace("area: \"C\"", "area: \"B\"")).unwrap();
+    assert!(unknown_areas(tmp.path(), "example-oasis").is_empty());
 }

@@ -207,12 +207,6 @@ fn clean_removes_outputs_and_cache_but_not_other_files() {
 #[test]
 fn builds_off_a_terminal_draw_no_progress_bars_and_end_with_one_line_per_game() {
     let tmp = workspace(&["example-oasis", "gazala-line-1942"]);
-    // Gazala Line 1942's two units of no formation, acknowledged: nothing needs attention.
-    fs::write(
-        tmp.path().join("sources/gazala-line-1942/errata.yaml"),
-        "known:\n  - {kind: no-formation, subject: 1/33 AT, note: no order of battle is printed}\n  - {kind: no-formation, subject: SV288/90, note: no order of battle is printed}\n",
-    )
-    .unwrap();
     let out = muster(
         tmp.path(),
         &["build", "--map-dpi", "30", "--dpi", "40", "--sheet-dpi", "20"],

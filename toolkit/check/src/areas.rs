@@ -75,16 +75,11 @@ pub(crate) fn unknown_areas(
             if named.iter().any(|f| covers(f, &name)) {
                 continue;
             }
-            let there = if named.is_empty() {
-                "no map names any entry area (an `entry-area` feature with a `name` in maps/*.yaml)"
-                    .to_string()
-            } else {
-                format!("the maps name the entry areas {}", named.join(", "))
-            };
             out.push(UnknownArea {
                 message: format!(
-                    "entry area `{name}` (reinforcements of turn {}) is on no map: {there}",
-                    p.turn.as_deref().unwrap_or("?")
+                    "entry area `{name}` (reinforcements of turn {}) is on no map: the maps name the entry areas {}",
+                    p.turn.as_deref().unwrap_or("?"),
+                    named.join(", ")
                 ),
                 area: name,
                 span: area.span,
@@ -92,7 +87,33 @@ pub(crate) fn unknown_areas(
             });
         }
     }
+    if named.is_empty() {
+        return unchecked(out);
+    }
     out
+}
+
+/// The areas of a game whose maps name none, as one finding: no line is wrong that
+/// another is not, and the maps (not the setups) are what is missing.
+fn unchecked(areas: Vec<UnknownArea>) -> Vec<UnknownArea> {
+    let Some(first) = areas.first() else { return areas };
+    let mut names: Vec<&str> = areas.iter().map(|a| a.area.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut lines: Vec<u32> = areas.iter().map(|a| a.span.line).collect();
+    lines.dedup();
+    let lines: Vec<String> = lines.iter().map(u32::to_string).collect();
+    let names = names.join(", ");
+    vec![UnknownArea {
+        message: format!(
+            "the reinforcements enter at the areas {names} (line{} {}), but no map names any entry area (an `entry-area` feature with a `name` in maps/*.yaml), so none of them is checked",
+            if lines.len() == 1 { "" } else { "s" },
+            lines.join(", ")
+        ),
+        area: names,
+        span: first.span,
+        section: first.section.clone(),
+    }]
 }
 
 #[cfg(test)]

@@ -14,15 +14,20 @@ use crate::solve::descendants;
 pub(crate) fn check(cx: &Context) -> Vec<Erratum> {
     let mut out = hqs_of_other_formations(cx);
     out.extend(duplicate_names(cx));
-    out.extend(units_nobody_owns(cx));
     out
 }
 
 /// Combat units and HQs of a game with formations that belong to none and carry no
 /// independent marking: one finding per side, nationality and section that lists them.
-fn units_nobody_owns(cx: &Context) -> Vec<Erratum> {
+/// A game whose setups field no unit (`used`: counter id → uses) prints no order of battle
+/// to own them by, so it has none (Gazala Line 1942 names units only in its rules'
+/// examples).
+pub(crate) fn units_nobody_owns(
+    cx: &Context,
+    used: &BTreeMap<String, u32>,
+) -> Vec<Erratum> {
     let game = cx.game;
-    if game.formations.is_empty() {
+    if game.formations.is_empty() || used.values().all(|&n| n == 0) {
         return vec![];
     }
     let independent =

@@ -242,6 +242,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
     let setups = setups::check(&cx);
     let used = setups.used;
     out.extend(setups.errata);
+    out.extend(manifest::units_nobody_owns(&cx, &used));
     out.extend(setups::mentions(&cx));
     out.extend(counts::check(&cx));
     out.extend(scenarios::check(&cx));
