@@ -536,6 +536,32 @@ fn scenarios_with_the_same_start_are_compared() {
 }
 
 #[test]
+fn a_unit_one_scenario_sets_up_and_another_with_the_same_start_leaves_out_is_found() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("sources/gazala-scs"), &tmp.path().join("sources/gazala-scs"));
+    // The Cauldron leaves out one Pavia battalion the Main Event sets up, the rest of the
+    // division in both: one finding, at the Main Event's line.
+    let path =
+        tmp.path().join("sources/gazala-scs/scenarios/cauldron-and-knightsbridge.yaml");
+    let text = fs::read_to_string(&path).unwrap();
+    let from = "Pavia Inf Div (Pavia HQ; Inf Bns: I/27, II/27,";
+    assert!(text.contains(from));
+    fs::write(&path, text.replacen(from, "Pavia Inf Div (Pavia HQ; Inf Bns: II/27,", 1))
+        .unwrap();
+    let found: Vec<_> = errata_of(tmp.path(), "gazala-scs")
+        .into_iter()
+        .filter(|e| e["kind"] == "scenarios-differ")
+        .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["subject"], "I/27 Inf Bn");
+    assert_eq!(found[0]["scenario"], "main-event");
+    let main = tmp.path().join("sources/gazala-scs/scenarios/main-event.yaml");
+    assert_eq!(found[0]["line"], line_of(&main, "I/27"));
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(message.contains("does not use it at all"), "{message}");
+}
+
+#[test]
 fn entry_areas_no_map_names_are_checked_per_line_or_reported_once_when_no_map_names_any()
 {
     fn unknown_areas(dir: &std::path::Path, game: &str) -> Vec<serde_json::Value> {

@@ -182,7 +182,7 @@ kinds! {
     NoFormation = "no-formation", Warning;
     /// A printed setup row with a location and no units.
     NoUnits = "no-units", Warning;
-    /// A unit set up elsewhere than in a scenario with the same start, its formation alike.
+    /// A unit set up elsewhere than in a scenario with the same start, or left out of it, its formation alike.
     ScenariosDiffer = "scenarios-differ", Warning;
     /// A parenthesised mark after a unit that the game's notation does not declare.
     UnknownMark = "unknown-mark", Warning;

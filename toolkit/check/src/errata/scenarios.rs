@@ -1,6 +1,7 @@
 //! Scenarios that share a starting point (the same first turn), compared with each other:
 //! a unit printed at another hex than in the other scenario while the rest of its
-//! formation's units stand alike in both. A formation printed wholly elsewhere by one
+//! formation's units stand alike in both, or set up in one and used nowhere in the other
+//! while the rest of its formation stands in both. A formation printed wholly elsewhere by one
 //! offset (one column over) is one observation, not one per unit.
 
 use std::collections::BTreeMap;
@@ -41,6 +42,13 @@ pub(crate) fn check(cx: &Context) -> Vec<Erratum> {
         for a in 0..group.len() {
             for b in a + 1..group.len() {
                 out.extend(compare(cx, (group[a], &spots[a]), (group[b], &spots[b])));
+            }
+        }
+        for a in 0..group.len() {
+            for b in 0..group.len() {
+                if a != b {
+                    out.extend(missing(cx, (group[a], &spots[a]), (group[b], &spots[b])));
+                }
             }
         }
     }
@@ -184,6 +192,78 @@ fn compare(
                 section: x.section.clone(),
             });
             out.push(e);
+        }
+    }
+    out
+}
+
+/// Every counter a scenario uses anywhere: set up, as a reinforcement or in a group.
+fn used<'s>(s: &'s Scenario) -> std::collections::BTreeSet<&'s str> {
+    s.solution
+        .resolutions
+        .iter()
+        .flatten()
+        .filter_map(|r| match &r.to {
+            Resolved::Unit { id, .. } => Some(id.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One direction of a pair: units that `sa` sets up at an exact place and `sb` does not
+/// use at all, while at least two thirds of their formation (three units or more) stand
+/// in both.
+fn missing(
+    cx: &Context,
+    (sa, a): (&Scenario, &BTreeMap<String, Spot>),
+    (sb, b): (&Scenario, &BTreeMap<String, Spot>),
+) -> Vec<Erratum> {
+    let game = cx.game;
+    let in_b = used(sb);
+    let mut both: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut gone: BTreeMap<&str, Vec<(&str, &Spot)>> = BTreeMap::new();
+    for (id, x) in a {
+        let Some(f) = game.unit(id).and_then(|u| u.formation.as_deref()) else {
+            continue;
+        };
+        if b.contains_key(id) {
+            *both.entry(f).or_default() += 1;
+        } else if !in_b.contains(id.as_str()) {
+            gone.entry(f).or_default().push((id.as_str(), x));
+        }
+    }
+    let title =
+        |s: &Scenario| cx.file(s.id).map_or(s.id.to_string(), |f| f.title.clone());
+    let mut out = Vec::new();
+    for (f, units) in gone {
+        let stay = both.get(f).copied().unwrap_or(0);
+        if stay < 3 || units.len() * 3 > stay + units.len() {
+            continue;
+        }
+        let name = game.formation(f).map_or(f.to_string(), |f| f.printed.v.clone());
+        for (id, x) in units {
+            let printed = game.unit(id).map_or(id.to_string(), |u| u.printed.v.clone());
+            out.push(
+                Erratum::new(
+                    game,
+                    FindingKind::ScenariosDiffer,
+                    &printed,
+                    format!(
+                        "{} sets up `{printed}` at {}, {} does not use it at all, though {stay} other units of {name} stand in both",
+                        title(sa),
+                        x.label,
+                        title(sb),
+                    ),
+                    &x.section,
+                    x.span,
+                )
+                .scenario(sa.id)
+                .expected(format!("`{printed}` in {} too, or a reason it is left out", title(sb)))
+                .sure(
+                    Certainty::Possible,
+                    "scenarios with the same first turn field the rest of the formation",
+                ),
+            );
         }
     }
     out
