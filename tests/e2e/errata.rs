@@ -562,6 +562,40 @@ fn a_unit_one_scenario_sets_up_and_another_with_the_same_start_leaves_out_is_fou
 }
 
 #[test]
+fn hex_labels_in_victory_conditions_and_notes_are_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/gazala-1942"),
+        &tmp.path().join("sources/gazala-1942"),
+    );
+    let bad = |dir: &std::path::Path| -> Vec<serde_json::Value> {
+        errata_of(dir, "gazala-1942")
+            .into_iter()
+            .filter(|e| e["kind"] == "bad-hex" && e["subject"] != "134")
+            .collect()
+    };
+    // 13.36 as printed names hexes of the map.
+    assert!(bad(tmp.path()).is_empty());
+    let path = tmp.path().join("sources/gazala-1942/scenarios/british-strike-first.yaml");
+    let text = fs::read_to_string(&path).unwrap();
+    let from = "controls hexes 2303, 1802 and 1404.";
+    assert!(text.contains(from));
+    fs::write(&path, text.replace(from, "controls hexes 2303, 1802 and 1499.")).unwrap();
+    let found = bad(tmp.path());
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["subject"], "1499");
+    assert_eq!(found[0]["section"], "13.36");
+    assert_eq!(found[0]["line"], line_of(&path, "1499"));
+    let line = fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .nth(line_of(&path, "1499") as usize - 1)
+        .unwrap()
+        .to_string();
+    assert_eq!(found[0]["column"], line.find("1499").unwrap() as u64 + 1, "{line}");
+}
+
+#[test]
 fn entry_areas_no_map_names_are_checked_per_line_or_reported_once_when_no_map_names_any()
 {
     fn unknown_areas(dir: &std::path::Path, game: &str) -> Vec<serde_json::Value> {

@@ -14,6 +14,7 @@ mod maps;
 mod report;
 mod scenarios;
 mod setups;
+mod texts;
 mod unused;
 
 use muster_model::{Certainty, FindingKind, Game, ParsedPlacement, Severity, Span};
@@ -247,6 +248,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
     out.extend(counts::check(&cx));
     out.extend(scenarios::check(&cx));
     out.extend(maps::check(&cx));
+    out.extend(texts::check(&cx));
     out.extend(unused::check(&cx, &used, &out));
     report::finish(game, out)
 }

@@ -24,7 +24,7 @@ pub struct GameFile {
     pub rulebook: String,
     /// Remarks about the transcription. Default: none.
     #[serde(default)]
-    pub notes: Vec<String>,
+    pub notes: Vec<Spanned<String>>,
     /// The sides.
     pub sides: Vec<SideDef>,
     /// Nationalities and their counter colours.

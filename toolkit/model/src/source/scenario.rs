@@ -34,7 +34,7 @@ pub struct ScenarioFile {
     pub first_to_deploy: Option<Ref>,
     /// Special rules, as printed. Default: none.
     #[serde(default)]
-    pub special_rules: Vec<String>,
+    pub special_rules: Vec<Spanned<String>>,
     /// The setup is the same as another scenario's (`13.22 Setup. Identical to the
     /// previous scenario.`). Default: none.
     #[serde(default)]
@@ -50,7 +50,7 @@ pub struct ScenarioFile {
     pub groups: Vec<Group>,
     /// Victory conditions, as printed. Default: none.
     #[serde(default)]
-    pub victory: Vec<String>,
+    pub victory: Vec<Spanned<String>>,
     /// Numbers the text states, for the errata checker to compare. Default: none.
     #[serde(default)]
     pub stated_counts: Vec<StatedCount>,
@@ -66,7 +66,7 @@ pub struct ScenarioFile {
     pub contradictions: Vec<Contradiction>,
     /// Remarks on the transcription (a sentence printed unfinished). Default: none.
     #[serde(default)]
-    pub notes: Vec<String>,
+    pub notes: Vec<Spanned<String>>,
 }
 
 /// A printed block of at-start placements for one side.

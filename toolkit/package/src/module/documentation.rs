@@ -191,7 +191,7 @@ pub fn module_page(game: &Game, c: &Contents) -> String {
     if !game.meta.notes.is_empty() {
         s.push_str("<h2>Notes on the data</h2><ul>");
         for n in &game.meta.notes {
-            let _ = write!(s, "<li>{}</li>", esc(n));
+            let _ = write!(s, "<li>{}</li>", esc(&n.v));
         }
         s.push_str("</ul>");
     }
