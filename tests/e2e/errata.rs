@@ -648,3 +648,26 @@ fn entry_areas_no_map_names_are_checked_per_line_or_reported_once_when_no_map_na
     fs::write(&meeting, text.replace("area: \"C\"", "area: \"B\"")).unwrap();
     assert!(unknown_areas(tmp.path(), "example-oasis").is_empty());
 }
+
+#[test]
+fn counters_the_rules_bring_in_are_not_unused_and_are_named_with_their_rule() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/dance-of-war"),
+        &tmp.path().join("sources/dance-of-war"),
+    );
+    let unused: Vec<_> = errata_of(tmp.path(), "dance-of-war")
+        .into_iter()
+        .filter(|e| e["kind"] == "unused")
+        .collect();
+    assert_eq!(unused.len(), 1, "{unused:#?}");
+    let message = unused[0]["message"].as_str().unwrap();
+    let (listed, by_rule) = message.split_once("; the rules bring in ").expect(message);
+    // 10.5.1 names 2/361; 1.4's Nehring and Bayerlein chits bring in their leaders.
+    for (counter, rule) in [("2/361", "10.5.1"), ("NEHRING", "1.4"), ("BAYERLEIN", "1.4")]
+    {
+        assert!(by_rule.contains(&format!("`{counter}` ({rule})")), "{message}");
+        assert!(!listed.contains(&format!("`{counter}`")), "{message}");
+    }
+    assert!(listed.contains("`Kiehl KG`"), "{message}");
+}

@@ -193,6 +193,8 @@ pub fn solve(game: &Game, scenario: &str) -> Solution {
     let mut units: Vec<SolvedUnit> = Vec::new();
     let mut problems = Vec::new();
     let mut stacks: BTreeMap<Cell, Vec<PlacedUnit>> = BTreeMap::new();
+    // How many copies of each counter the units so far hold.
+    let mut copies: BTreeMap<String, usize> = BTreeMap::new();
     for &pi in &order {
         let p = &placements[pi];
         let location = p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default();
@@ -241,7 +243,7 @@ pub fn solve(game: &Game, scenario: &str) -> Solution {
             };
             if let Some(r) = reg {
                 let candidates = candidates(game, r, &units, &regions, &block);
-                let copy = units.iter().filter(|u| u.unit == *id).count();
+                let copy = copies.get(id.as_str()).copied().unwrap_or(0);
                 let mut placed_at = None;
                 for cell in candidates {
                     let label = game
@@ -269,6 +271,7 @@ pub fn solve(game: &Game, scenario: &str) -> Solution {
                     }
                 }
             }
+            *copies.entry(solved.unit.clone()).or_default() += 1;
             units.push(solved);
         }
         if !failed.is_empty() {

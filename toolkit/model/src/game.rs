@@ -64,6 +64,30 @@ pub struct Game {
     pub templates: Vec<Arc<Template>>,
     /// The painted image of each map of `maps` that names one, with its fitted grid.
     pub map_art: Vec<Option<Arc<MapArt>>>,
+    /// Where each unit and formation is in `units` and `formations`, by id, so that a
+    /// look-up by id does not grow with the game.
+    pub(crate) index: Index,
+}
+
+/// Positions of units and formations by id.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Index {
+    units: std::collections::HashMap<String, usize>,
+    formations: std::collections::HashMap<String, usize>,
+}
+
+impl Index {
+    /// The index of a game's units and formations.
+    pub(crate) fn new(units: &[Unit], formations: &[Formation]) -> Index {
+        Index {
+            units: units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect(),
+            formations: formations
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.id.clone(), i))
+                .collect(),
+        }
+    }
 }
 
 /// A painted map image and the grid fitted to its reference hexes.
@@ -247,12 +271,21 @@ impl Game {
 
     /// A unit by id.
     pub fn unit(&self, id: &str) -> Option<&Unit> {
-        self.units.iter().find(|u| u.id == id)
+        match self.index.units.get(id).and_then(|&i| self.units.get(i)) {
+            Some(u) if u.id == id => Some(u),
+            // The units were changed after loading: look them through.
+            Some(_) => self.units.iter().find(|u| u.id == id),
+            None => None,
+        }
     }
 
     /// A formation by id.
     pub fn formation(&self, id: &str) -> Option<&Formation> {
-        self.formations.iter().find(|f| f.id == id)
+        match self.index.formations.get(id).and_then(|&i| self.formations.get(i)) {
+            Some(f) if f.id == id => Some(f),
+            Some(_) => self.formations.iter().find(|f| f.id == id),
+            None => None,
+        }
     }
 
     /// Placements of a scenario.

@@ -668,8 +668,10 @@ pub(crate) fn build(
         scenarios.into_iter().map(|(_, s)| s).collect();
     scenarios.sort_by(|a, b| a.id.v.cmp(&b.id.v));
     parsed.sort_by(|a: &ParsedScenario, b| a.id.cmp(&b.id));
+    let index = crate::game::Index::new(&units, &formations);
     Ok((
         Game {
+            index,
             id: game.id.v.clone(),
             dir: dir.to_path_buf(),
             meta: game,

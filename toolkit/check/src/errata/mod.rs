@@ -244,11 +244,12 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
     let used = setups.used;
     out.extend(setups.errata);
     out.extend(manifest::units_nobody_owns(&cx, &used));
-    out.extend(setups::mentions(&cx));
+    let (mentioned, by_rule) = setups::mentions(&cx);
+    out.extend(mentioned);
     out.extend(counts::check(&cx));
     out.extend(scenarios::check(&cx));
     out.extend(maps::check(&cx));
     out.extend(texts::check(&cx));
-    out.extend(unused::check(&cx, &used, &out));
+    out.extend(unused::check(&cx, &used, &by_rule, &out));
     report::finish(game, out)
 }

@@ -54,9 +54,11 @@ fn resolutions(cx: &Context, s: &Scenario, out: &mut SetupFindings) {
 }
 
 /// Units the rules name outside the setups (`mentions` in `game.yaml`), found in the
-/// manifest like any printed reference.
-pub(crate) fn mentions(cx: &Context) -> Vec<Erratum> {
+/// manifest like any printed reference, and the counters they name with the section that
+/// names each first.
+pub(crate) fn mentions(cx: &Context) -> (Vec<Erratum>, BTreeMap<String, String>) {
     let mut out = Vec::new();
+    let mut named = BTreeMap::new();
     for m in &cx.game.meta.mentions {
         let printed: Vec<&muster_model::Spanned<String>> = match &m.units {
             UnitsField::Printed(t) => vec![t],
@@ -65,11 +67,14 @@ pub(crate) fn mentions(cx: &Context) -> Vec<Erratum> {
         for origin in printed {
             let items = parse_units(&origin.v, &cx.game.marks);
             for r in cx.resolver.resolve_items(&items, origin, &m.side.v) {
+                if let Resolved::Unit { id, .. } = &r.to {
+                    named.entry(id.clone()).or_insert_with(|| m.section.clone());
+                }
                 out.extend(item_findings(cx, &r, &m.side.v, &m.section, None));
             }
         }
     }
-    out
+    (out, named)
 }
 
 /// The findings of one resolved printed item, in a scenario or not.

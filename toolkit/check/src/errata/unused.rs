@@ -11,11 +11,29 @@ use std::collections::BTreeMap;
 use muster_model::{Certainty, FindingKind, Unit};
 
 use super::{Context, Erratum, Place};
+use crate::resolve::normalise;
 
-/// Counters that no printed setup, reinforcement or group names.
+/// `; the rules bring in `2/361` (10.5.1), …`, or nothing.
+fn rules_bring_in(cx: &Context, by_rule: &BTreeMap<&str, &str>) -> String {
+    let named: Vec<String> = by_rule
+        .iter()
+        .filter_map(|(id, section)| {
+            cx.game.unit(id).map(|u| format!("`{}` ({section})", u.printed.v))
+        })
+        .collect();
+    if named.is_empty() {
+        String::new()
+    } else {
+        format!("; the rules bring in {}", named.join(", "))
+    }
+}
+
+/// Counters that no printed setup, reinforcement or group names, nor the rules bring in
+/// (`mentioned`: counter id → the section of the rule that names it).
 pub(crate) fn check(
     cx: &Context,
     used: &BTreeMap<String, u32>,
+    mentioned: &BTreeMap<String, String>,
     found: &[Erratum],
 ) -> Vec<Erratum> {
     let game = cx.game;
@@ -24,10 +42,15 @@ pub(crate) fn check(
     }
     let misprinted: Vec<&str> =
         found.iter().flat_map(|e| e.means.iter().map(String::as_str)).collect();
+    let by_rule = brought_in_by_rule(cx, mentioned);
     let unused: Vec<&Unit> = game
         .units
         .iter()
-        .filter(|u| !used.contains_key(&u.id) && !misprinted.contains(&u.id.as_str()))
+        .filter(|u| {
+            !used.contains_key(&u.id)
+                && !misprinted.contains(&u.id.as_str())
+                && !by_rule.contains_key(u.id.as_str())
+        })
         .collect();
     let short: Vec<(&str, &str)> = game
         .scenarios
@@ -37,7 +60,7 @@ pub(crate) fn check(
         })
         .collect();
     if !short.is_empty() && unused.len() > 1 {
-        return vec![stopped_short(cx, &unused, &short)];
+        return vec![stopped_short(cx, &unused, &short, &by_rule)];
     }
     unused
         .into_iter()
@@ -55,8 +78,44 @@ pub(crate) fn check(
         .collect()
 }
 
-/// The counters no line uses, once, where a printed setup stops short.
-fn stopped_short(cx: &Context, unused: &[&Unit], short: &[(&str, &str)]) -> Erratum {
+/// Counters the rules bring in outside the setups, by id, with the rule's section: those a
+/// rule names (`mentions`), and those a chit of a deck names (Dance of War 1.4's `Nehring
+/// chit` brings in `NEHRING`).
+fn brought_in_by_rule<'g>(
+    cx: &'g Context,
+    mentioned: &'g BTreeMap<String, String>,
+) -> BTreeMap<&'g str, &'g str> {
+    let game = cx.game;
+    let mut out: BTreeMap<&str, &str> =
+        mentioned.iter().map(|(id, s)| (id.as_str(), s.as_str())).collect();
+    for deck in &game.meta.play.decks {
+        for marker in &deck.markers {
+            let Some(chit) = game.markers.iter().find(|m| m.id == marker.v) else {
+                continue;
+            };
+            let words: Vec<&str> = chit
+                .printed
+                .v
+                .split_whitespace()
+                .filter(|w| !w.eq_ignore_ascii_case("chit"))
+                .collect();
+            let named = normalise(&words.join(" "));
+            for u in game.units.iter().filter(|u| normalise(&u.printed.v) == named) {
+                out.entry(u.id.as_str()).or_insert(deck.section.as_str());
+            }
+        }
+    }
+    out
+}
+
+/// The counters no line uses, once, where a printed setup stops short, and those the
+/// rules bring in.
+fn stopped_short(
+    cx: &Context,
+    unused: &[&Unit],
+    short: &[(&str, &str)],
+    by_rule: &BTreeMap<&str, &str>,
+) -> Erratum {
     let names: Vec<String> =
         unused.iter().map(|u| format!("`{}`", u.printed.v)).collect();
     let scenarios: Vec<String> =
@@ -72,7 +131,7 @@ fn stopped_short(cx: &Context, unused: &[&Unit], short: &[(&str, &str)]) -> Erra
             names.join(", "),
             scenarios.join(", "),
             if scenarios.len() == 1 { "stops" } else { "stop" }
-        ),
+        ) + &rules_bring_in(cx, by_rule),
         first.section.as_deref().unwrap_or_default(),
         first.printed.span,
     )
