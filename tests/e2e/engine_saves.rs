@@ -48,6 +48,23 @@ fn findings(doc: &RulesetDoc, scenario: &str, position: &[PieceAt]) -> BTreeSet<
     check(doc, &request).violations.iter().map(found).collect()
 }
 
+/// Every move of a counter on a hex to one of `targets` that `keep` allows, by target.
+fn moves(
+    position: &[PieceAt],
+    targets: &[String],
+    standing: Standing,
+    keep: impl Fn(usize, &str) -> bool,
+) -> Vec<(usize, String, Standing)> {
+    targets
+        .iter()
+        .flat_map(|to| {
+            (0..position.len())
+                .filter(|&i| position[i].standing == Standing::Hex && keep(i, to))
+                .map(move |i| (i, to.clone(), standing))
+        })
+        .collect()
+}
+
 /// One planted move: the counter, where it goes, and the finding it must add.
 struct Plant {
     unit: String,
@@ -177,19 +194,10 @@ impl Game {
         full.dedup();
         let count = |h: &str| position.iter().filter(|p| p.location == h).count();
         full.sort_by_key(|h| std::cmp::Reverse(count(h)));
-        let mut candidates: Vec<(usize, String, Standing)> = full
-            .iter()
-            .flat_map(|to| {
-                on_hex(&position)
-                    .into_iter()
-                    .filter(|&i| {
-                        position[i].location != *to && movable(&position[i].unit)
-                    })
-                    .map(move |i| (i, to.clone(), Standing::Hex))
-            })
-            .collect();
         // Opposing units in one hex are a finding of their own (below), never an overstack.
-        candidates.retain(|(i, to, _)| friendly(*i, to));
+        let candidates = moves(&position, &full, Standing::Hex, |i, to| {
+            position[i].location != to && movable(&position[i].unit) && friendly(i, to)
+        });
         if let Some(p) = self.plant(&mut position, "overstack", candidates) {
             used.insert(p.unit.clone());
             used.insert(p.to.clone());
@@ -203,21 +211,14 @@ impl Game {
             !there.is_empty()
                 && there.iter().all(|p| side(&p.unit) != side(&position[i].unit))
         };
-        let candidates: Vec<(usize, String, Standing)> = full
-            .iter()
-            .filter(|to| !used.contains(*to))
-            .flat_map(|to| {
-                on_hex(&position)
-                    .into_iter()
-                    .filter(|&i| {
-                        movable(&position[i].unit)
-                            && !used.contains(&position[i].unit)
-                            && !used.contains(&position[i].location)
-                            && enemy(i, to)
-                    })
-                    .map(move |i| (i, to.clone(), Standing::Hex))
-            })
-            .collect();
+        let free = |i: usize| {
+            movable(&position[i].unit)
+                && !used.contains(&position[i].unit)
+                && !used.contains(&position[i].location)
+        };
+        let candidates = moves(&position, &full, Standing::Hex, |i, to| {
+            !used.contains(to) && free(i) && enemy(i, to)
+        });
         if let Some(p) = self.plant(&mut position, "opposing-units", candidates) {
             used.insert(p.unit.clone());
             used.insert(p.to.clone());
@@ -225,20 +226,12 @@ impl Game {
         }
 
         // A counter from a hex into a box.
-        let candidates: Vec<(usize, String, Standing)> = self
-            .boxes
-            .iter()
-            .flat_map(|b| {
-                on_hex(&position)
-                    .into_iter()
-                    .filter(|&i| {
-                        movable(&position[i].unit)
-                            && !used.contains(&position[i].unit)
-                            && !used.contains(&position[i].location)
-                    })
-                    .map(move |i| (i, b.clone(), Standing::Box))
-            })
-            .collect();
+        let free = |i: usize| {
+            movable(&position[i].unit)
+                && !used.contains(&position[i].unit)
+                && !used.contains(&position[i].location)
+        };
+        let candidates = moves(&position, &self.boxes, Standing::Box, |i, _| free(i));
         if let Some(p) = self.plant(&mut position, "wrong-box", candidates) {
             used.insert(p.unit.clone());
             plants.push(p);

@@ -114,61 +114,51 @@ where
     int::<D, T, MIN, MAX>(d).map(Some)
 }
 
-/// The schema of a string that must match a pattern.
-fn pattern_schema(pattern: &str, description: &str) -> Schema {
-    json_schema!({ "type": "string", "pattern": pattern, "description": description })
+/// A schema-only type for a string that must match a pattern.
+macro_rules! pattern_schema {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, $pattern:expr, $description:literal) => {
+        $(#[$doc])*
+        pub struct $ty;
+
+        impl JsonSchema for $ty {
+            fn schema_name() -> Cow<'static, str> {
+                $name.into()
+            }
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                json_schema!({ "type": "string", "pattern": $pattern, "description": $description })
+            }
+        }
+    };
 }
 
-/// Schema of an id ([`ID`]).
-pub struct IdSchema;
-
-impl JsonSchema for IdSchema {
-    fn schema_name() -> Cow<'static, str> {
-        "Id".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        pattern_schema(ID, "lowercase letters and digits, words joined by single dashes")
-    }
-}
-
-/// Schema of a colour ([`RGB`]).
-pub struct RgbSchema;
-
-impl JsonSchema for RgbSchema {
-    fn schema_name() -> Cow<'static, str> {
-        "Rgb".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        pattern_schema(RGB, "a colour, `#rrggbb`")
-    }
-}
-
-/// Schema of a module version ([`MODULE_VERSION`]).
-pub struct ModuleVersionSchema;
-
-impl JsonSchema for ModuleVersionSchema {
-    fn schema_name() -> Cow<'static, str> {
-        "ModuleVersion".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        pattern_schema(MODULE_VERSION, "a version such as `1.0` or `2.1.3`, on one line")
-    }
-}
-
-/// Schema of a day of a turn track ([`day_pattern`]).
-pub struct DaySchema;
-
-impl JsonSchema for DaySchema {
-    fn schema_name() -> Cow<'static, str> {
-        "Day".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        pattern_schema(
-            &day_pattern(),
-            "a day and an English month name, such as `23 May`",
-        )
-    }
-}
+pattern_schema!(
+    /// Schema of an id ([`ID`]).
+    IdSchema,
+    "Id",
+    ID,
+    "lowercase letters and digits, words joined by single dashes"
+);
+pattern_schema!(
+    /// Schema of a colour ([`RGB`]).
+    RgbSchema,
+    "Rgb",
+    RGB,
+    "a colour, `#rrggbb`"
+);
+pattern_schema!(
+    /// Schema of a module version ([`MODULE_VERSION`]).
+    ModuleVersionSchema,
+    "ModuleVersion",
+    MODULE_VERSION,
+    "a version such as `1.0` or `2.1.3`, on one line"
+);
+pattern_schema!(
+    /// Schema of a day of a turn track ([`day_pattern`]).
+    DaySchema,
+    "Day",
+    day_pattern(),
+    "a day and an English month name, such as `23 May`"
+);
 
 /// Schema of a unit symbol: one of the symbols muster draws ([`crate::symbols::KNOWN`]).
 pub struct SymbolSchema;
