@@ -38,6 +38,24 @@ pub struct UnitFacts {
     pub steps: Option<u8>,
 }
 
+impl UnitFacts {
+    /// The counter standing at `location`, as the rules see it: no type or size is the
+    /// empty one, an unstated number of steps is 2.
+    pub fn placed(&self, location: &str) -> PlacedUnit {
+        PlacedUnit {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            side: self.side.clone(),
+            category: self.category,
+            unit_type: self.unit_type.clone().unwrap_or_default(),
+            size: self.size.clone().unwrap_or_default(),
+            steps: self.steps.unwrap_or(2),
+            formation: self.formation.clone(),
+            location: location.to_string(),
+        }
+    }
+}
+
 /// `rules/ruleset.json`: a game's rules and the data they read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RulesetDoc {
@@ -238,17 +256,7 @@ pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
         let n = copies.entry(u.id.as_str()).or_default();
         let id = if *n == 0 { u.id.clone() } else { format!("{}#{n}", u.id) };
         *n += 1;
-        position.units.push(PlacedUnit {
-            id,
-            name: u.name.clone(),
-            side: u.side.clone(),
-            category: u.category,
-            unit_type: u.unit_type.clone().unwrap_or_default(),
-            size: u.size.clone().unwrap_or_default(),
-            steps: u.steps.unwrap_or(2),
-            formation: u.formation.clone(),
-            location: p.location.clone(),
-        });
+        position.units.push(PlacedUnit { id, ..u.placed(&p.location) });
     }
     let tag = |kind: &str| {
         let kind = kind.to_string();
