@@ -720,6 +720,50 @@ mod tests {
     }
 
     #[test]
+    fn automation_traits_decode_to_the_fields_vassal_reads() {
+        let keys = ["57346,0,Moved".to_string(), "57348,0,Check".to_string()];
+        let t = Trait::trigger("after a move", "{Side == \"a;b\"}", &keys[..1], &keys);
+        assert_eq!(t.id(), "macro");
+        let f = t.fields();
+        assert_eq!(f.len(), 17);
+        assert_eq!(f[3], "{Side == \"a;b\"}");
+        // Key lists as NamedKeyStrokeArrayConfigurer writes them: commas escaped.
+        assert_eq!(f[4], "57346\\,0\\,Moved");
+        assert_eq!(decode(&f[5], ','), keys);
+
+        let l = Trait::layer_following("Broken", "{x ? 2 : 1}", &["", "frame.png"]);
+        let f = l.fields();
+        assert_eq!(
+            (f.len(), f[15].as_str(), f[18].as_str()),
+            (33, ",frame.png", "Broken")
+        );
+        assert_eq!(
+            (f[21].as_str(), f[22].as_str(), l.state.as_str()),
+            ("true", "{x ? 2 : 1}", "1")
+        );
+
+        let g = Trait::set_global_property(
+            "Units",
+            &[
+                ("1,0,Clear".into(), String::new()),
+                ("2,0,Add".into(), "{a + \", \" + b}".into()),
+            ],
+        );
+        let f = g.fields();
+        let commands: Vec<Vec<String>> =
+            decode(&f[2], ',').iter().map(|c| decode(c, ':')).collect();
+        assert_eq!(commands[0], ["", "1,0,Clear", "P,"]);
+        assert_eq!(decode(&commands[1][2], ','), ["P", "{a + \", \" + b}"]);
+
+        let k = Trait::global_key_command("ask", "1,0,Ask", "2,0,Name", "{x}");
+        let f = k.fields();
+        assert_eq!(
+            (f.len(), f[1].as_str(), f[2].as_str(), f[3].as_str()),
+            (14, "1,0,Ask", "2,0,Name", "{x}")
+        );
+    }
+
+    #[test]
     fn bad_commands_are_errors_not_panics() {
         for bad in
             ["", "+/", "+/a/b", "x/1/piece;;;;/null", "+/1/stack/m;x;y", "+/1/mark;a/b"]
