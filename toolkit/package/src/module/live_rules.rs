@@ -646,11 +646,13 @@ fn approximations_of(rule: &StackingRule<String>, doc: &RulesetDoc) -> Vec<Strin
             let mixed = counted.len() > 1;
             if mixed || (limit.same_formation && counted.contains(&true)) {
                 out.push(format!(
-                    "rule {}: the {} beyond the {} free count as the {} first met, not the \
-                     last, so a hex the checker finds over the limit may pass",
+                    "rule {}: of the {}, the {} free are taken to be {} where they can be \
+                     (VASSAL does not know which are free), so a hex the checker finds over \
+                     the limit on {} may pass",
                     rule.section,
                     free.units.describe(),
                     free.count,
+                    limit.count.describe(),
                     limit.count.describe()
                 ));
             }
@@ -751,6 +753,22 @@ mod tests {
         );
         assert!(broken.contains(&regiments), "{broken}");
         assert!(live.approximations.is_empty(), "{:?}", live.approximations);
+    }
+
+    #[test]
+    fn free_units_counted_unlike_each_other_are_an_approximation_said_in_words() {
+        // Which of the free units are the free ones decides whether a regiment among them
+        // counts: VASSAL counts the excess from the regiments first.
+        let live = LiveRules::compile(&doc(r#"{"stacking": [{"section": "9.9",
+                 "free": [{"units": {"category": ["combat", "hq"]}, "count": 1}],
+                 "any_of": [{"all_of": [{"count": {"size": ["regiment"]}, "max": 1}]}]}]}"#));
+        assert_eq!(live.approximations.len(), 1, "{:?}", live.approximations);
+        assert!(
+            live.approximations[0]
+                .starts_with("rule 9.9: of the combat or HQ units, the 1 free are taken"),
+            "{}",
+            live.approximations[0]
+        );
     }
 
     #[test]
