@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use muster_package::module::live_rules::PREFERENCE;
 use muster_rules::embedded::{PieceAt, Request, RulesetDoc, Violation, check};
 use muster_rules::{Breach, Category};
 use serde_json::Value;
@@ -358,6 +359,15 @@ fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
     }
     args.extend(["--button".into(), "Check rules".into()]);
     expect.push(("button".into(), game.findings(&walk).iter().map(line).collect()));
+    // With the preference off, a move that breaks a rule says nothing and frames nothing.
+    if let Some(p) = plants.first() {
+        args.extend(["--pref".into(), format!("{PREFERENCE}=false")]);
+        expect.push(("preference".into(), BTreeSet::new()));
+        args.extend(["--move".into(), format!("{}={}", p.unit, p.to)]);
+        expect.push((format!("move {}={} unchecked", p.unit, p.to), BTreeSet::new()));
+        args.extend(["--expr".into(), level(&p.unit)]);
+        expect.push((format!("level {}=1", p.unit), BTreeSet::new()));
+    }
 
     let label = format!("live-rules-{}", game.name);
     let module = built().join(format!("dist/{}.vmod", game.name));
@@ -368,6 +378,12 @@ fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
         let action = run.action(k);
         if let Some(e) = action.get("error") {
             wrong.push(format!("{what}: {e}"));
+        }
+        if what == "preference" && action["property"] != "false" {
+            wrong.push(format!(
+                "the preference is {} after turning it off",
+                action["property"]
+            ));
         }
         if let Some(framed) =
             what.strip_prefix("level ").and_then(|w| w.rsplit('=').next())

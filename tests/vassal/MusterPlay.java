@@ -76,6 +76,7 @@ import VASSAL.tools.menu.MenuManager;
  *   --button TEXT        press the toolbar button showing TEXT (of a map or of the module)
  *   --center UNIT        scroll the piece's map so that the piece is in the middle of the view
  *   --send UNIT=NAME     send the named key command NAME to that piece, as a Trigger Action does
+ *   --pref NAME=VALUE    set a boolean module preference, as its checkbox in Preferences does
  *   --save OUT.vsav      save the game as File > Save Game does (the harness's Oracle.saveGame)
  *   --turns N            press the turn tracker's Next button N times
  *   --refresh            File > Refresh Counters with "refresh pieces" on (GameRefresher, as its
@@ -247,6 +248,12 @@ public class MusterPlay {
     case "--send": send(gm, arg, r); break;
     case "--center": { final GamePiece p = piece(gm, arg); p.getMap().centerAt(p.getPosition()); where(p, "", r); break; }
     case "--save": Oracle.saveGame(gm, new File(arg), r); break;
+    case "--pref": {
+      final int eq = arg.indexOf('=');
+      gm.getPrefs().setValue(arg.substring(0, eq), Boolean.valueOf(arg.substring(eq + 1)));
+      r.put("property", String.valueOf(gm.getProperty(arg.substring(0, eq))));
+      break;
+    }
     case "--turns": turns(gm, Integer.parseInt(arg), r); break;
     case "--refresh": refresh(gm, r); break;
     case "--screenshot": break;
