@@ -16,6 +16,10 @@
 //! - One Report Action per stacking rule, on `CHECK_SIDE`, reports the rule if the counter's
 //!   side breaks it in the counter's hex; one on `CHECK_HEX` reports opposing units sharing
 //!   it. A report is the checker's message for that hex; a legal hex reports nothing.
+//! - Before the reports, when the hex breaks a rule, a Global Key Command asks the counters
+//!   of the hex (of the side, for stacking) to add their printed names to a global property
+//!   ([`SIDE_UNITS`], [`HEX_UNITS`]) with a Set Global Property trait; a report ends with
+//!   that list.
 //! - The main map's Check rules button sends [`keys::CHECK_ALL`] to every counter on it; two
 //!   Trigger Actions let only the lowest counter of each side in a stack check its side's
 //!   stacking and the lowest non-marker counter check opposing units, so every broken rule
