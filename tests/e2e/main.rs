@@ -12,6 +12,7 @@ mod hardening;
 mod incremental;
 mod init;
 mod legibility;
+mod live_rules;
 mod maps;
 mod mistakes;
 mod modules;

@@ -70,6 +70,14 @@ import VASSAL.tools.menu.MenuManager;
  *   --key UNIT=COMMAND   right-click the piece whose UnitId is UNIT and choose COMMAND from its
  *                        menu (MenuDisplayer.createPopup, then the menu item's doClick)
  *   --expr UNIT=FORMAT   evaluate a message format ($...$ and {...}) against that piece
+ *   --move UNIT=LOCATION drag the piece whose UnitId is UNIT to LOCATION and drop it there, as the
+ *                        harness's Oracle --move does (Oracle.doMove: VASSAL's PieceMover drop, with
+ *                        the map's move key applied to the piece)
+ *   --button TEXT        press the toolbar button showing TEXT (of a map or of the module)
+ *   --center UNIT        scroll the piece's map so that the piece is in the middle of the view
+ *   --send UNIT=NAME     send the named key command NAME to that piece, as a Trigger Action does
+ *   --pref NAME=VALUE    set a boolean module preference, as its checkbox in Preferences does
+ *   --save OUT.vsav      save the game as File > Save Game does (the harness's Oracle.saveGame)
  *   --turns N            press the turn tracker's Next button N times
  *   --refresh            File > Refresh Counters with "refresh pieces" on (GameRefresher, as its
  *                        dialog runs it), matching saved pieces to palette slots by gpid only
@@ -235,6 +243,17 @@ public class MusterPlay {
     case "--viewer": viewer(gm, arg, r); break;
     case "--key": key(gm, arg, r); break;
     case "--expr": expr(gm, arg, r); break;
+    case "--move": move(gm, arg, r); break;
+    case "--button": button(gm, arg, r); break;
+    case "--send": send(gm, arg, r); break;
+    case "--center": { final GamePiece p = piece(gm, arg); p.getMap().centerAt(p.getPosition()); where(p, "", r); break; }
+    case "--save": Oracle.saveGame(gm, new File(arg), r); break;
+    case "--pref": {
+      final int eq = arg.indexOf('=');
+      gm.getPrefs().setValue(arg.substring(0, eq), Boolean.valueOf(arg.substring(eq + 1)));
+      r.put("property", String.valueOf(gm.getProperty(arg.substring(0, eq))));
+      break;
+    }
     case "--turns": turns(gm, Integer.parseInt(arg), r); break;
     case "--refresh": refresh(gm, r); break;
     case "--screenshot": break;
@@ -445,6 +464,41 @@ public class MusterPlay {
     final GamePiece p = piece(gm, arg.substring(0, eq));
     where(p, "", r);
     r.put("value", new FormattedString(arg.substring(eq + 1)).getText(p, "MusterPlay"));
+  }
+
+  /** Drag and drop a piece as the harness's Oracle does, recording where it ends up. */
+  static void move(GameModule gm, String arg, LinkedHashMap<String, Object> r) throws Exception {
+    final int eq = arg.lastIndexOf('=');
+    Oracle.doMove(gm, arg.substring(0, eq), arg.substring(eq + 1), r);
+    final GamePiece p = (GamePiece) r.remove("_piece");
+    if (p == null) throw new IllegalArgumentException("no move: " + r.get("error"));
+    where(p, "after_", r);
+  }
+
+  /** Send the named key command NAME to the piece whose UnitId is UNIT (UNIT=NAME), as a Trigger Action does. */
+  static void send(GameModule gm, String arg, LinkedHashMap<String, Object> r) {
+    final int eq = arg.indexOf('=');
+    final GamePiece p = piece(gm, arg.substring(0, eq));
+    final Command c = p.keyEvent(VASSAL.tools.NamedKeyStroke.of(arg.substring(eq + 1)).getKeyStroke());
+    gm.sendAndLog(c);
+    r.put("commands", c == null ? "" : c.toString());
+  }
+
+  /** Press the toolbar button (of any map, or of the module) whose text is text. */
+  static void button(GameModule gm, String text, LinkedHashMap<String, Object> r) {
+    final List<Container> bars = new ArrayList<>();
+    bars.add(gm.getToolBar());
+    for (final Map m : Map.getMapList()) bars.add(m.getToolBar());
+    for (final Container bar : bars) {
+      for (final Component c : bar.getComponents()) {
+        if (c instanceof javax.swing.AbstractButton && text.equals(((javax.swing.AbstractButton) c).getText())) {
+          ((javax.swing.AbstractButton) c).doClick();
+          r.put("pressed", true);
+          return;
+        }
+      }
+    }
+    throw new IllegalArgumentException("no toolbar button " + text);
   }
 
   /** Press the turn tracker's Next button n times, recording the turn after each press. */

@@ -208,6 +208,18 @@ pub struct ModuleReport {
     pub prototypes: usize,
     /// Predefined setups.
     pub setups: Vec<SetupReport>,
+    /// The rules the module checks live in VASSAL.
+    #[serde(default)]
+    pub live_rules: LiveRulesReport,
+}
+
+/// The rules a module checks live in VASSAL, as counters move.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LiveRulesReport {
+    /// The checks, as `section (kind)`.
+    pub checked: Vec<String>,
+    /// What VASSAL checks only approximately, and how, in words.
+    pub approximated: Vec<String>,
 }
 
 /// One predefined setup of a module.

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use muster_hex::Cell;
 use muster_model::{FindingKind, Game, Severity, Span};
-use muster_rules::{Allowed, Breach, Position, check_placement, check_stacking};
+use muster_rules::{Allowed, Position, RuleKind, check_placement, check_stacking};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::region::Region;
@@ -302,12 +302,12 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
         };
         for f in check_stacking(&rules, &Position { units }) {
             let p = placements[list[0].0];
-            let what = match f.breach {
-                Breach::OpposingUnits => "puts opposing units in",
+            let what = match f.kind {
+                RuleKind::OpposingUnits => "puts opposing units in",
                 _ => "overstacks",
             };
             out.push(finding(
-                f.breach.into(),
+                f.kind.into(),
                 &label,
                 &f.rule,
                 &label,
@@ -408,7 +408,7 @@ pub fn check_position(game: &Game, scenario: &str, position: &Position) -> Vec<F
     };
     let mut out: Vec<Finding> = check_stacking(&ruleset(game), position)
         .into_iter()
-        .map(|f| finding(f.breach.into())(f))
+        .map(|f| finding(f.kind.into())(f))
         .collect();
     let allowed = allowed_hexes(game, scenario);
     out.extend(

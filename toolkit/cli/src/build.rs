@@ -83,6 +83,9 @@ pub fn print_report(g: &Global, report: &BuildReport, format: Format) -> Result<
     if format == Format::Text && !g.quiet {
         for game in &report.games {
             errln!("{}", summary_line(game))?;
+            for a in &game.module.live_rules.approximated {
+                errln!("  {}: VASSAL checks {a}", game.game)?;
+            }
         }
     }
     let (errors, warnings) = counts(&loaded.diagnostics);

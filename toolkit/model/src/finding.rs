@@ -254,13 +254,13 @@ impl fmt::Display for FindingKind {
     }
 }
 
-impl From<muster_rules::Breach> for FindingKind {
+impl From<muster_rules::RuleKind> for FindingKind {
     /// The kind of a finding of the rules checker.
-    fn from(b: muster_rules::Breach) -> Self {
-        match b {
-            muster_rules::Breach::Stacking => FindingKind::Overstack,
-            muster_rules::Breach::OpposingUnits => FindingKind::OpposingUnits,
-            muster_rules::Breach::Setup => FindingKind::OutsideSetup,
+    fn from(k: muster_rules::RuleKind) -> Self {
+        match k {
+            muster_rules::RuleKind::Stacking => FindingKind::Overstack,
+            muster_rules::RuleKind::OpposingUnits => FindingKind::OpposingUnits,
+            muster_rules::RuleKind::Setup => FindingKind::OutsideSetup,
         }
     }
 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::language::{Category, Ruleset};
 use crate::placement::{Allowed, Stand, Standing, Turn, check_placement, compare_setup};
-use crate::stacking::{Breach, PlacedUnit, Position, check_stacking};
+use crate::stacking::{PlacedUnit, Position, RuleKind, check_stacking};
 
 /// The format tag of [`RulesetDoc`].
 pub const FORMAT: &str = "muster-ruleset/1";
@@ -36,6 +36,24 @@ pub struct UnitFacts {
     pub size: Option<String>,
     /// Steps.
     pub steps: Option<u8>,
+}
+
+impl UnitFacts {
+    /// The counter standing at `location`, as the rules see it: no type or size is the
+    /// empty one, an unstated number of steps is 2.
+    pub fn placed(&self, location: &str) -> PlacedUnit {
+        PlacedUnit {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            side: self.side.clone(),
+            category: self.category,
+            unit_type: self.unit_type.clone().unwrap_or_default(),
+            size: self.size.clone().unwrap_or_default(),
+            steps: self.steps.unwrap_or(2),
+            formation: self.formation.clone(),
+            location: location.to_string(),
+        }
+    }
 }
 
 /// `rules/ruleset.json`: a game's rules and the data they read.
@@ -238,17 +256,7 @@ pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
         let n = copies.entry(u.id.as_str()).or_default();
         let id = if *n == 0 { u.id.clone() } else { format!("{}#{n}", u.id) };
         *n += 1;
-        position.units.push(PlacedUnit {
-            id,
-            name: u.name.clone(),
-            side: u.side.clone(),
-            category: u.category,
-            unit_type: u.unit_type.clone().unwrap_or_default(),
-            size: u.size.clone().unwrap_or_default(),
-            steps: u.steps.unwrap_or(2),
-            formation: u.formation.clone(),
-            location: p.location.clone(),
-        });
+        position.units.push(PlacedUnit { id, ..u.placed(&p.location) });
     }
     let tag = |kind: &str| {
         let kind = kind.to_string();
@@ -262,8 +270,8 @@ pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
     };
     report.violations.extend(check_stacking(&doc.rules, &position).into_iter().map(
         |f| {
-            let kind = match f.breach {
-                Breach::OpposingUnits => "opposing-units",
+            let kind = match f.kind {
+                RuleKind::OpposingUnits => "opposing-units",
                 _ => "overstack",
             };
             tag(kind)(f)

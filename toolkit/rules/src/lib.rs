@@ -41,4 +41,7 @@ pub use placement::{
     Allowed, Difference, Stand, Standing, Start, Turn, check_placement, compare_setup,
     turn_number,
 };
-pub use stacking::{Breach, Finding, PlacedUnit, Position, check_stacking};
+pub use stacking::{
+    Breach, Finding, PlacedUnit, Position, RuleKind, check_stacking, opposing_message,
+    stacking_message,
+};

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::stacking::{Breach, Finding, Position};
+use crate::stacking::{Finding, Position, RuleKind};
 
 /// Where one counter may stand at the start of a scenario.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -94,7 +94,7 @@ pub fn check_placement(
             continue;
         }
         out.push(Finding {
-            breach: Breach::Setup,
+            kind: RuleKind::Setup,
             rule: a.rule.clone(),
             location: at.location.clone(),
             units: vec![at.name.clone()],
@@ -211,7 +211,7 @@ pub fn compare_setup(
                 out.push((
                     "missing",
                     Finding {
-                        breach: Breach::Setup,
+                        kind: RuleKind::Setup,
                         rule: s.rule.clone(),
                         location: s.place.clone(),
                         units: vec![name.to_string()],
@@ -240,7 +240,7 @@ fn where_it_starts(s: &Start) -> String {
 
 fn difference(p: &Stand, s: &Start, turn: Option<&Turn>) -> Difference {
     let finding = |message: String| Finding {
-        breach: Breach::Setup,
+        kind: RuleKind::Setup,
         rule: s.rule.clone(),
         location: p.location.to_string(),
         units: vec![p.name.to_string()],

@@ -40,7 +40,7 @@ pub struct Position {
 /// Which kind of rule a finding breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum Breach {
+pub enum RuleKind {
     /// A stacking rule: a hex holds more (or other) units than it allows.
     Stacking,
     /// Units of opposing sides stand in one hex where the rules forbid it.
@@ -53,7 +53,7 @@ pub enum Breach {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Finding {
     /// Which kind of rule it breaks.
-    pub breach: Breach,
+    pub kind: RuleKind,
     /// The rule section.
     pub rule: String,
     /// The printed hex label (or box name) where it is broken.
@@ -65,7 +65,9 @@ pub struct Finding {
 }
 
 impl Filter<String> {
-    fn matches(&self, u: &PlacedUnit, size: &str) -> bool {
+    /// Whether `u`, counted as a unit of `size` (its own, or the size a free unit's excess
+    /// counts as), is one of the units this filter describes.
+    pub fn matches(&self, u: &PlacedUnit, size: &str) -> bool {
         (self.category.is_empty() || self.category.contains(&u.category))
             && (self.types.is_empty() || self.types.contains(&u.unit_type))
             && (self.size.is_empty() || self.size.iter().any(|s| s == size))
@@ -74,7 +76,9 @@ impl Filter<String> {
             && self.not.as_ref().is_none_or(|n| !n.matches(u, size))
     }
 
-    fn describe(&self) -> String {
+    /// The units it describes, in the words of the checker's messages
+    /// (`brigade or regiment units`, `units other than HQ units`).
+    pub fn describe(&self) -> String {
         let mut words: Vec<String> = Vec::new();
         if !self.size.is_empty() {
             words.push(self.size.join(" or "));
@@ -118,28 +122,65 @@ struct Counted<'a> {
     size: &'a str,
 }
 
+/// How a limit is broken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Breach {
+    /// More units than the limit's `max`.
+    Max(u32),
+    /// Fewer units than the limit's `min`.
+    Min(u32),
+    /// The counted units are not all of one formation.
+    Formation,
+}
+
+impl Breach {
+    /// Why the limit fails, in words: `n` (a number, or whatever stands for one) units
+    /// `what` ([`Filter::describe`]).
+    pub fn reason(self, n: &str, what: &str) -> String {
+        match self {
+            Breach::Max(max) => format!("{n} {what} where at most {max} may stack"),
+            Breach::Min(min) => format!("{n} {what} where at least {min} are needed"),
+            Breach::Formation => format!("{n} {what} that are not all of one formation"),
+        }
+    }
+}
+
+/// The message of a broken stacking rule: `hex` holds `reason` ([`Breach::reason`]),
+/// with the rule's section and words.
+pub fn stacking_message(hex: &str, reason: &str, rule: &StackingRule<String>) -> String {
+    format!(
+        "{hex} holds {reason} (rule {}){}",
+        rule.section,
+        rule.text.as_ref().map(|t| format!(": \"{t}\"")).unwrap_or_default()
+    )
+}
+
+/// The message of opposing units sharing `hex`; `sides` are their side ids joined by
+/// `and`, `section` the rule that forbids it.
+pub fn opposing_message(hex: &str, sides: &str, section: Option<&str>) -> String {
+    format!(
+        "units of opposing sides ({sides}) stand in {hex}; opposing units never stack{}",
+        section.map(|s| format!(" (rule {s})")).unwrap_or_default()
+    )
+}
+
 fn failing_limit<'a>(limit: &Limit<String>, stack: &[Counted<'a>]) -> Option<String> {
     let hit: Vec<&Counted> =
         stack.iter().filter(|c| limit.count.matches(c.unit, c.size)).collect();
     let n = hit.len() as u32;
     let what = limit.count.describe();
-    if let Some(max) = limit.max
-        && n > max
-    {
-        return Some(format!("{n} {what} where at most {max} may stack"));
-    }
-    if let Some(min) = limit.min
-        && n < min
-    {
-        return Some(format!("{n} {what} where at least {min} are needed"));
-    }
-    if limit.same_formation && n > 1 {
+    let breach = if limit.max.is_some_and(|max| n > max) {
+        limit.max.map(Breach::Max)
+    } else if limit.min.is_some_and(|min| n < min) {
+        limit.min.map(Breach::Min)
+    } else if limit.same_formation && n > 1 {
         let first = &hit[0].unit.formation;
-        if first.is_none() || hit.iter().any(|c| c.unit.formation != *first) {
-            return Some(format!("{n} {what} that are not all of one formation"));
-        }
-    }
-    None
+        (first.is_none() || hit.iter().any(|c| c.unit.formation != *first))
+            .then_some(Breach::Formation)
+    } else {
+        None
+    };
+    breach.map(|b| b.reason(&n.to_string(), &what))
 }
 
 fn check_rule(rule: &StackingRule<String>, units: &[&PlacedUnit]) -> Option<String> {
@@ -199,13 +240,14 @@ pub fn check_stacking(ruleset: &Ruleset<String>, position: &Position) -> Vec<Fin
                 .collect();
             if armed.len() > 1 {
                 findings.push(Finding {
-                    breach: Breach::OpposingUnits,
+                    kind: RuleKind::OpposingUnits,
                     rule: ruleset.opposing_units_section.clone().unwrap_or_default(),
                     location: hex.to_string(),
                     units: units.iter().map(|u| u.name.clone()).collect(),
-                    message: format!(
-                        "units of opposing sides ({}) stand in {hex}; opposing units never stack",
-                        armed.join(" and ")
+                    message: opposing_message(
+                        hex,
+                        &armed.join(" and "),
+                        ruleset.opposing_units_section.as_deref(),
                     ),
                 });
             }
@@ -214,18 +256,11 @@ pub fn check_stacking(ruleset: &Ruleset<String>, position: &Position) -> Vec<Fin
             for rule in &ruleset.stacking {
                 if let Some(reason) = check_rule(rule, side_units) {
                     findings.push(Finding {
-                        breach: Breach::Stacking,
+                        kind: RuleKind::Stacking,
                         rule: rule.section.clone(),
                         location: hex.to_string(),
                         units: side_units.iter().map(|u| u.name.clone()).collect(),
-                        message: format!(
-                            "{hex} holds {reason} (rule {}){}",
-                            rule.section,
-                            rule.text
-                                .as_ref()
-                                .map(|t| format!(": \"{t}\""))
-                                .unwrap_or_default()
-                        ),
+                        message: stacking_message(hex, &reason, rule),
                     });
                 }
             }
@@ -331,7 +366,7 @@ mod tests {
         let f = check_stacking(&r, &p);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].rule, "6.3");
-        assert_eq!(f[0].breach, Breach::OpposingUnits);
+        assert_eq!(f[0].kind, RuleKind::OpposingUnits);
     }
 
     #[test]
@@ -347,6 +382,6 @@ mod tests {
         };
         let f = check_stacking(&r, &p);
         assert_eq!(f.len(), 1);
-        assert_eq!((f[0].breach, f[0].rule.as_str()), (Breach::Stacking, "4.3"));
+        assert_eq!((f[0].kind, f[0].rule.as_str()), (RuleKind::Stacking, "4.3"));
     }
 }

@@ -6,7 +6,7 @@ use muster_package::module::{ModuleOptions, SheetImage, build};
 
 use super::Context;
 use crate::error::{Error, ErrorKind, Result};
-use crate::report::{MapImage, ModuleReport, SetupReport};
+use crate::report::{LiveRulesReport, MapImage, ModuleReport, SetupReport};
 
 /// Packages a game as `dist/<game>.vmod`, its browser table under `dist/<game>/web/`, and
 /// writes what each setup holds to `dist/<game>/module.json`.
@@ -63,5 +63,9 @@ pub fn write_module(
                 pieces: s.pieces.len(),
             })
             .collect(),
+        live_rules: LiveRulesReport {
+            checked: module.live_rules.checked.clone(),
+            approximated: module.live_rules.approximated.clone(),
+        },
     })
 }

@@ -343,7 +343,7 @@ fn joined_stacks(cx: &Context, s: &Scenario) -> Vec<Erratum> {
                 out.push(
                     Erratum::new(
                         game,
-                        f.breach.into(),
+                        f.kind.into(),
                         &subject,
                         format!("the printed stack {}", f.message),
                         &f.rule,

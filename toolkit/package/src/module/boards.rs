@@ -8,6 +8,8 @@ use muster_hex::{Board, Cell};
 use muster_model::Game;
 
 use super::dead_piles::{DEAD_PILE_BOARD, DEAD_PILE_IMAGE, DEAD_PILE_MAP, DeadPiles};
+use super::keys;
+use super::live_rules::LiveRules;
 use super::table::Table;
 use super::{PackageError, SheetImage, Slot};
 use crate::vassal::encoder::{TAB, encode};
@@ -448,6 +450,7 @@ pub fn maps(
     decks: &[(String, Vec<Slot>)],
     dead_piles: &DeadPiles,
     line_of_sight: bool,
+    live_rules: bool,
 ) -> Vec<Element> {
     let mut out = Vec::new();
     if !plan.boards.is_empty() {
@@ -467,11 +470,15 @@ pub fn maps(
                     ))
             })
             .collect();
+        let mut main = map(MAIN_MAP, false, true);
+        if live_rules {
+            main = main.attr("moveKey", keys::MOVED.encode());
+        }
         out.push(
-            map(MAIN_MAP, false, true)
-                .child(picker(MAIN_MAP, boards, plan.main_restore()))
+            main.child(picker(MAIN_MAP, boards, plan.main_restore()))
                 .children(interaction())
-                .children(main_tools(plan, line_of_sight)),
+                .children(main_tools(plan, line_of_sight))
+                .children(live_rules.then(LiveRules::check_button)),
         );
     }
     if plan.has_table() {

@@ -13,6 +13,7 @@ use muster_render::chart::{Drawn, card_svg};
 use super::charts::Chart;
 use super::dead_piles::DeadPiles;
 use super::keys;
+use super::live_rules::{CHECK_BUTTON, LiveRules};
 use crate::vassal::xml::Element;
 
 /// The about screen's image under `images/`.
@@ -101,6 +102,8 @@ pub struct Contents<'a> {
     pub line_of_sight: bool,
     /// Whether any counter has two sides.
     pub two_sided: bool,
+    /// The rules checked live on the main map, if any.
+    pub live_rules: Option<&'a LiveRules>,
 }
 
 /// The page on playing the module (HTML that VASSAL's help window shows).
@@ -175,6 +178,9 @@ pub fn module_page(game: &Game, c: &Contents) -> String {
         }
         s.push_str("</ul>");
     }
+    if let Some(live) = c.live_rules {
+        rules_section(&mut s, game, live);
+    }
     if let Some(track) = &game.meta.play.turns {
         let end = match (&track.last_day, track.count) {
             (Some(day), _) => {
@@ -197,4 +203,48 @@ pub fn module_page(game: &Game, c: &Contents) -> String {
     }
     s.push_str("</body></html>\n");
     s
+}
+
+/// The page's section on the rules VASSAL checks as counters move.
+fn rules_section(s: &mut String, game: &Game, live: &LiveRules) {
+    s.push_str(
+        "<h2>Rules checks</h2><p>When a counter ends a move on the Main Map (dragged, or \
+         dropped from the palette or a dead pile), its hex is checked against these rules of \
+         the game's ruleset, the same the rules checker inside this module \
+         (<tt>rules/checker.wasm</tt>, run by <tt>muster check</tt>) reads:</p><ul>",
+    );
+    for c in live.stacking.iter().chain(&live.opposing) {
+        let what = if c.kind == "stacking" {
+            "stacking, for the moved counter's side"
+        } else {
+            "opposing units may not share a hex"
+        };
+        let _ = write!(s, "<li>rule {} ({what})</li>", esc(&c.section));
+    }
+    s.push_str("</ul>");
+    if !game.rules.prohibited_terrain.is_empty() {
+        s.push_str(
+            "<p>Prohibited terrain is not checked here (the rules checker does not check it \
+             either); <tt>muster validate</tt> checks the setups for it.</p>",
+        );
+    }
+    let _ = write!(
+        s,
+        "<p>A broken rule is reported in the chat in the checker's words, naming the hex and \
+         the rule section, and the counters of the offending hex are framed in red until it \
+         is legal again. A check never blocks a move. The <b>{CHECK_BUTTON}</b> button of the \
+         Main Map checks every hex and lists each broken rule once. Turn the checks after \
+         each move (and the frames) off in Preferences, tab <i>Rules</i>.</p>"
+    );
+    if !live.approximations.is_empty() {
+        s.push_str("<p>Checked only approximately:</p><ul>");
+        for a in &live.approximations {
+            let _ = write!(s, "<li>{}</li>", esc(a));
+        }
+        s.push_str("</ul>");
+    }
+    s.push_str(
+        "<p>Moving a whole stack reports the hex once per counter moved; a hex holding two \
+         stacks (counters not dropped on its centre) may be listed twice by the button.</p>",
+    );
 }

@@ -57,3 +57,25 @@ pub const TRAIL: Key = ctrl(b'T');
 pub const TURN_BACK: Key = named(0, "TurnBack");
 /// Fired by the turn tracker to step forward when it has gone before the first turn.
 pub const TURN_FORWARD: Key = named(1, "TurnForward");
+/// The main map's key for every counter that ends a move on it (its `moveKey`).
+pub const MOVED: Key = named(2, "MovedOnMainMap");
+/// Sent by the Check rules button to every counter of the main map.
+pub const CHECK_ALL: Key = named(3, "CheckRules");
+/// Checks the hex of the counter against the stacking rules, for the counter's side.
+pub const CHECK_SIDE: Key = named(4, "CheckStacking");
+/// Checks the hex of the counter against the rule on opposing units.
+pub const CHECK_HEX: Key = named(5, "CheckOpposing");
+/// Empties the lists of counters the checks name.
+pub const CLEAR_UNITS: Key = named(6, "ClearRuleUnits");
+/// Lists the counters of the piece's side in its hex, when a stacking rule is broken there.
+pub const COLLECT_SIDE: Key = named(7, "CollectSideUnits");
+/// Lists every counter in the piece's hex, when opposing units stand there.
+pub const COLLECT_HEX: Key = named(8, "CollectHexUnits");
+/// Starts the Global Key Command that asks the side's counters in the hex for their names.
+pub const GATHER_SIDE: Key = named(9, "GatherSideUnits");
+/// Starts the Global Key Command that asks every counter in the hex for its name.
+pub const GATHER_HEX: Key = named(10, "GatherHexUnits");
+/// A counter adds its name to the list of the side's counters.
+pub const NAME_SIDE: Key = named(11, "NameSideUnit");
+/// A counter adds its name to the list of the hex's counters.
+pub const NAME_HEX: Key = named(12, "NameHexUnit");

@@ -8,6 +8,7 @@ pub mod dead_piles;
 pub mod documentation;
 pub mod gpid;
 pub mod keys;
+pub mod live_rules;
 mod pieces;
 mod setups;
 pub mod table;
@@ -78,6 +79,17 @@ pub struct Module {
     pub prototypes: usize,
     /// The browser table: path under `web/` → bytes.
     pub web: BTreeMap<String, Vec<u8>>,
+    /// The rules checked live in VASSAL, and what of them only approximately.
+    pub live_rules: LiveRulesReport,
+}
+
+/// What the module checks live in VASSAL.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LiveRulesReport {
+    /// The checks, as `section (kind)`.
+    pub checked: Vec<String>,
+    /// What could not be stated exactly, and what is checked instead, in words.
+    pub approximated: Vec<String>,
 }
 
 /// Draws an SVG as a PNG of the given size and resolution: `(label, svg, width, height,
@@ -112,9 +124,20 @@ pub fn build(
         }
     }
 
+    // The rules, for the embedded checker and compiled for VASSAL's own automation (on the
+    // main map's hexes: a game without a board has none to check).
+    let doc = ruleset_doc(game, solutions);
+    let live = live_rules::LiveRules::compile(&doc);
+    let live_traits = if sheets.is_empty() { Vec::new() } else { live.traits() };
+    if !live_traits.is_empty() {
+        let svg = live_rules::LiveRules::highlight_svg(counter_px);
+        let png = render(&svg, counter_px, counter_px, "the rule highlight")?;
+        files.insert(format!("images/{}", live_rules::HIGHLIGHT_IMAGE), png);
+    }
+
     // Pieces and decks.
     let dead_piles = DeadPiles::plan(game, counter_px);
-    let prototypes = pieces::prototypes(game, &dead_piles);
+    let prototypes = pieces::prototypes(game, &dead_piles, &live_traits);
     let mut slots = pieces::slots(game, &dead_piles);
     let mut decks = Vec::new();
     for deck in &game.meta.play.decks {
@@ -245,6 +268,7 @@ pub fn build(
         holding_boxes: plan.has_table(),
         line_of_sight,
         two_sided: prototypes.iter().any(|p| p.name == pieces::TWO_SIDED),
+        live_rules: (!live_traits.is_empty()).then_some(&live),
     };
     files.insert(
         documentation::MODULE_HELP.into(),
@@ -269,7 +293,13 @@ pub fn build(
     let max_gpid = slots.iter().chain(&deck_slots).map(|s| s.gpid).max().unwrap_or(0);
     let build_file = build_file(
         game,
-        &Layout { plan: &plan, table: &table, dead_piles: &dead_piles, line_of_sight },
+        &Layout {
+            plan: &plan,
+            table: &table,
+            dead_piles: &dead_piles,
+            line_of_sight,
+            live_rules: !live_traits.is_empty(),
+        },
         &charts,
         &prototypes,
         &slots,
@@ -279,17 +309,31 @@ pub fn build(
     );
     files.insert("buildFile.xml".into(), build_file.into_bytes());
     files.insert("moduledata".into(), moduledata(game).into_bytes());
-    files.insert("rules/ruleset.json".into(), ruleset_json(game, solutions)?);
+    files.insert("rules/ruleset.json".into(), document_json(&doc)?);
     files.insert("rules/checker.wasm".into(), crate::CHECKER_WASM.to_vec());
     let web = crate::web::files(game, &plan, &table, &slots, &setup_files, &files)
         .map_err(|e| PackageError(format!("failed to write the table's data ({e})")))?;
     slots.extend(deck_slots);
+    let live_rules = if live_traits.is_empty() {
+        LiveRulesReport::default()
+    } else {
+        LiveRulesReport {
+            checked: live
+                .stacking
+                .iter()
+                .chain(&live.opposing)
+                .map(|c| format!("{} ({})", c.section, c.kind))
+                .collect(),
+            approximated: live.approximations.clone(),
+        }
+    };
     Ok(Module {
         files,
         setups: setup_files,
         slots: slots.len(),
         prototypes: prototypes.len(),
         web,
+        live_rules,
     })
 }
 
@@ -378,8 +422,11 @@ pub fn ruleset_json(
     game: &Game,
     solutions: &[Solution],
 ) -> Result<Vec<u8>, PackageError> {
-    let mut bytes = serde_json::to_vec(&ruleset_doc(game, solutions))
-        .map_err(|e| PackageError(e.to_string()))?;
+    document_json(&ruleset_doc(game, solutions))
+}
+
+fn document_json(doc: &RulesetDoc) -> Result<Vec<u8>, PackageError> {
+    let mut bytes = serde_json::to_vec(doc).map_err(|e| PackageError(e.to_string()))?;
     bytes.push(b'\n');
     Ok(bytes)
 }
@@ -402,6 +449,9 @@ struct Layout<'a> {
     table: &'a table::Table,
     dead_piles: &'a DeadPiles,
     line_of_sight: bool,
+    /// Whether the counters check the rules live (the main map's move key, its Check rules
+    /// button and the preference).
+    live_rules: bool,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -442,7 +492,8 @@ fn build_file(
             .attr("promptString", "Opponents can unmask pieces")
             .attr("sendToLocationMoveTrails", "Never")
             // Hex labels such as `0806` stay strings in expressions, leading zero kept.
-            .attr("storeLeadingZeroIntegersAsStrings", "true"),
+            .attr("storeLeadingZeroIntegersAsStrings", "true")
+            .children(layout.live_rules.then(live_rules::LiveRules::preference)),
     );
     root = root.children(boards::maps(
         layout.plan,
@@ -450,6 +501,7 @@ fn build_file(
         decks,
         layout.dead_piles,
         layout.line_of_sight,
+        layout.live_rules,
     ));
     root = root
         .child(Element::new(".module.Chatter"))
@@ -561,7 +613,13 @@ fn build_file(
     );
     root = root.child(menu);
     root = root
-        .child(Element::new(".module.properties.GlobalProperties"))
+        .child(Element::new(".module.properties.GlobalProperties").children(
+            if layout.live_rules {
+                live_rules::LiveRules::global_properties()
+            } else {
+                Vec::new()
+            },
+        ))
         .child(Element::new(".module.properties.GlobalTranslatableMessages"))
         .child(Element::new("VASSAL.i18n.Language"));
     root.document()

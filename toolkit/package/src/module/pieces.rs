@@ -5,7 +5,7 @@
 //!
 //! | traits | from | what they do |
 //! | --- | --- | --- |
-//! | `prototype;Counter` | [`COUNTER`] | Clone (Ctrl+C), Delete (Ctrl+D), Mark Moved (Ctrl+M, drawn while moved), Movement Trail (Ctrl+T) |
+//! | `prototype;Counter` | [`COUNTER`] | the live rule checks (Trigger and Report Actions, the highlight Layer; [`super::live_rules`]), Clone (Ctrl+C), Delete (Ctrl+D), Mark Moved (Ctrl+M, drawn while moved), Movement Trail (Ctrl+T) |
 //! | `prototype;Side <side>` | one per side | markers `Side`, `SideName` |
 //! | `prototype;Unit <side>` | one per side, units only, when the game has dead piles | Report Action on Eliminate, then Send to Location: Eliminate (Ctrl+E) to the side's dead pile |
 //! | `prototype;Two-sided` | two-sided counters | Restrict Commands (no Step loss once reduced), Report Actions on Flip and Step loss |
@@ -83,27 +83,36 @@ fn two_sided(unit: &Unit) -> bool {
     muster_render::faces(unit).len() > 1
 }
 
-/// Every prototype the pieces refer to: `Counter` (the commands of every counter), `Card`,
+/// Every prototype the pieces refer to: `Counter` (the commands of every counter, after
+/// the traits that check the rules live, [`super::live_rules`]), `Card`,
 /// `Two-sided`, and one per side, unit type and size in use; `Unit <side>` when the game
 /// has dead piles.
-pub fn prototypes(game: &Game, dead_piles: &DeadPiles) -> Vec<Prototype> {
+pub fn prototypes(
+    game: &Game,
+    dead_piles: &DeadPiles,
+    live_rules: &[Trait],
+) -> Vec<Prototype> {
     let mut out = vec![
         Prototype {
             name: COUNTER.into(),
             piece: Piece {
-                traits: vec![
-                    Trait::clone_command("Clone", &keys::CLONE.encode()),
-                    Trait::delete(),
-                    Trait::mark_moved(
-                        "/images/moved.gif",
-                        0,
-                        0,
-                        "Mark Moved",
-                        &keys::MARK_MOVED.encode(),
-                    ),
-                    Trait::movement_trail("Movement Trail", &keys::TRAIL.encode()),
-                    empty_basic(),
-                ],
+                traits: [
+                    live_rules,
+                    &[
+                        Trait::clone_command("Clone", &keys::CLONE.encode()),
+                        Trait::delete(),
+                        Trait::mark_moved(
+                            "/images/moved.gif",
+                            0,
+                            0,
+                            "Mark Moved",
+                            &keys::MARK_MOVED.encode(),
+                        ),
+                        Trait::movement_trail("Movement Trail", &keys::TRAIL.encode()),
+                        empty_basic(),
+                    ],
+                ]
+                .concat(),
             },
         },
         Prototype {
@@ -205,8 +214,10 @@ pub fn unit_piece(game: &Game, unit: &Unit, gpid: u32, dead_piles: &DeadPiles) -
         traits.push(Trait::prototype(&format!("Size {s}")));
     }
     traits.push(Trait::marker("UnitId", &unit.id));
-    if unit.category == Category::Marker {
-        traits.push(Trait::marker("Category", "marker"));
+    // Every counter carries its category: a marker's, and a unit's of no type (counted as a
+    // combat unit), which no type prototype gives it.
+    if unit.category == Category::Marker || unit.unit_type.is_none() {
+        traits.push(Trait::marker("Category", unit.category.name()));
     }
     let props = vec![
         ("Nationality", unit.nationality.clone().unwrap_or_default()),

@@ -220,8 +220,9 @@ pub fn save(
             fields.get(3).map(String::as_str).unwrap_or_default(),
             &Position { map: Some(map.clone()), x, y, gpid: slot.gpid.to_string() },
         );
-        if let Some(layer) = piece.traits.iter_mut().find(|t| t.id() == "emb2")
-            && *reduced
+        if let Some(layer) = piece.traits.iter_mut().find(|t| {
+            t.id() == "emb2" && t.fields().get(18).map(String::as_str) == Some("Step")
+        }) && *reduced
         {
             layer.state = "2".into();
         }

@@ -212,6 +212,132 @@ impl Trait {
         }
     }
 
+    /// Trigger Action: when any of `watch` reaches the piece and `condition` (a property
+    /// match expression, `{...}` for BeanShell) holds, fires `actions` on the whole piece,
+    /// in order. No menu command of its own; `description` names it in VASSAL's editor.
+    pub fn trigger(
+        description: &str,
+        condition: &str,
+        watch: &[String],
+        actions: &[String],
+    ) -> Trait {
+        let (watch, actions) = (encode(watch, ','), encode(actions, ','));
+        let fields: [&str; 17] = [
+            description, // name
+            "",          // menu command: none
+            "",          // menu key: none
+            condition,   // property match
+            &watch,      // watched keys
+            &actions,    // keys to fire
+            "false",     // loop
+            "",          // pre-loop key
+            "",          // post-loop key
+            "counted",   // loop type
+            "",          // while
+            "",          // until
+            "1",         // loop count
+            "false",     // index property
+            "",          // index property name
+            "1",         // index start
+            "1",         // index step
+        ];
+        Trait { kind: format!("macro;{}", encode(&fields, ';')), state: String::new() }
+    }
+
+    /// Set Global Property: each `(key, value)` of `commands` sets the global property
+    /// `property` (of the piece's map, else the module) to `value` (a plain value; `{...}`
+    /// is BeanShell, evaluated on the piece). No menu commands.
+    pub fn set_global_property(property: &str, commands: &[(String, String)]) -> Trait {
+        let commands: Vec<String> = commands
+            .iter()
+            .map(|(key, value)| encode(&["", key, &encode(&["P", value], ',')], ':'))
+            .collect();
+        let commands = encode(&commands, ',');
+        let fields: [&str; 6] = [
+            property,
+            "false,0,100,false", // not numeric
+            &commands,
+            property,                          // description
+            "Current Zone/Current Map/Module", // where the property is looked for
+            "",
+        ];
+        Trait { kind: format!("setprop;{}", encode(&fields, ';')), state: String::new() }
+    }
+
+    /// Global Key Command: `key` on the piece sends `send` to every piece of any map that
+    /// matches `filter` (whose `$...$` name the sending piece's properties), without their
+    /// individual reports. No menu command.
+    pub fn global_key_command(
+        description: &str,
+        key: &str,
+        send: &str,
+        filter: &str,
+    ) -> Trait {
+        let fields: [&str; 14] = [
+            "",     // menu command: none
+            key,    // the key that starts it
+            send,   // the key sent
+            filter, // which pieces
+            "false",
+            "1",    // no range restriction
+            "true", // suppress the targets' reports
+            "true",
+            "",
+            description,
+            "-1",    // every piece of a deck
+            "",      // no fast match
+            "false", // sounds
+            "",      // no parameters
+        ];
+        Trait {
+            kind: format!("globalkey;{}", encode(&fields, ';')),
+            state: String::new(),
+        }
+    }
+
+    /// A Layer named `name` whose level follows `expression` (BeanShell in `{...}`; level 1
+    /// shows `images[0]`, level 2 `images[1]`, ...; an empty name shows nothing), always
+    /// active and with no menu commands.
+    pub fn layer_following(name: &str, expression: &str, images: &[&str]) -> Trait {
+        let names = vec![""; images.len()];
+        let fields: [String; 33] = [
+            String::new(),       // 1 activate command
+            "128".into(),        // 2 legacy
+            "A".into(),          // 3 legacy
+            String::new(),       // 4 increase command
+            "128".into(),        // 5 legacy
+            String::new(),       // 6 legacy
+            String::new(),       // 7 decrease command
+            "128".into(),        // 8 legacy
+            String::new(),       // 9 legacy
+            String::new(),       // 10 reset command
+            String::new(),       // 11 reset key
+            "1".into(),          // 12 reset level
+            "false".into(),      // 13 draw underneath when selected
+            "0".into(),          // 14 x offset
+            "0".into(),          // 15 y offset
+            encode(images, ','), // 16 images
+            encode(&names, ','), // 17 level names
+            "false".into(),      // 18 loop levels
+            name.into(),         // 19 layer name
+            String::new(),       // 20 random key
+            String::new(),       // 21 random text
+            "true".into(),       // 22 follow property
+            expression.into(),   // 23 property (expression) followed
+            "1".into(),          // 24 first level value
+            "1".into(),          // 25 version
+            "true".into(),       // 26 always active
+            String::new(),       // 27 activate key
+            String::new(),       // 28 increase key
+            String::new(),       // 29 decrease key
+            name.into(),         // 30 description
+            "1.0".into(),        // 31 scale
+            String::new(),       // 32 only-when property
+            "true".into(),       // 33 only-when state
+        ];
+        Trait { kind: format!("emb2;{}", encode(&fields, ';')), state: "1".into() }
+    }
+
     /// A two-sided counter as a Layer named `Step`: level 1 shows `front`, level 2 `back`.
     /// "Flip" (Ctrl+F) turns it over; "Step loss" (Ctrl+L) shows the reduced side.
     pub fn sides(front: &str, back: &str, reduced: bool) -> Trait {
@@ -590,6 +716,50 @@ mod tests {
         assert_eq!(
             decode_add(&ours.add_command("1")).expect("decodes").piece,
             Some(ours)
+        );
+    }
+
+    #[test]
+    fn automation_traits_decode_to_the_fields_vassal_reads() {
+        let keys = ["57346,0,Moved".to_string(), "57348,0,Check".to_string()];
+        let t = Trait::trigger("after a move", "{Side == \"a;b\"}", &keys[..1], &keys);
+        assert_eq!(t.id(), "macro");
+        let f = t.fields();
+        assert_eq!(f.len(), 17);
+        assert_eq!(f[3], "{Side == \"a;b\"}");
+        // Key lists as NamedKeyStrokeArrayConfigurer writes them: commas escaped.
+        assert_eq!(f[4], "57346\\,0\\,Moved");
+        assert_eq!(decode(&f[5], ','), keys);
+
+        let l = Trait::layer_following("Broken", "{x ? 2 : 1}", &["", "frame.png"]);
+        let f = l.fields();
+        assert_eq!(
+            (f.len(), f[15].as_str(), f[18].as_str()),
+            (33, ",frame.png", "Broken")
+        );
+        assert_eq!(
+            (f[21].as_str(), f[22].as_str(), l.state.as_str()),
+            ("true", "{x ? 2 : 1}", "1")
+        );
+
+        let g = Trait::set_global_property(
+            "Units",
+            &[
+                ("1,0,Clear".into(), String::new()),
+                ("2,0,Add".into(), "{a + \", \" + b}".into()),
+            ],
+        );
+        let f = g.fields();
+        let commands: Vec<Vec<String>> =
+            decode(&f[2], ',').iter().map(|c| decode(c, ':')).collect();
+        assert_eq!(commands[0], ["", "1,0,Clear", "P,"]);
+        assert_eq!(decode(&commands[1][2], ','), ["P", "{a + \", \" + b}"]);
+
+        let k = Trait::global_key_command("ask", "1,0,Ask", "2,0,Name", "{x}");
+        let f = k.fields();
+        assert_eq!(
+            (f.len(), f[1].as_str(), f[2].as_str(), f[3].as_str()),
+            (14, "1,0,Ask", "2,0,Name", "{x}")
         );
     }
 

@@ -1,0 +1,504 @@
+//! The rules checker live inside VASSAL: the real VASSAL 3.7.26 engine, driven by muster's
+//! play driver, moves counters of each seed game's setup onto hexes that break each of the
+//! game's stacking limits and the rule on opposing units, moves them back, and makes a
+//! legal move; the chat must name exactly the hexes, sections and words the checker gives
+//! for the same positions, the counters of a broken hex must be framed, and the Check rules
+//! button must list what `muster check` (the WebAssembly checker inside the module) finds in
+//! the game VASSAL saves. One engine run per game.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use muster_package::module::live_rules::PREFERENCE;
+use muster_rules::embedded::{PieceAt, Request, RulesetDoc, Violation, check};
+use muster_rules::{Breach, Category};
+use serde_json::Value;
+
+use crate::modules::built;
+use crate::util::{muster, seeds};
+use crate::vassal::{Run, play, tools};
+
+/// Each game with a map and the setup the moves start from.
+const SETUPS: [(&str, &str); 4] = [
+    ("dance-of-war", "campaign"),
+    ("gazala-1942", "operation-aida"),
+    ("gazala-scs", "main-event"),
+    ("example-oasis", "meeting"),
+];
+
+/// What went wrong in a game's run, and the kinds of breach planted (section, words).
+type Outcome = (Vec<String>, Vec<(String, String)>);
+
+/// A broken rule as the chat reports it: the checker's message and the counters it names.
+type Reported = (String, Vec<String>);
+
+/// What the chat line of a broken rule says: the message, then the counters named.
+fn line(v: &Violation) -> Reported {
+    let mut units = v.units.clone();
+    units.sort();
+    (v.message.clone(), units)
+}
+
+/// A chat line read back: `* MESSAGE — UNIT, UNIT`.
+fn read_line(l: &str) -> Reported {
+    let l = l.strip_prefix("* ").unwrap_or(l);
+    let (message, units) = l.rsplit_once(" \u{2014} ").unwrap_or((l, ""));
+    let mut units: Vec<String> = units.split(", ").map(str::to_string).collect();
+    units.sort();
+    (message.to_string(), units)
+}
+
+/// A game's setup as the checker sees it, and what may be moved.
+struct Game {
+    name: &'static str,
+    scenario: &'static str,
+    doc: RulesetDoc,
+    /// The counters on hexes: unit id and hex.
+    position: Vec<PieceAt>,
+    /// Counters the driver can pick by their id: one piece carries it (no other copy, no
+    /// chit).
+    movable: BTreeSet<String>,
+}
+
+impl Game {
+    fn new(name: &'static str, scenario: &'static str) -> Game {
+        let dist = built().join(format!("dist/{name}"));
+        let doc: RulesetDoc = serde_json::from_slice(
+            &std::fs::read(dist.join("web/ruleset.json")).unwrap(),
+        )
+        .unwrap();
+        let setups: Value =
+            serde_json::from_slice(&std::fs::read(dist.join("module.json")).unwrap())
+                .unwrap();
+        let setup = setups
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["scenario"] == scenario)
+            .expect("the setup");
+        let mut copies: BTreeMap<String, usize> = BTreeMap::new();
+        let mut position = Vec::new();
+        for p in setup["pieces"].as_array().unwrap() {
+            let (unit, at) =
+                (p["unit"].as_str().unwrap(), p["location"].as_str().unwrap());
+            *copies.entry(unit.to_string()).or_default() += 1;
+            if doc.hexes.iter().any(|h| h == at) {
+                position.push(PieceAt::on_hex(unit, at));
+            }
+        }
+        let loaded = seeds();
+        let game = loaded.games.iter().find(|g| g.id == name).expect("a seed game");
+        let chits: BTreeSet<Category> =
+            game.meta.play.decks.iter().flat_map(|d| d.one_per_unit_of.clone()).collect();
+        let movable = doc
+            .units
+            .iter()
+            .filter(|u| copies.get(&u.id) == Some(&1) && !chits.contains(&u.category))
+            .map(|u| u.id.clone())
+            .collect();
+        Game { name, scenario, doc, position, movable }
+    }
+
+    fn findings(&self, position: &[PieceAt]) -> Vec<Violation> {
+        let request = Request {
+            scenario: None,
+            pieces: position.to_vec(),
+            turn: None,
+            complete: false,
+        };
+        check(&self.doc, &request).violations
+    }
+
+    fn name_of(&self, unit: &str) -> &str {
+        self.doc.units.iter().find(|u| u.id == unit).map_or("", |u| u.name.as_str())
+    }
+
+    /// What VASSAL reports when `unit` comes to rest at `hex` of `position` (after the
+    /// move): its side's stacking rules broken there and opposing units there.
+    fn reported(
+        &self,
+        position: &[PieceAt],
+        unit: &str,
+        hex: &str,
+    ) -> BTreeSet<Reported> {
+        self.findings(position)
+            .iter()
+            .filter(|v| v.location == hex)
+            .filter(|v| {
+                self.opposing(v) || v.units.iter().any(|n| n == self.name_of(unit))
+            })
+            .map(line)
+            .collect()
+    }
+
+    fn opposing(&self, v: &Violation) -> bool {
+        v.message.starts_with("units of opposing sides")
+    }
+
+    /// Each kind of breach the rules know, as the checker words it: every limit of each
+    /// stacking rule's first alternative (whose reason the checker gives), and opposing
+    /// units.
+    fn kinds(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for r in &self.doc.rules.stacking {
+            for l in r.any_of.iter().take(1).flat_map(|a| &a.all_of) {
+                let what = l.count.describe();
+                let mut breaches = Vec::new();
+                breaches.extend(l.max.map(Breach::Max));
+                breaches.extend(l.min.map(Breach::Min));
+                if l.same_formation {
+                    breaches.push(Breach::Formation);
+                }
+                for b in breaches {
+                    out.push((r.section.clone(), b.reason("", &what)));
+                }
+            }
+        }
+        out.push((
+            self.doc.rules.opposing_units_section.clone().unwrap_or_default(),
+            "units of opposing sides".into(),
+        ));
+        out
+    }
+
+    /// Moves that each break one more rule, one per kind the setup lets the test plant: a
+    /// counter onto a hex where the move adds a finding of that kind there and nowhere
+    /// else. Applied to `position` in turn; each unit and hex used once.
+    fn plants(&self, position: &mut [PieceAt]) -> Vec<Plant> {
+        let mut plants: Vec<Plant> = Vec::new();
+        let mut hexes: Vec<String> =
+            position.iter().map(|p| p.location.clone()).collect();
+        hexes.sort();
+        hexes.dedup();
+        let count = |p: &[PieceAt], h: &str| p.iter().filter(|x| x.location == h).count();
+        for (section, words) in self.kinds() {
+            let before: BTreeSet<String> =
+                self.findings(position).iter().map(|v| v.message.clone()).collect();
+            let mut targets = hexes.clone();
+            targets.sort_by_key(|h| std::cmp::Reverse(count(position, h)));
+            let found = targets.iter().find_map(|to| {
+                if plants.iter().any(|p| p.to == *to || p.from == *to) {
+                    return None;
+                }
+                (0..position.len()).find_map(|i| {
+                    let unit = &position[i].unit;
+                    let from = &position[i].location;
+                    if from == to
+                        || !self.movable.contains(unit)
+                        || plants.iter().any(|p| p.unit == *unit || p.to == *from)
+                    {
+                        return None;
+                    }
+                    let mut moved = position.to_vec();
+                    moved[i].location = to.clone();
+                    let all = self.findings(&moved);
+                    let after: BTreeSet<String> =
+                        all.iter().map(|v| v.message.clone()).collect();
+                    let added: Vec<&Violation> =
+                        all.iter().filter(|v| !before.contains(&v.message)).collect();
+                    let planted = added.len() == 1
+                        && added[0].location == *to
+                        && added[0].rule == section
+                        && added[0].message.contains(&words);
+                    (planted && before.is_subset(&after)).then(|| (i, to.clone()))
+                })
+            });
+            if let Some((i, to)) = found {
+                let (unit, from) =
+                    (position[i].unit.clone(), position[i].location.clone());
+                position[i].location = to.clone();
+                plants.push(Plant { unit, from, to, kind: (section, words) });
+            }
+        }
+        plants
+    }
+}
+
+impl Game {
+    /// A counter of `position` and a hex where moving it keeps every rule, though the
+    /// first alternative of a stacking rule fails there: legal only by a later one.
+    fn legal_by_a_later_alternative(
+        &self,
+        position: &[PieceAt],
+    ) -> Option<(String, String, String)> {
+        let mut first = self.doc.clone();
+        for r in &mut first.rules.stacking {
+            r.any_of.truncate(1);
+        }
+        let at = |doc: &RulesetDoc, p: &[PieceAt], hex: &str| -> BTreeSet<String> {
+            let request = Request {
+                scenario: None,
+                pieces: p.to_vec(),
+                turn: None,
+                complete: false,
+            };
+            check(doc, &request)
+                .violations
+                .into_iter()
+                .filter(|v| v.location == hex)
+                .map(|v| v.message)
+                .collect()
+        };
+        let mut hexes: Vec<&str> = position.iter().map(|p| p.location.as_str()).collect();
+        hexes.sort();
+        hexes.dedup();
+        let all = self.findings(position);
+        for to in hexes {
+            for (i, p) in position.iter().enumerate() {
+                if p.location == to || !self.movable.contains(&p.unit) {
+                    continue;
+                }
+                let mut moved = position.to_vec();
+                moved[i].location = to.to_string();
+                let by_first = at(&first, &moved, to);
+                if self.findings(&moved) == all
+                    && by_first.len() > at(&first, position, to).len()
+                {
+                    return Some((p.unit.clone(), p.location.clone(), to.to_string()));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// One planted move.
+struct Plant {
+    unit: String,
+    from: String,
+    to: String,
+    kind: (String, String),
+}
+
+/// The chat lines of broken rules among an action's chat lines (not the move reports).
+fn rule_lines(action: &Value) -> BTreeSet<Reported> {
+    action["chat"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .filter(|l| {
+            l.starts_with("* ")
+                && !l.ends_with(" *")
+                && !l.starts_with("* Checking every hex")
+        })
+        .map(read_line)
+        .collect()
+}
+
+/// One engine run per game: the planted moves, the Check rules button, a save, the moves
+/// back, a legal move and one legal only by a later alternative.
+fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
+    let mut wrong = Vec::new();
+    let mut position = game.position.clone();
+    let start = position.clone();
+    let plants = game.plants(&mut position);
+    let save = dir.join(format!("{}-broken.vsav", game.name));
+    let level = |u: &str| format!("{u}=$RuleBroken_Level$");
+
+    // Expected, action by action.
+    let mut args: Vec<String> = vec!["--setup".into(), format!("{}.vsav", game.scenario)];
+    let mut expect: Vec<(String, BTreeSet<Reported>)> = Vec::new();
+    let mut walk = start.clone();
+    let mut moves: Vec<(String, String)> =
+        plants.iter().map(|p| (p.unit.clone(), p.to.clone())).collect();
+    for (unit, to) in &moves {
+        let i = walk.iter().position(|p| p.unit == *unit).unwrap();
+        walk[i].location = to.clone();
+        args.extend(["--move".into(), format!("{unit}={to}")]);
+        expect.push((format!("move {unit}={to}"), game.reported(&walk, unit, to)));
+        args.extend(["--expr".into(), level(unit)]);
+        expect.push((format!("level {unit}=2"), BTreeSet::new()));
+    }
+    let broken: BTreeSet<Reported> = game.findings(&walk).iter().map(line).collect();
+    args.extend([
+        "--button".into(),
+        "Check rules".into(),
+        "--save".into(),
+        save.display().to_string(),
+    ]);
+    expect.push(("button".into(), broken.clone()));
+    expect.push(("save".into(), BTreeSet::new()));
+    // Back where they were, then a legal move: a lone counter to an empty hex.
+    moves = plants.iter().rev().map(|p| (p.unit.clone(), p.from.clone())).collect();
+    let occupied: BTreeSet<&str> = start.iter().map(|p| p.location.as_str()).collect();
+    let empty = game.doc.hexes.iter().find(|h| !occupied.contains(h.as_str())).cloned();
+    let lone = start
+        .iter()
+        .find(|p| {
+            game.movable.contains(&p.unit)
+                && start.iter().filter(|q| q.location == p.location).count() == 1
+        })
+        .map(|p| p.unit.clone());
+    let mut back = moves.len();
+    if let (Some(u), Some(h)) = (lone, empty) {
+        moves.push((u, h));
+    }
+    // Legal only by a later alternative (Gazala 1942's two regiments or brigades of one
+    // formation), then back.
+    let alternative = game.legal_by_a_later_alternative(&start);
+    if let Some((unit, from, to)) = &alternative {
+        moves.extend([(unit.clone(), to.clone()), (unit.clone(), from.clone())]);
+    }
+    for (unit, to) in &moves {
+        let i = walk.iter().position(|p| p.unit == *unit).unwrap();
+        walk[i].location = to.clone();
+        args.extend(["--move".into(), format!("{unit}={to}")]);
+        let reported = game.reported(&walk, unit, to);
+        if back == 0
+            && !reported.is_empty()
+            && alternative.as_ref().is_none_or(|a| a.1 != *to)
+        {
+            wrong.push(format!("the legal move {unit}={to} breaks {reported:?}"));
+        }
+        back = back.saturating_sub(1);
+        expect.push((format!("move {unit}={to}"), reported.clone()));
+        args.extend(["--expr".into(), level(unit)]);
+        let framed = if reported.is_empty() { 1 } else { 2 };
+        expect.push((format!("level {unit}={framed}"), BTreeSet::new()));
+    }
+    args.extend(["--button".into(), "Check rules".into()]);
+    expect.push(("button".into(), game.findings(&walk).iter().map(line).collect()));
+    // With the preference off, a move that breaks a rule says nothing and frames nothing.
+    if let Some(p) = plants.first() {
+        args.extend(["--pref".into(), format!("{PREFERENCE}=false")]);
+        expect.push(("preference".into(), BTreeSet::new()));
+        args.extend(["--move".into(), format!("{}={}", p.unit, p.to)]);
+        expect.push((format!("move {}={} unchecked", p.unit, p.to), BTreeSet::new()));
+        args.extend(["--expr".into(), level(&p.unit)]);
+        expect.push((format!("level {}=1", p.unit), BTreeSet::new()));
+    }
+
+    let label = format!("live-rules-{}", game.name);
+    let module = built().join(format!("dist/{}.vmod", game.name));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run: Run = play(tools, &module, &args, &label);
+    run.assert_clean(&label);
+    for (k, (what, lines)) in expect.iter().enumerate() {
+        let action = run.action(k);
+        if let Some(e) = action.get("error") {
+            wrong.push(format!("{what}: {e}"));
+        }
+        if what == "preference" && action["property"] != "false" {
+            wrong.push(format!(
+                "the preference is {} after turning it off",
+                action["property"]
+            ));
+        }
+        if let Some(framed) =
+            what.strip_prefix("level ").and_then(|w| w.rsplit('=').next())
+        {
+            if action["value"] != framed {
+                wrong.push(format!("{what}: the layer is at {}", action["value"]));
+            }
+            continue;
+        }
+        let got = rule_lines(action);
+        if got != *lines {
+            wrong.push(format!(
+                "{what}: VASSAL says {:?} where the checker says {:?}",
+                got.difference(lines).collect::<Vec<_>>(),
+                lines.difference(&got).collect::<Vec<_>>()
+            ));
+        }
+    }
+
+    // The checker inside the module, on the game as VASSAL saved it, finds what the button
+    // listed.
+    let out = muster(
+        dir,
+        &[
+            "check",
+            save.to_str().unwrap(),
+            "--module",
+            module.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{label}: {e}: {}", String::from_utf8_lossy(&out.stderr))
+    });
+    let violations: Vec<Violation> =
+        serde_json::from_value(report["violations"].clone()).unwrap();
+    let checked: BTreeSet<Reported> = violations.iter().map(line).collect();
+    if checked != broken {
+        wrong.push(format!("muster check finds {checked:?}, VASSAL's button {broken:?}"));
+    }
+    let kinds = plants.into_iter().map(|p| p.kind).collect();
+    (wrong.into_iter().map(|w| format!("{label}: {w}")).collect(), kinds)
+}
+
+#[test]
+fn vassal_reports_each_broken_rule_as_the_checker_words_it_and_frames_the_hex() {
+    let Some(tools) = tools() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let games: Vec<Game> = SETUPS.iter().map(|(g, s)| Game::new(g, s)).collect();
+    let results: Vec<Outcome> = std::thread::scope(|scope| {
+        let handles: Vec<_> = games
+            .iter()
+            .map(|game| {
+                let (tools, dir) = (&tools, dir.path());
+                scope.spawn(move || live_checks(tools, game, dir))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("the game's run")).collect()
+    });
+    let failures: Vec<&String> = results.iter().flat_map(|r| &r.0).collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+    // Each kind of breach the setups allow was planted: every limit of the first
+    // alternative that a move of a single counter can break, and opposing units. (Oasis
+    // is too small for a side to overstack a hex of its own; Gazala 1942's other limits
+    // need two brigades of different formations in reach, which its setup does not
+    // give; SCS's rule has one limit.)
+    let planted: Vec<(&str, Vec<String>)> = SETUPS
+        .iter()
+        .zip(&results)
+        .map(|((game, _), (_, kinds))| {
+            (*game, kinds.iter().map(|(s, w)| format!("{s}:{}", w.trim())).collect())
+        })
+        .collect();
+    let want = [
+        (
+            "dance-of-war",
+            vec![
+                "6.0:combat units where at most 2 may stack",
+                "6.0:HQ units where at most 1 may stack",
+                "6.3:units of opposing sides",
+            ],
+        ),
+        (
+            "gazala-1942",
+            vec![
+                "5.1:units where at most 5 may stack",
+                "5.1:brigade or regiment units where at most 1 may stack",
+                "4.32:units of opposing sides",
+            ],
+        ),
+        (
+            "gazala-scs",
+            vec!["4.3:units where at most 3 may stack", "3.3:units of opposing sides"],
+        ),
+        ("example-oasis", vec!["E.2:units of opposing sides"]),
+    ];
+    for ((game, got), (name, want)) in planted.iter().zip(want) {
+        assert_eq!(
+            (*game, got.iter().map(String::as_str).collect::<Vec<_>>()),
+            (name, want)
+        );
+    }
+    // Gazala 1942's setup lets a move be legal only by 5.1's second case, which the run
+    // made.
+    let g = &games[1];
+    assert!(g.legal_by_a_later_alternative(&g.position).is_some(), "{}", g.name);
+}
+
+#[test]
+fn a_game_without_a_map_has_no_live_checks() {
+    let mut archive = muster_package::archive::Archive::open(
+        std::fs::read(built().join("dist/gazala-line-1942.vmod")).unwrap(),
+    )
+    .unwrap();
+    let build = String::from_utf8(archive.read("buildFile.xml").unwrap()).unwrap();
+    assert!(!build.contains("moveKey=") && !build.contains("MusterLiveRules"));
+}

@@ -1,0 +1,861 @@
+//! The game's rules live in VASSAL: the stacking rules and the rule on opposing units of the
+//! ruleset the embedded checker reads ([`RulesetDoc`]), compiled into VASSAL 3.7's own
+//! automation, so that a player who breaks one while moving counters is told at once.
+//!
+//! Nothing here restates a rule: every expression is generated from the ruleset, the words
+//! of every report come from the checker's own message functions
+//! ([`stacking_message`], [`Breach::reason`], [`opposing_message`]), and a count of units is
+//! VASSAL's `CountLocation` over the properties muster writes on every counter (`Side`,
+//! `Category`, `Type`, `Size`, `Steps`, `Formation` and its printed name).
+//!
+//! In the module:
+//!
+//! - The main map's move key ([`keys::MOVED`]) reaches every counter that ends a move there
+//!   (dragged, dropped from the palette or a dead pile); while the preference [`PREFERENCE`]
+//!   is on, a Trigger Action fires [`keys::CHECK_SIDE`] and [`keys::CHECK_HEX`].
+//! - One Report Action per stacking rule, on `CHECK_SIDE`, reports the rule if the counter's
+//!   side breaks it in the counter's hex; one on `CHECK_HEX` reports opposing units sharing
+//!   it. A report is the checker's message for that hex; a legal hex reports nothing.
+//! - Before the reports, when the hex breaks a rule, a Global Key Command asks the counters
+//!   of the hex (of the side, for stacking) to add their printed names to a global property
+//!   ([`SIDE_UNITS`], [`HEX_UNITS`]) with a Set Global Property trait; a report ends with
+//!   that list.
+//! - The main map's Check rules button sends [`keys::CHECK_ALL`] to every counter on it; two
+//!   Trigger Actions let only the lowest counter of each side in a stack check its side's
+//!   stacking and the lowest non-marker counter check opposing units, so every broken rule
+//!   is reported once.
+//! - A Layer ([`LAYER`]) follows whether the counter's hex breaks a rule for its side (or
+//!   holds opposing units) and frames the counter in red: the offending hex is highlighted,
+//!   and the frame goes as soon as the hex is legal again, since the layer is worked out
+//!   afresh whenever the counter is drawn.
+//!
+//! Checks never block a move; they only report.
+
+use std::collections::BTreeSet;
+
+use muster_rules::embedded::RulesetDoc;
+use muster_rules::{
+    Breach, Category, Filter, Limit, OpposingUnits, StackingRule, opposing_message,
+    stacking_message,
+};
+
+use super::MAIN_MAP;
+use super::keys;
+use crate::vassal::piece::Trait;
+use crate::vassal::xml::Element;
+
+/// The module preference (a global property, `true` or `false`) that turns the checks made
+/// after each move, and the highlight, on and off.
+pub const PREFERENCE: &str = "MusterLiveRules";
+/// The Layer that frames a counter whose hex breaks a rule.
+pub const LAYER: &str = "RuleBroken";
+/// The frame's image under `images/`.
+pub const HIGHLIGHT_IMAGE: &str = "rule-broken.png";
+/// The main map's button that checks every hex.
+pub const CHECK_BUTTON: &str = "Check rules";
+/// The global property listing the counters of the checking piece's side in its hex.
+pub const SIDE_UNITS: &str = "RuleUnitsSide";
+/// The global property listing every counter in the checking piece's hex.
+pub const HEX_UNITS: &str = "RuleUnitsHex";
+
+/// A condition on one piece's properties: BeanShell, or a constant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Cond {
+    Always,
+    Never,
+    Expr(String),
+}
+
+impl Cond {
+    fn and(self, other: Cond) -> Cond {
+        match (self, other) {
+            (Cond::Never, _) | (_, Cond::Never) => Cond::Never,
+            (Cond::Always, c) | (c, Cond::Always) => c,
+            (Cond::Expr(a), Cond::Expr(b)) => Cond::Expr(format!("{a} && {b}")),
+        }
+    }
+
+    fn not(self) -> Cond {
+        match self {
+            Cond::Always => Cond::Never,
+            Cond::Never => Cond::Always,
+            Cond::Expr(e) => Cond::Expr(format!("!({e})")),
+        }
+    }
+
+    fn all(conds: impl IntoIterator<Item = Cond>) -> Cond {
+        conds.into_iter().fold(Cond::Always, Cond::and)
+    }
+
+    fn any(conds: impl IntoIterator<Item = Cond>) -> Cond {
+        let mut parts = Vec::new();
+        for c in conds {
+            match c {
+                Cond::Always => return Cond::Always,
+                Cond::Never => {}
+                Cond::Expr(e) => parts.push(e),
+            }
+        }
+        match parts.len() {
+            0 => Cond::Never,
+            1 => Cond::Expr(parts.remove(0)),
+            _ => Cond::Expr(format!("({})", parts.join(" || "))),
+        }
+    }
+
+    /// As a BeanShell boolean.
+    fn text(&self) -> String {
+        match self {
+            Cond::Always => "true".into(),
+            Cond::Never => "false".into(),
+            Cond::Expr(e) => format!("({e})"),
+        }
+    }
+}
+
+/// A Java string literal.
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+fn is(property: &str, value: &str) -> Cond {
+    Cond::Expr(format!("{property} == {}", quote(value)))
+}
+
+/// The pieces the checker counts: those of a counter or marker, which all carry one of the
+/// rules' categories (chits and cards carry their own).
+fn counter() -> Cond {
+    Cond::any(Category::ALL.map(|c| is("Category", c.name())))
+}
+
+/// The pieces of the checking piece's own side.
+fn own_side() -> Cond {
+    Cond::Expr("Side == \"$Side$\"".into())
+}
+
+fn not_marker() -> Cond {
+    Cond::Expr(format!("Category != {}", quote(Category::Marker.name())))
+}
+
+/// The condition of a rule filter on a piece; `size` is the size the piece is counted at
+/// when not its own (the excess of free units).
+fn filter_cond(f: &Filter<String>, size: Option<&str>) -> Cond {
+    let mut parts = Vec::new();
+    if !f.category.is_empty() {
+        parts.push(Cond::any(f.category.iter().map(|c| is("Category", c.name()))));
+    }
+    if !f.types.is_empty() {
+        parts.push(Cond::any(f.types.iter().map(|t| is("Type", t))));
+    }
+    if !f.size.is_empty() {
+        parts.push(match size {
+            Some(s) if f.size.iter().any(|x| x == s) => Cond::Always,
+            Some(_) => Cond::Never,
+            None => Cond::any(f.size.iter().map(|s| is("Size", s))),
+        });
+    }
+    if let Some(n) = f.steps {
+        let stated = Cond::Expr(format!("Steps == {n}"));
+        // The checker takes a counter of unstated steps to have 2.
+        parts.push(if n == 2 { Cond::any([stated, is("Steps", "")]) } else { stated });
+    }
+    if !f.name.is_empty() {
+        parts.push(Cond::any(f.name.iter().map(|n| is("BasicName", n))));
+    }
+    if let Some(not) = &f.not {
+        parts.push(filter_cond(not, size).not());
+    }
+    Cond::all(parts)
+}
+
+/// The checking piece's hex, as a BeanShell string: its name as the grid gives it (a bare
+/// `LocationName` would turn `20.10` into the number 20.1).
+const HERE: &str = "GetString(\"LocationName\")";
+
+/// How many pieces in the checking piece's hex of the main map meet `c`: a BeanShell
+/// integer. The hex and map are named, as the short form (`CountLocation(expression)`)
+/// counts nothing in a Report Action, whose expressions see the piece through a wrapper.
+fn count_location(c: &Cond) -> String {
+    let e = match c {
+        Cond::Never => return "0".into(),
+        Cond::Always => "true",
+        Cond::Expr(e) => e,
+    };
+    format!("CountLocation({HERE}, {}, {})", quote(MAIN_MAP), quote(&format!("{{{e}}}")))
+}
+
+/// A BeanShell string: `text` with each placeholder replaced by the expression given for it.
+fn concat(text: &str, args: &[(&str, &str)]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut rest = text;
+    loop {
+        let next = args
+            .iter()
+            .filter_map(|(p, e)| rest.find(p).map(|at| (at, *p, *e)))
+            .min_by_key(|(at, _, _)| *at);
+        match next {
+            Some((at, p, e)) => {
+                if at > 0 {
+                    parts.push(quote(&rest[..at]));
+                }
+                parts.push(format!("({e})"));
+                rest = &rest[at + p.len()..];
+            }
+            None => {
+                if !rest.is_empty() || parts.is_empty() {
+                    parts.push(quote(rest));
+                }
+                break;
+            }
+        }
+    }
+    parts.join(" + ")
+}
+
+const N: &str = "\u{1}n\u{1}";
+const HEX: &str = "\u{1}hex\u{1}";
+const REASON: &str = "\u{1}reason\u{1}";
+const SIDES: &str = "\u{1}sides\u{1}";
+
+/// How one stacking rule counts the units of the checking piece's side in its hex.
+struct Counting {
+    /// Units counted at their own size: not ignored, not free.
+    own: Cond,
+    /// Units free up to a number: which, how many, the size the excess counts as.
+    free: Vec<(Cond, u32, Option<String>)>,
+}
+
+impl Counting {
+    fn new(rule: &StackingRule<String>) -> Counting {
+        let base = counter()
+            .and(own_side())
+            .and(Cond::all(rule.ignore.iter().map(|f| filter_cond(f, None).not())));
+        let mut earlier = Cond::Never;
+        let mut free = Vec::new();
+        for f in &rule.free {
+            let units = filter_cond(&f.units, None);
+            free.push((
+                base.clone().and(units.clone()).and(earlier.clone().not()),
+                f.count,
+                f.excess_counts_as.clone(),
+            ));
+            earlier = Cond::any([earlier, units]);
+        }
+        Counting { own: base.and(earlier.not()), free }
+    }
+
+    /// How many units that match `f` (and `extra`) the rule counts: the units counted at
+    /// their own size, and of each kind of free unit those beyond the free number.
+    fn count(&self, f: &Filter<String>, extra: &Cond) -> String {
+        let mut terms = vec![count_location(
+            &self.own.clone().and(filter_cond(f, None)).and(extra.clone()),
+        )];
+        for (units, k, size) in &self.free {
+            let c = count_location(
+                &units.clone().and(filter_cond(f, size.as_deref())).and(extra.clone()),
+            );
+            if c != "0" {
+                terms.push(format!("({c} > {k} ? {c} - {k} : 0)"));
+            }
+        }
+        terms.retain(|t| t != "0");
+        match terms.len() {
+            0 => "0".into(),
+            1 => terms.remove(0),
+            _ => format!("({})", terms.join(" + ")),
+        }
+    }
+
+    /// When `limit` fails, and the checker's reason, as BeanShell.
+    fn limit(&self, limit: &Limit<String>, formations: &[String]) -> (Cond, String) {
+        let n = self.count(&limit.count, &Cond::Always);
+        let what = limit.count.describe();
+        let mut cases: Vec<(String, Breach)> = Vec::new();
+        if let Some(max) = limit.max {
+            cases.push((format!("{n} > {max}"), Breach::Max(max)));
+        }
+        if let Some(min) = limit.min {
+            cases.push((format!("{n} < {min}"), Breach::Min(min)));
+        }
+        if limit.same_formation {
+            // One formation holds every counted unit: one of the game's formations counts
+            // as many of them as there are.
+            let one = Cond::any(formations.iter().map(|f| {
+                Cond::Expr(format!(
+                    "{} == {n}",
+                    self.count(&limit.count, &is("Formation", f))
+                ))
+            }));
+            cases.push((format!("{n} > 1 && !{}", one.text()), Breach::Formation));
+        }
+        let fails = Cond::any(cases.iter().map(|(c, _)| Cond::Expr(c.clone())));
+        let reason = |b: Breach| concat(&b.reason(N, &what), &[(N, &n)]);
+        let mut text = match cases.last() {
+            Some((_, b)) => reason(*b),
+            None => "\"\"".into(),
+        };
+        for (c, b) in cases.iter().rev().skip(1) {
+            text = format!("({c} ? {} : {text})", reason(*b));
+        }
+        (fails, text)
+    }
+}
+
+/// One check a counter makes of its hex: when it fails and what it reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// The rule section.
+    pub section: String,
+    /// `stacking` or `opposing-units`.
+    pub kind: &'static str,
+    /// When the hex breaks the rule: a BeanShell boolean, evaluated on the checking piece.
+    pub broken: String,
+    /// The checker's message: a BeanShell string, evaluated on the checking piece.
+    pub message: String,
+}
+
+impl Check {
+    /// The global property that lists the counters this check names.
+    fn units(&self) -> &'static str {
+        if self.kind == "stacking" { SIDE_UNITS } else { HEX_UNITS }
+    }
+
+    /// The Report Action's format: the message and the counters involved when the rule is
+    /// broken, else nothing (VASSAL reports nothing for an empty text).
+    pub fn report_format(&self) -> String {
+        format!(
+            "{{{} ? {} + \" \u{2014} \" + GetString({}).replaceFirst(\"^, \", \"\") : \"\"}}",
+            self.broken,
+            self.message,
+            quote(self.units())
+        )
+    }
+}
+
+/// The rules compiled for VASSAL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveRules {
+    /// The stacking checks, one per rule, made for the checking piece's side.
+    pub stacking: Vec<Check>,
+    /// The check of opposing units, when the rules forbid them to stack.
+    pub opposing: Option<Check>,
+    /// What could not be stated exactly, and what is checked instead, in words.
+    pub approximations: Vec<String>,
+}
+
+impl LiveRules {
+    /// Compiles the stacking rules and the rule on opposing units of `doc`.
+    pub fn compile(doc: &RulesetDoc) -> LiveRules {
+        let formations: Vec<String> = doc
+            .units
+            .iter()
+            .filter_map(|u| u.formation.clone())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut approximations = Vec::new();
+        let mut stacking = Vec::new();
+        for rule in &doc.rules.stacking {
+            approximations.extend(approximations_of(rule, doc));
+            let counting = Counting::new(rule);
+            let alternatives: Vec<Vec<(Cond, String)>> = rule
+                .any_of
+                .iter()
+                .map(|a| {
+                    a.all_of.iter().map(|l| counting.limit(l, &formations)).collect()
+                })
+                .collect();
+            // Broken when no alternative holds: each has a limit that fails.
+            let broken = if alternatives.is_empty() {
+                Cond::Never
+            } else {
+                Cond::all(
+                    alternatives.iter().map(|a| Cond::any(a.iter().map(|l| l.0.clone()))),
+                )
+            };
+            if broken == Cond::Never {
+                continue;
+            }
+            // The checker gives the first failing limit of the first alternative.
+            let mut reason = "\"\"".to_string();
+            for (fails, text) in alternatives[0].iter().rev() {
+                reason = format!("({} ? {text} : {reason})", fails.text());
+            }
+            stacking.push(Check {
+                section: rule.section.clone(),
+                kind: "stacking",
+                broken: broken.text(),
+                message: concat(
+                    &stacking_message(HEX, REASON, rule),
+                    &[(HEX, HERE), (REASON, &reason)],
+                ),
+            });
+        }
+        let sides: BTreeSet<&str> = doc
+            .units
+            .iter()
+            .filter(|u| u.category != Category::Marker)
+            .map(|u| u.side.as_str())
+            .collect();
+        let opposing = (doc.rules.opposing_units == OpposingUnits::Forbidden
+            && sides.len() > 1)
+            .then(|| {
+                let armed = |s: &str| {
+                    format!(
+                        "{} > 0",
+                        count_location(&counter().and(not_marker()).and(is("Side", s)))
+                    )
+                };
+                let count: Vec<String> =
+                    sides.iter().map(|s| format!("({} ? 1 : 0)", armed(s))).collect();
+                let names: Vec<String> = sides
+                    .iter()
+                    .map(|s| {
+                        format!("({} ? {} : \"\")", armed(s), quote(&format!(" and {s}")))
+                    })
+                    .collect();
+                let section = doc.rules.opposing_units_section.as_deref();
+                Check {
+                    section: section.unwrap_or_default().to_string(),
+                    kind: "opposing-units",
+                    broken: format!("({} >= 2)", count.join(" + ")),
+                    message: concat(
+                        &opposing_message(HEX, SIDES, section),
+                        &[
+                            (HEX, HERE),
+                            (
+                                SIDES,
+                                &format!("(\"\" + {}).substring(5)", names.join(" + ")),
+                            ),
+                        ],
+                    ),
+                }
+            });
+        LiveRules { stacking, opposing, approximations }
+    }
+
+    /// Whether anything is checked.
+    pub fn any(&self) -> bool {
+        !self.stacking.is_empty() || self.opposing.is_some()
+    }
+
+    /// The traits every counter carries for the checks (outermost first), in the `Counter`
+    /// prototype: the triggers of a move and of the Check rules button, one report per
+    /// check, and the highlight.
+    pub fn traits(&self) -> Vec<Trait> {
+        if !self.any() {
+            return Vec::new();
+        }
+        let on_map = format!("CurrentMap == {}", quote(MAIN_MAP));
+        let live = format!("{PREFERENCE} != false && {on_map}");
+        let k =
+            |keys: &[keys::Key]| keys.iter().map(keys::Key::encode).collect::<Vec<_>>();
+        let mut out = vec![Trait::trigger(
+            "Check the hex after a move",
+            &format!("{{{live}}}"),
+            &k(&[keys::MOVED]),
+            &k(&[
+                keys::CLEAR_UNITS,
+                keys::COLLECT_SIDE,
+                keys::COLLECT_HEX,
+                keys::CHECK_SIDE,
+                keys::CHECK_HEX,
+            ]),
+        )];
+        if !self.stacking.is_empty() {
+            // The lowest counter of its side in the stack checks the side's stacking.
+            let lowest = count_location(
+                &counter()
+                    .and(own_side())
+                    .and(Cond::Expr("StackPos < $StackPos$".into())),
+            );
+            out.push(Trait::trigger(
+                "Check stacking for the Check rules button",
+                &format!("{{{on_map} && {lowest} == 0}}"),
+                &k(&[keys::CHECK_ALL]),
+                &k(&[keys::CLEAR_UNITS, keys::COLLECT_SIDE, keys::CHECK_SIDE]),
+            ));
+            let broken =
+                self.stacking.iter().map(|c| c.broken.as_str()).collect::<Vec<_>>();
+            out.push(Trait::trigger(
+                "List the side's counters of a hex that breaks a stacking rule",
+                &format!("{{{}}}", broken.join(" || ")),
+                &k(&[keys::COLLECT_SIDE]),
+                &k(&[keys::GATHER_SIDE]),
+            ));
+        }
+        if self.opposing.is_some() {
+            let lowest = count_location(
+                &counter()
+                    .and(not_marker())
+                    .and(Cond::Expr("StackPos < $StackPos$".into())),
+            );
+            out.push(Trait::trigger(
+                "Check opposing units for the Check rules button",
+                &format!("{{{on_map} && {} && {lowest} == 0}}", not_marker().text()),
+                &k(&[keys::CHECK_ALL]),
+                &k(&[keys::CLEAR_UNITS, keys::COLLECT_HEX, keys::CHECK_HEX]),
+            ));
+        }
+        if let Some(c) = &self.opposing {
+            out.push(Trait::trigger(
+                "List the counters of a hex with opposing units",
+                &format!("{{{}}}", c.broken),
+                &k(&[keys::COLLECT_HEX]),
+                &k(&[keys::GATHER_HEX]),
+            ));
+        }
+        // The counters of the hex (of the side) name themselves, in stack order.
+        let here = format!(
+            "GetString(\"CurrentMap\") == {} && {HERE} == \"$LocationName$\"",
+            quote(MAIN_MAP)
+        );
+        let counters = Cond::Expr(here).and(counter());
+        for (gather, name, of_side, list) in [
+            (keys::GATHER_SIDE, keys::NAME_SIDE, true, SIDE_UNITS),
+            (keys::GATHER_HEX, keys::NAME_HEX, false, HEX_UNITS),
+        ] {
+            let whose =
+                if of_side { counters.clone().and(own_side()) } else { counters.clone() };
+            out.push(Trait::global_key_command(
+                &format!("Ask the counters for {list}"),
+                &gather.encode(),
+                &name.encode(),
+                &format!("{{{}}}", whose.text()),
+            ));
+            out.push(Trait::set_global_property(
+                list,
+                &[
+                    (keys::CLEAR_UNITS.encode(), String::new()),
+                    (
+                        name.encode(),
+                        format!(
+                            "{{GetString({}) + \", \" + GetString(\"BasicName\")}}",
+                            quote(list)
+                        ),
+                    ),
+                ],
+            ));
+        }
+        for c in &self.stacking {
+            out.push(Trait::report(&[keys::CHECK_SIDE.encode()], &c.report_format()));
+        }
+        if let Some(c) = &self.opposing {
+            out.push(Trait::report(&[keys::CHECK_HEX.encode()], &c.report_format()));
+        }
+        let broken: Vec<&str> = self
+            .stacking
+            .iter()
+            .chain(&self.opposing)
+            .map(|c| c.broken.as_str())
+            .collect();
+        out.push(Trait::layer_following(
+            LAYER,
+            &format!("{{({live} && ({})) ? 2 : 1}}", broken.join(" || ")),
+            &["", HIGHLIGHT_IMAGE],
+        ));
+        out
+    }
+
+    /// The frame drawn around a counter of `px` pixels whose hex breaks a rule.
+    pub fn highlight_svg(px: u32) -> String {
+        let w = f64::from(px);
+        let t = (w / 16.0).max(3.0);
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{px}\" height=\"{px}\" \
+             viewBox=\"0 0 {px} {px}\"><rect x=\"{h}\" y=\"{h}\" width=\"{s}\" height=\"{s}\" \
+             fill=\"none\" stroke=\"#e00000\" stroke-width=\"{t}\"/></svg>",
+            h = t / 2.0,
+            s = w - t,
+        )
+    }
+
+    /// The global properties that list the counters a check names.
+    pub fn global_properties() -> Vec<Element> {
+        [SIDE_UNITS, HEX_UNITS]
+            .map(|name| {
+                Element::new(".module.properties.GlobalProperty")
+                    .attr("name", name)
+                    .attr("initialValue", "")
+                    .attr("description", "Counters named by the rule checks")
+                    .attr("isNumeric", "false")
+            })
+            .to_vec()
+    }
+
+    /// The module preference that turns the checks after each move on and off.
+    pub fn preference() -> Element {
+        Element::new("VASSAL.preferences.BooleanPreference")
+            .attr("default", "true")
+            .attr(
+                "desc",
+                "Check the rules when a counter is moved and frame broken hexes",
+            )
+            .attr("name", PREFERENCE)
+            .attr("tab", "Rules")
+    }
+
+    /// The main map's Check rules button: every counter on the map checks its hex, and each
+    /// broken rule is reported once.
+    pub fn check_button() -> Element {
+        Element::new(".module.map.MassKeyCommand")
+            .attr("name", CHECK_BUTTON)
+            .attr("buttonText", CHECK_BUTTON)
+            .attr(
+                "tooltip",
+                "Check every hex of the map against the rules and list what is broken",
+            )
+            .attr("icon", "")
+            .attr("buttonHotkey", "")
+            .attr("hotkey", keys::CHECK_ALL.encode())
+            .attr("filter", "")
+            .attr("deckCount", "-1")
+            .attr("reportSingle", "false")
+            .attr("reportFormat", "Checking every hex of the map against the rules")
+            .attr("singleMap", "true")
+    }
+}
+
+/// What of `rule` VASSAL checks only approximately, in words.
+fn approximations_of(rule: &StackingRule<String>, doc: &RulesetDoc) -> Vec<String> {
+    let mut out = Vec::new();
+    if rule.free.len() > 1 {
+        out.push(format!(
+            "rule {}: of several kinds of free units, a unit is free under the first kind it \
+             matches and counts at its own size under the others",
+            rule.section
+        ));
+    }
+    // The excess of free units is counted without knowing which of them are the free ones:
+    // exact when every free unit counts alike under a limit.
+    for free in &rule.free {
+        let units: Vec<_> = doc
+            .units
+            .iter()
+            .map(|u| u.placed(""))
+            .filter(|u| {
+                !rule.ignore.iter().any(|f| f.matches(u, &u.size))
+                    && free.units.matches(u, &u.size)
+            })
+            .collect();
+        for limit in rule.any_of.iter().flat_map(|a| &a.all_of) {
+            let counted: BTreeSet<bool> = units
+                .iter()
+                .map(|u| {
+                    limit
+                        .count
+                        .matches(u, free.excess_counts_as.as_deref().unwrap_or(&u.size))
+                })
+                .collect();
+            let mixed = counted.len() > 1;
+            if mixed || (limit.same_formation && counted.contains(&true)) {
+                out.push(format!(
+                    "rule {}: of the {}, the {} free are taken to be {} where they can be \
+                     (VASSAL does not know which are free), so a hex the checker finds over \
+                     the limit on {} may pass",
+                    rule.section,
+                    free.units.describe(),
+                    free.count,
+                    limit.count.describe(),
+                    limit.count.describe()
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(rules: &str) -> RulesetDoc {
+        let unit = |id: &str, side: &str, category: &str, size: &str, formation: &str| {
+            serde_json::json!({
+                "id": id, "name": id.to_uppercase(), "side": side, "nationality": null,
+                "formation": if formation.is_empty() { None } else { Some(formation) },
+                "category": category, "type": "infantry", "size": size, "steps": 2,
+            })
+        };
+        serde_json::from_value(serde_json::json!({
+            "format": "muster-ruleset/1", "game": "g", "title": "G",
+            "rules": serde_json::from_str::<serde_json::Value>(rules).expect("rules"),
+            "units": [
+                unit("a", "axis", "combat", "regiment", "ariete"),
+                unit("b", "axis", "combat", "battalion", ""),
+                unit("h", "axis", "hq", "hq", "ariete"),
+                unit("m", "", "marker", "", ""),
+                unit("x", "allied", "combat", "brigade", "1sa"),
+            ],
+            "hexes": ["0101"], "scenarios": {},
+        }))
+        .expect("a ruleset document")
+    }
+
+    /// An expression with the quotes of its inner expressions written `'`.
+    fn plain(s: &str) -> String {
+        s.replace("\\\"", "'")
+    }
+
+    /// A count of the pieces in the checking piece's hex that meet `e`.
+    fn cl(e: &str) -> String {
+        format!("CountLocation(GetString(\"LocationName\"), \"Main Map\", \"{{{e}}}\")")
+    }
+
+    const COUNTER: &str = "(Category == 'combat' || Category == 'hq' || Category == \
+                           'supply' || Category == 'leader' || Category == 'marker')";
+
+    #[test]
+    fn a_count_of_units_is_a_count_of_the_pieces_of_the_side_in_the_hex() {
+        let live = LiveRules::compile(&doc(
+            r#"{"stacking": [{"section": "4.3", "ignore": [{"category": ["marker"]}],
+                 "any_of": [{"all_of": [{"count": {}, "max": 3}]}]}]}"#,
+        ));
+        assert_eq!(live.stacking.len(), 1);
+        let count =
+            cl(&format!("{COUNTER} && Side == '$Side$' && !(Category == 'marker')"));
+        let c = &live.stacking[0];
+        assert_eq!(plain(&c.broken), format!("({count} > 3)"));
+        assert_eq!(
+            plain(&c.message),
+            format!(
+                "(GetString(\"LocationName\")) + \" holds \" + ((({count} > 3) ? ({count}) + \
+                 \" units where at most 3 may stack\" : \"\")) + \" (rule 4.3)\""
+            )
+        );
+        // Then the side's counters in the hex, listed before the report.
+        assert_eq!(
+            c.report_format(),
+            format!(
+                "{{{} ? {} + \" \u{2014} \" + GetString(\"RuleUnitsSide\").replaceFirst(\"^, \", \"\") : \"\"}}",
+                c.broken, c.message
+            )
+        );
+        assert!(live.approximations.is_empty());
+    }
+
+    #[test]
+    fn free_units_count_beyond_their_number_at_the_size_of_their_excess() {
+        let live = LiveRules::compile(&doc(r#"{"stacking": [{"section": "5.1",
+                 "free": [{"units": {"category": ["hq"]}, "count": 1, "excess_counts_as": "battalion"}],
+                 "any_of": [{"all_of": [{"count": {}, "max": 5},
+                                        {"count": {"size": ["regiment"]}, "max": 1}]}]}]}"#));
+        let broken = plain(&live.stacking[0].broken);
+        let own = cl(&format!("{COUNTER} && Side == '$Side$' && !(Category == 'hq')"));
+        let hq = cl(&format!("{COUNTER} && Side == '$Side$' && Category == 'hq'"));
+        // Every unit: those that are not HQs, and HQs beyond the first.
+        assert!(
+            broken.contains(&format!("({own} + ({hq} > 1 ? {hq} - 1 : 0)) > 5")),
+            "{broken}"
+        );
+        // A regiment: an HQ's excess counts as a battalion, so HQs never count.
+        let regiments = format!(
+            "{} > 1",
+            cl(&format!(
+                "{COUNTER} && Side == '$Side$' && !(Category == 'hq') && Size == 'regiment'"
+            ))
+        );
+        assert!(broken.contains(&regiments), "{broken}");
+        assert!(live.approximations.is_empty(), "{:?}", live.approximations);
+    }
+
+    #[test]
+    fn free_units_counted_unlike_each_other_are_an_approximation_said_in_words() {
+        // Which of the free units are the free ones decides whether a regiment among them
+        // counts: VASSAL counts the excess from the regiments first.
+        let live = LiveRules::compile(&doc(r#"{"stacking": [{"section": "9.9",
+                 "free": [{"units": {"category": ["combat", "hq"]}, "count": 1}],
+                 "any_of": [{"all_of": [{"count": {"size": ["regiment"]}, "max": 1}]}]}]}"#));
+        assert_eq!(live.approximations.len(), 1, "{:?}", live.approximations);
+        assert!(
+            live.approximations[0]
+                .starts_with("rule 9.9: of the combat or HQ units, the 1 free are taken"),
+            "{}",
+            live.approximations[0]
+        );
+    }
+
+    #[test]
+    fn one_formation_is_one_of_the_games_formations_counting_every_unit() {
+        let live = LiveRules::compile(&doc(
+            r#"{"stacking": [{"section": "5.1", "any_of": [{"all_of": [
+                 {"count": {"size": ["regiment", "brigade"]}, "max": 2, "same_formation": true}]}]}]}"#,
+        ));
+        let c = &live.stacking[0];
+        let (broken, message) = (plain(&c.broken), plain(&c.message));
+        let n = cl(&format!(
+            "{COUNTER} && Side == '$Side$' && (Size == 'regiment' || Size == 'brigade')"
+        ));
+        let of = |f: &str| {
+            format!(
+                "{} == {n}",
+                cl(&format!(
+                    "{COUNTER} && Side == '$Side$' && (Size == 'regiment' || Size == \
+                     'brigade') && Formation == '{f}'"
+                ))
+            )
+        };
+        assert_eq!(
+            broken,
+            format!("(({n} > 2 || {n} > 1 && !(({} || {}))))", of("1sa"), of("ariete"))
+        );
+        assert!(message.contains(&format!("({n} > 2 ? ({n}) + \" regiment or brigade units where at most 2 may stack\" : ({n}) + \" regiment or brigade units that are not all of one formation\")")), "{message}");
+    }
+
+    #[test]
+    fn opposing_units_are_two_sides_with_units_other_than_markers() {
+        let live = LiveRules::compile(&doc(
+            r#"{"opposing_units": "forbidden", "opposing_units_section": "6.3"}"#,
+        ));
+        assert!(live.stacking.is_empty());
+        let c = live.opposing.as_ref().expect("checked");
+        assert_eq!(c.section, "6.3");
+        assert_eq!(c.broken.matches("CountLocation").count(), 2, "{}", c.broken);
+        assert!(
+            c.broken.contains("Side == \\\"allied\\\"") && c.broken.ends_with(">= 2)")
+        );
+        assert!(c.message.contains(".substring(5)"), "{}", c.message);
+        assert!(
+            c.message.ends_with("\"; opposing units never stack (rule 6.3)\""),
+            "{}",
+            c.message
+        );
+        let traits = live.traits();
+        assert_eq!(
+            traits.iter().map(Trait::id).collect::<Vec<_>>(),
+            [
+                "macro",     // after a move
+                "macro",     // for the Check rules button
+                "macro",     // list the counters of a broken hex
+                "globalkey", // ... asking the side's counters
+                "setprop",   // ... which add their names
+                "globalkey", // ... asking every counter
+                "setprop",   // ... which add their names
+                "report",
+                "emb2"
+            ]
+        );
+        let listed = traits[5].fields();
+        assert_eq!(listed[1], keys::GATHER_HEX.encode());
+        assert_eq!(listed[2], keys::NAME_HEX.encode());
+        assert!(!listed[3].contains("$Side$"), "every counter of the hex: {}", listed[3]);
+        assert!(traits[3].fields()[3].contains("Side == \"$Side$\""));
+        let unstated = LiveRules::compile(&doc(r#"{"opposing_units": "unstated"}"#));
+        assert!(!unstated.any() && unstated.traits().is_empty());
+    }
+
+    #[test]
+    fn placeholders_become_concatenated_expressions() {
+        assert_eq!(concat("a\u{1}n\u{1}b", &[(N, "x + 1")]), "\"a\" + (x + 1) + \"b\"");
+        assert_eq!(concat("\u{1}n\u{1}", &[(N, "x")]), "(x)");
+        assert_eq!(concat("say \"hi\"", &[]), "\"say \\\"hi\\\"\"");
+    }
+
+    #[test]
+    fn steps_of_two_include_counters_of_unstated_steps() {
+        let f: Filter<String> = serde_json::from_str(r#"{"steps": 2}"#).expect("filter");
+        assert_eq!(filter_cond(&f, None).text(), "((Steps == 2 || Steps == \"\"))");
+        let f: Filter<String> = serde_json::from_str(r#"{"steps": 1}"#).expect("filter");
+        assert_eq!(filter_cond(&f, None).text(), "(Steps == 1)");
+    }
+}
