@@ -166,8 +166,8 @@ impl Game {
     }
 
     /// Every move the game allows, each adding one finding: an overstack, opposing units in
-    /// one hex, a counter moved into a box it does not start in, a reinforcement on the map
-    /// before its turn.
+    /// one hex, a counter on a hex no unit may enter, a counter moved into a box it does not
+    /// start in, a reinforcement on the map before its turn.
     /// `movable` says which counters the engine can pick by their id (no other piece
     /// carries it).
     fn plants(&self, movable: &dyn Fn(&str) -> bool) -> (Vec<Plant>, Vec<PieceAt>) {
@@ -220,6 +220,26 @@ impl Game {
             !used.contains(to) && free(i) && enemy(i, to)
         });
         if let Some(p) = self.plant(&mut position, "opposing-units", candidates) {
+            used.insert(p.unit.clone());
+            used.insert(p.to.clone());
+            plants.push(p);
+        }
+
+        // A counter onto a hex no unit may enter (a sea, a depression).
+        let forbidden: Vec<String> = self
+            .doc
+            .prohibited
+            .keys()
+            .filter(|h| !used.contains(*h) && position.iter().all(|p| p.location != **h))
+            .cloned()
+            .collect();
+        let free = |i: usize| {
+            movable(&position[i].unit)
+                && !used.contains(&position[i].unit)
+                && !used.contains(&position[i].location)
+        };
+        let candidates = moves(&position, &forbidden, Standing::Hex, |i, _| free(i));
+        if let Some(p) = self.plant(&mut position, "prohibited-hex", candidates) {
             used.insert(p.unit.clone());
             used.insert(p.to.clone());
             plants.push(p);
@@ -406,8 +426,10 @@ fn engine_saves(tools: &Path, game: &Game, dir: &Path) -> Vec<String> {
     let kinds: Vec<&str> = plants.iter().map(|p| p.kind).collect();
     let want: &[&str] = match game.name {
         // Too small a game for a friendly hex to fill.
-        "example-oasis" => &["opposing-units"],
+        "example-oasis" => &["opposing-units", "prohibited-hex"],
         "gazala-line-1942" => &[],
+        // Dance of War prohibits sea and the Qattara Depression, but its map data names no
+        // hex of either.
         _ => &["overstack", "opposing-units", "wrong-box", "early-reinforcement"],
     };
     assert_eq!(kinds, want, "{}: the moves the test can plant", game.name);

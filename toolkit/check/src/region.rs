@@ -1,6 +1,6 @@
 //! Printed locations resolved to hexes, or to a relation with other units.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use muster_hex::{Board, Cell};
 use muster_model::notation::LocationExpr;
@@ -56,6 +56,16 @@ impl Region {
     pub fn unresolved(kind: FindingKind, reason: impl Into<String>) -> Region {
         Region::Unresolved { kind, reason: reason.into(), bad_label: None }
     }
+}
+
+/// Every hex of the board no unit may enter, by label, with its terrain
+/// (`prohibited_terrain` in rules.yaml).
+pub fn prohibited_hexes(game: &Game) -> BTreeMap<String, String> {
+    let Some(board) = &game.board else { return BTreeMap::new() };
+    prohibited(game, board)
+        .into_iter()
+        .filter_map(|c| Some((board.label(c)?, prohibited_terrain(game, board, c)?)))
+        .collect()
 }
 
 /// The terrain of `cell` when the rules prohibit it.

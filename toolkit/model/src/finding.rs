@@ -148,7 +148,7 @@ kinds! {
     OpposingUnits = "opposing-units", Error;
     /// A printed hex label does not parse or lies off the map.
     BadHex = "bad-hex", Error;
-    /// A printed hex whose terrain no unit may enter.
+    /// A printed hex, or a counter's hex in a saved game, whose terrain no unit may enter.
     ProhibitedHex = "prohibited-hex", Error;
     /// Printed strengths of a divided unit that no permitted division gives.
     SplitStrength = "split-strength", Error;

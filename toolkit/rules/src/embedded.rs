@@ -84,6 +84,10 @@ pub struct RulesetDoc {
     /// Per scenario: its first turn.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub first_turns: BTreeMap<String, Turn>,
+    /// The hexes no unit may enter, by label, with their terrain (`prohibited_terrain`).
+    /// Default: none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub prohibited: BTreeMap<String, String>,
 }
 
 /// One side's dead pile in a module.
@@ -277,6 +281,7 @@ pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
             tag(kind)(f)
         },
     ));
+    report.violations.extend(prohibited(doc, &position));
     if let Some(scenario) = &request.scenario
         && let Some(allowed) = doc.scenarios.get(scenario)
     {
@@ -292,6 +297,33 @@ pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
         report.turn = turn;
     }
     report
+}
+
+/// Counters standing on a hex whose terrain no unit may enter, one violation a hex.
+fn prohibited(doc: &RulesetDoc, position: &Position) -> Vec<Violation> {
+    let mut by_hex: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for u in &position.units {
+        if u.category != crate::Category::Marker
+            && doc.prohibited.contains_key(&u.location)
+        {
+            by_hex.entry(u.location.as_str()).or_default().push(u.name.clone());
+        }
+    }
+    by_hex
+        .into_iter()
+        .map(|(hex, units)| Violation {
+            kind: "prohibited-hex".into(),
+            rule: String::new(),
+            location: hex.to_string(),
+            message: format!(
+                "{} {} in {hex}, which is {}: no unit may enter it",
+                units.join(", "),
+                if units.len() == 1 { "stands" } else { "stand" },
+                doc.prohibited[hex]
+            ),
+            units,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -333,7 +365,7 @@ mod tests {
             title: "G".into(),
             rules,
             units: vec![unit("h", Category::Hq), unit("r", Category::Combat)],
-            hexes: vec!["0101".into(), "0102".into()],
+            hexes: vec!["0101".into(), "0102".into(), "0103".into()],
             scenarios: [(
                 "s".to_string(),
                 [
@@ -352,7 +384,27 @@ mod tests {
             dead_piles: Vec::new(),
             first_turns: [("s".to_string(), Turn::new("26 May", &days))].into(),
             turn_names: days,
+            prohibited: [("0103".to_string(), "lake".to_string())].into(),
         }
+    }
+
+    #[test]
+    fn counters_on_a_hex_no_unit_may_enter_are_a_violation() {
+        let request = |location: &str| Request {
+            scenario: None,
+            pieces: vec![piece("r", location, Standing::Hex, None)],
+            turn: None,
+            complete: false,
+        };
+        let report = check(&doc(), &request("0103"));
+        let found: Vec<(&str, &str)> = report
+            .violations
+            .iter()
+            .map(|v| (v.kind.as_str(), v.location.as_str()))
+            .collect();
+        assert_eq!(found, [("prohibited-hex", "0103")]);
+        assert!(report.violations[0].message.contains("which is lake"));
+        assert!(check(&doc(), &request("0101")).violations.is_empty());
     }
 
     fn piece(

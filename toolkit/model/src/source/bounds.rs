@@ -160,7 +160,7 @@ pattern_schema!(
     "a day and an English month name, such as `23 May`"
 );
 
-/// Schema of a unit symbol: one of the symbols muster draws ([`crate::symbols::KNOWN`]).
+/// Schema of a unit symbol: one of the symbols muster draws (`symbols::KNOWN`).
 pub struct SymbolSchema;
 
 impl JsonSchema for SymbolSchema {

@@ -224,8 +224,8 @@ fn rules_section(s: &mut String, game: &Game, live: &LiveRules) {
     s.push_str("</ul>");
     if !game.rules.prohibited_terrain.is_empty() {
         s.push_str(
-            "<p>Prohibited terrain is not checked here (the rules checker does not check it \
-             either); <tt>muster validate</tt> checks the setups for it.</p>",
+            "<p>Prohibited terrain is not checked here; <tt>muster check</tt> checks a saved \
+             game for it, and <tt>muster validate</tt> the setups.</p>",
         );
     }
     let _ = write!(

@@ -414,6 +414,7 @@ pub fn ruleset_doc(game: &Game, solutions: &[Solution]) -> RulesetDoc {
         dead_piles: dead_piles::piles(game),
         turn_names: names,
         first_turns,
+        prohibited: muster_check::region::prohibited_hexes(game),
     }
 }
 
