@@ -159,7 +159,7 @@ fn a_counter_too_big_for_the_sheet_is_a_clear_error() {
             "--dpi",
             "20",
             "--counter-size",
-            "9",
+            "4",
             "--sheet",
             "4x4",
         ],
