@@ -319,10 +319,16 @@ fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
     ]);
     expect.push(("button".into(), broken.clone()));
     expect.push(("save".into(), BTreeSet::new()));
-    // Back where they were, then a legal move: a lone counter to an empty hex.
+    // Back where they were, then a legal move: a lone counter to an empty hex any unit may
+    // enter.
     moves = plants.iter().rev().map(|p| (p.unit.clone(), p.from.clone())).collect();
     let occupied: BTreeSet<&str> = start.iter().map(|p| p.location.as_str()).collect();
-    let empty = game.doc.hexes.iter().find(|h| !occupied.contains(h.as_str())).cloned();
+    let empty = game
+        .doc
+        .hexes
+        .iter()
+        .find(|h| !occupied.contains(h.as_str()) && !game.doc.prohibited.contains_key(*h))
+        .cloned();
     let lone = start
         .iter()
         .find(|p| {
