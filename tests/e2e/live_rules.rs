@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use muster_package::module::live_rules::PREFERENCE;
+use muster_package::module::live_rules::{END_SETUP, PREFERENCE};
 use muster_rules::embedded::{PieceAt, Request, RulesetDoc, Violation, check};
 use muster_rules::{Breach, Category};
 use serde_json::Value;
@@ -32,11 +32,21 @@ type Outcome = (Vec<String>, Vec<(String, String)>);
 /// A broken rule as the chat reports it: the checker's message and the counters it names.
 type Reported = (String, Vec<String>);
 
-/// What the chat line of a broken rule says: the message, then the counters named.
+/// The kinds of violation VASSAL checks live.
+const LIVE: [&str; 4] =
+    ["overstack", "opposing-units", "prohibited-hex", "outside-setup"];
+
+/// What the chat line of a broken rule says: the message (for a setup line, with its rule),
+/// then the counters named.
 fn line(v: &Violation) -> Reported {
     let mut units = v.units.clone();
     units.sort();
-    (v.message.clone(), units)
+    let message = if v.kind == "outside-setup" {
+        format!("{} (rule {})", v.message, v.rule)
+    } else {
+        v.message.clone()
+    };
+    (message, units)
 }
 
 /// A chat line read back: `* MESSAGE — UNIT, UNIT`.
@@ -100,13 +110,21 @@ impl Game {
     }
 
     fn findings(&self, position: &[PieceAt]) -> Vec<Violation> {
+        self.checked(position, false)
+    }
+
+    /// What VASSAL checks in `position`: with `setup`, also each counter against its
+    /// setup line (as the scenario's predefined setup starts the game).
+    fn checked(&self, position: &[PieceAt], setup: bool) -> Vec<Violation> {
         let request = Request {
-            scenario: None,
+            scenario: setup.then(|| self.scenario.to_string()),
             pieces: position.to_vec(),
             turn: None,
             complete: false,
         };
-        check(&self.doc, &request).violations
+        let mut found = check(&self.doc, &request).violations;
+        found.retain(|v| LIVE.contains(&v.kind.as_str()));
+        found
     }
 
     fn name_of(&self, unit: &str) -> &str {
@@ -114,25 +132,26 @@ impl Game {
     }
 
     /// What VASSAL reports when `unit` comes to rest at `hex` of `position` (after the
-    /// move): its side's stacking rules broken there and opposing units there.
+    /// move): its side's stacking rules broken there, opposing units and prohibited
+    /// terrain there, and with `setup` its own setup line.
     fn reported(
         &self,
         position: &[PieceAt],
         unit: &str,
         hex: &str,
+        setup: bool,
     ) -> BTreeSet<Reported> {
-        self.findings(position)
+        let name = self.name_of(unit);
+        self.checked(position, setup)
             .iter()
             .filter(|v| v.location == hex)
-            .filter(|v| {
-                self.opposing(v) || v.units.iter().any(|n| n == self.name_of(unit))
+            .filter(|v| match v.kind.as_str() {
+                "overstack" => v.units.iter().any(|n| n == name),
+                "outside-setup" => v.units == [name],
+                _ => true,
             })
             .map(line)
             .collect()
-    }
-
-    fn opposing(&self, v: &Violation) -> bool {
-        v.message.starts_with("units of opposing sides")
     }
 
     /// Each kind of breach the rules know, as the checker words it: every limit of each
@@ -158,6 +177,12 @@ impl Game {
             self.doc.rules.opposing_units_section.clone().unwrap_or_default(),
             "units of opposing sides".into(),
         ));
+        if !self.doc.prohibited.is_empty() {
+            out.push((
+                self.doc.rules.prohibited_terrain_section.clone().unwrap_or_default(),
+                "which no unit may enter".into(),
+            ));
+        }
         out
     }
 
@@ -166,8 +191,12 @@ impl Game {
     /// else. Applied to `position` in turn; each unit and hex used once.
     fn plants(&self, position: &mut [PieceAt]) -> Vec<Plant> {
         let mut plants: Vec<Plant> = Vec::new();
-        let mut hexes: Vec<String> =
-            position.iter().map(|p| p.location.clone()).collect();
+        // Occupied hexes, and hexes no unit may enter.
+        let mut hexes: Vec<String> = position
+            .iter()
+            .map(|p| p.location.clone())
+            .chain(self.doc.prohibited.keys().cloned())
+            .collect();
         hexes.sort();
         hexes.dedup();
         let count = |p: &[PieceAt], h: &str| p.iter().filter(|x| x.location == h).count();
@@ -262,6 +291,42 @@ impl Game {
     }
 }
 
+impl Game {
+    /// A lone counter of `position`, where it stands, and an empty hex any unit may enter
+    /// where moving it breaks nothing but its setup line.
+    fn off_its_line(&self, position: &[PieceAt]) -> Option<(String, String, String)> {
+        let occupied: BTreeSet<&str> =
+            position.iter().map(|p| p.location.as_str()).collect();
+        let empty: Vec<&String> = self
+            .doc
+            .hexes
+            .iter()
+            .filter(|h| {
+                !occupied.contains(h.as_str()) && !self.doc.prohibited.contains_key(*h)
+            })
+            .take(3)
+            .collect();
+        position.iter().enumerate().find_map(|(i, p)| {
+            let lone = self.movable.contains(&p.unit)
+                && position.iter().filter(|q| q.location == p.location).count() == 1;
+            if !lone {
+                return None;
+            }
+            empty.iter().find_map(|to| {
+                let mut moved = position.to_vec();
+                moved[i].location = (*to).clone();
+                let kinds: Vec<String> = self
+                    .reported(&moved, &p.unit, to, true)
+                    .into_iter()
+                    .map(|r| r.0)
+                    .collect();
+                (kinds.len() == 1 && self.reported(&moved, &p.unit, to, false).is_empty())
+                    .then(|| (p.unit.clone(), p.location.clone(), (*to).clone()))
+            })
+        })
+    }
+}
+
 /// One planted move.
 struct Plant {
     unit: String,
@@ -281,13 +346,17 @@ fn rule_lines(action: &Value) -> BTreeSet<Reported> {
             l.starts_with("* ")
                 && !l.ends_with(" *")
                 && !l.starts_with("* Checking every hex")
+                && !l.starts_with("* Setup ended")
         })
         .map(read_line)
         .collect()
 }
 
-/// One engine run per game: the planted moves, the Check rules button, a save, the moves
-/// back, a legal move and one legal only by a later alternative.
+/// One engine run per game, from the scenario's predefined setup (which turns the checks
+/// against the setup lines on): the planted moves, the Check rules button, a save, the
+/// moves back, a counter moved off its setup line and back, the End setup button, a legal
+/// move and one legal only by a later alternative, the button again, and a move with the
+/// checks turned off.
 fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
     let mut wrong = Vec::new();
     let mut position = game.position.clone();
@@ -300,17 +369,25 @@ fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
     let mut args: Vec<String> = vec!["--setup".into(), format!("{}.vsav", game.scenario)];
     let mut expect: Vec<(String, BTreeSet<Reported>)> = Vec::new();
     let mut walk = start.clone();
-    let mut moves: Vec<(String, String)> =
-        plants.iter().map(|p| (p.unit.clone(), p.to.clone())).collect();
-    for (unit, to) in &moves {
-        let i = walk.iter().position(|p| p.unit == *unit).unwrap();
-        walk[i].location = to.clone();
+    let step = |args: &mut Vec<String>,
+                expect: &mut Vec<(String, BTreeSet<Reported>)>,
+                walk: &mut Vec<PieceAt>,
+                (unit, to): (&str, &str),
+                setup: bool| {
+        let i = walk.iter().position(|p| p.unit == unit).unwrap();
+        walk[i].location = to.to_string();
         args.extend(["--move".into(), format!("{unit}={to}")]);
-        expect.push((format!("move {unit}={to}"), game.reported(&walk, unit, to)));
+        let reported = game.reported(walk, unit, to, setup);
+        expect.push((format!("move {unit}={to}"), reported.clone()));
         args.extend(["--expr".into(), level(unit)]);
-        expect.push((format!("level {unit}=2"), BTreeSet::new()));
+        let framed = if reported.is_empty() { 1 } else { 2 };
+        expect.push((format!("level {unit}={framed}"), BTreeSet::new()));
+        reported
+    };
+    for p in &plants {
+        step(&mut args, &mut expect, &mut walk, (&p.unit, &p.to), true);
     }
-    let broken: BTreeSet<Reported> = game.findings(&walk).iter().map(line).collect();
+    let broken: BTreeSet<Reported> = game.checked(&walk, true).iter().map(line).collect();
     args.extend([
         "--button".into(),
         "Check rules".into(),
@@ -319,52 +396,46 @@ fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
     ]);
     expect.push(("button".into(), broken.clone()));
     expect.push(("save".into(), BTreeSet::new()));
-    // Back where they were, then a legal move: a lone counter to an empty hex any unit may
-    // enter.
-    moves = plants.iter().rev().map(|p| (p.unit.clone(), p.from.clone())).collect();
-    let occupied: BTreeSet<&str> = start.iter().map(|p| p.location.as_str()).collect();
-    let empty = game
-        .doc
-        .hexes
-        .iter()
-        .find(|h| !occupied.contains(h.as_str()) && !game.doc.prohibited.contains_key(*h))
-        .cloned();
-    let lone = start
-        .iter()
-        .find(|p| {
-            game.movable.contains(&p.unit)
-                && start.iter().filter(|q| q.location == p.location).count() == 1
-        })
-        .map(|p| p.unit.clone());
-    let mut back = moves.len();
-    if let (Some(u), Some(h)) = (lone, empty) {
-        moves.push((u, h));
+    // Back where they were: legal.
+    for p in plants.iter().rev() {
+        let reported = step(&mut args, &mut expect, &mut walk, (&p.unit, &p.from), true);
+        if !reported.is_empty() {
+            wrong
+                .push(format!("the move back {}={} breaks {reported:?}", p.unit, p.from));
+        }
+    }
+    // A lone counter off its setup line to an empty hex any unit may enter, and back; then
+    // the setup ends, and the same move is legal.
+    let mut kinds: Vec<(String, String)> =
+        plants.iter().map(|p| p.kind.clone()).collect();
+    let off_line = game.off_its_line(&start);
+    if let Some((unit, from, to)) = &off_line {
+        let reported = step(&mut args, &mut expect, &mut walk, (unit, to), true);
+        if reported.len() != 1 {
+            wrong.push(format!("moving {unit} off its setup line reports {reported:?}"));
+        }
+        kinds.push(("".into(), "off its setup line".into()));
+        step(&mut args, &mut expect, &mut walk, (unit, from), true);
+    }
+    args.extend(["--button".into(), END_SETUP.into()]);
+    expect.push(("end setup".into(), BTreeSet::new()));
+    if let Some((unit, from, to)) = &off_line {
+        for (what, at) in [("the legal move", to), ("the move back", from)] {
+            let reported = step(&mut args, &mut expect, &mut walk, (unit, at), false);
+            if !reported.is_empty() {
+                wrong.push(format!("{what} {unit}={at} breaks {reported:?}"));
+            }
+        }
     }
     // Legal only by a later alternative (Gazala 1942's two regiments or brigades of one
     // formation), then back.
     let alternative = game.legal_by_a_later_alternative(&start);
     if let Some((unit, from, to)) = &alternative {
-        moves.extend([(unit.clone(), to.clone()), (unit.clone(), from.clone())]);
-    }
-    for (unit, to) in &moves {
-        let i = walk.iter().position(|p| p.unit == *unit).unwrap();
-        walk[i].location = to.clone();
-        args.extend(["--move".into(), format!("{unit}={to}")]);
-        let reported = game.reported(&walk, unit, to);
-        if back == 0
-            && !reported.is_empty()
-            && alternative.as_ref().is_none_or(|a| a.1 != *to)
-        {
-            wrong.push(format!("the legal move {unit}={to} breaks {reported:?}"));
-        }
-        back = back.saturating_sub(1);
-        expect.push((format!("move {unit}={to}"), reported.clone()));
-        args.extend(["--expr".into(), level(unit)]);
-        let framed = if reported.is_empty() { 1 } else { 2 };
-        expect.push((format!("level {unit}={framed}"), BTreeSet::new()));
+        step(&mut args, &mut expect, &mut walk, (unit, to), false);
+        step(&mut args, &mut expect, &mut walk, (unit, from), false);
     }
     args.extend(["--button".into(), "Check rules".into()]);
-    expect.push(("button".into(), game.findings(&walk).iter().map(line).collect()));
+    expect.push(("button".into(), game.checked(&walk, false).iter().map(line).collect()));
     // With the preference off, a move that breaks a rule says nothing and frames nothing.
     if let Some(p) = plants.first() {
         args.extend(["--pref".into(), format!("{PREFERENCE}=false")]);
@@ -418,6 +489,8 @@ fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
             save.to_str().unwrap(),
             "--module",
             module.to_str().unwrap(),
+            "--scenario",
+            game.scenario,
             "--format",
             "json",
         ],
@@ -427,11 +500,11 @@ fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
     });
     let violations: Vec<Violation> =
         serde_json::from_value(report["violations"].clone()).unwrap();
-    let checked: BTreeSet<Reported> = violations.iter().map(line).collect();
+    let checked: BTreeSet<Reported> =
+        violations.iter().filter(|v| LIVE.contains(&v.kind.as_str())).map(line).collect();
     if checked != broken {
         wrong.push(format!("muster check finds {checked:?}, VASSAL's button {broken:?}"));
     }
-    let kinds = plants.into_iter().map(|p| p.kind).collect();
     (wrong.into_iter().map(|w| format!("{label}: {w}")).collect(), kinds)
 }
 
@@ -471,6 +544,7 @@ fn vassal_reports_each_broken_rule_as_the_checker_words_it_and_frames_the_hex() 
                 "6.0:combat units where at most 2 may stack",
                 "6.0:HQ units where at most 1 may stack",
                 "6.3:units of opposing sides",
+                ":off its setup line",
             ],
         ),
         (
@@ -479,13 +553,25 @@ fn vassal_reports_each_broken_rule_as_the_checker_words_it_and_frames_the_hex() 
                 "5.1:units where at most 5 may stack",
                 "5.1:brigade or regiment units where at most 1 may stack",
                 "4.32:units of opposing sides",
+                ":off its setup line",
             ],
         ),
         (
             "gazala-scs",
-            vec!["4.3:units where at most 3 may stack", "3.3:units of opposing sides"],
+            vec![
+                "4.3:units where at most 3 may stack",
+                "3.3:units of opposing sides",
+                ":off its setup line",
+            ],
         ),
-        ("example-oasis", vec!["E.2:units of opposing sides"]),
+        (
+            "example-oasis",
+            vec![
+                "E.2:units of opposing sides",
+                ":which no unit may enter",
+                ":off its setup line",
+            ],
+        ),
     ];
     for ((game, got), (name, want)) in planted.iter().zip(want) {
         assert_eq!(

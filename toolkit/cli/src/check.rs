@@ -137,9 +137,15 @@ pub fn run(
         let name = save.display().to_string();
         for v in &report.violations {
             let s = severity(&v.kind);
+            // The counters, unless the message names them already.
+            let units = if v.units.iter().all(|u| v.message.contains(u.as_str())) {
+                String::new()
+            } else {
+                format!(" \u{2014} {}", v.units.join(", "))
+            };
             writeln!(
                 out,
-                "{}: {s} [{}]{}: {}",
+                "{}: {s} [{}]{}: {}{units}",
                 v.location,
                 v.kind,
                 crate::report::context(&v.rule, ""),

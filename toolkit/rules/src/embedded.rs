@@ -299,28 +299,35 @@ pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
     report
 }
 
-/// Counters standing on a hex whose terrain no unit may enter, one violation a hex.
+/// The message of counters standing in `hex`, whose `terrain` no unit may enter by the
+/// rule `section`.
+pub fn prohibited_message(hex: &str, terrain: &str, section: Option<&str>) -> String {
+    format!(
+        "{hex} is {terrain}, which no unit may enter{}",
+        section.map(|s| format!(" (rule {s})")).unwrap_or_default()
+    )
+}
+
+/// Hexes whose terrain no unit may enter where a unit stands, one violation a hex naming
+/// every counter there (markers too, as for opposing units).
 fn prohibited(doc: &RulesetDoc, position: &Position) -> Vec<Violation> {
-    let mut by_hex: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let section = doc.rules.prohibited_terrain_section.as_deref();
+    let mut by_hex: BTreeMap<&str, (bool, Vec<String>)> = BTreeMap::new();
     for u in &position.units {
-        if u.category != crate::Category::Marker
-            && doc.prohibited.contains_key(&u.location)
-        {
-            by_hex.entry(u.location.as_str()).or_default().push(u.name.clone());
+        if doc.prohibited.contains_key(&u.location) {
+            let (armed, units) = by_hex.entry(u.location.as_str()).or_default();
+            *armed |= u.category != crate::Category::Marker;
+            units.push(u.name.clone());
         }
     }
     by_hex
         .into_iter()
-        .map(|(hex, units)| Violation {
+        .filter(|(_, (armed, _))| *armed)
+        .map(|(hex, (_, units))| Violation {
             kind: "prohibited-hex".into(),
-            rule: String::new(),
+            rule: section.unwrap_or_default().to_string(),
             location: hex.to_string(),
-            message: format!(
-                "{} {} in {hex}, which is {}: no unit may enter it",
-                units.join(", "),
-                if units.len() == 1 { "stands" } else { "stand" },
-                doc.prohibited[hex]
-            ),
+            message: prohibited_message(hex, &doc.prohibited[hex], section),
             units,
         })
         .collect()
@@ -403,7 +410,11 @@ mod tests {
             .map(|v| (v.kind.as_str(), v.location.as_str()))
             .collect();
         assert_eq!(found, [("prohibited-hex", "0103")]);
-        assert!(report.violations[0].message.contains("which is lake"));
+        assert!(
+            report.violations[0]
+                .message
+                .contains("0103 is lake, which no unit may enter")
+        );
         assert!(check(&doc(), &request("0101")).violations.is_empty());
     }
 

@@ -185,6 +185,9 @@ pub struct Ruleset<S> {
     /// Terrain no unit may occupy (ids from the game's terrain list). Default: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prohibited_terrain: Vec<S>,
+    /// The rule section that keeps units out of that terrain. Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prohibited_terrain_section: Option<String>,
     /// The ways a full-strength unit may be divided (Gazala 1942 10.6). Default: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strength_splits: Vec<StrengthSplit>,
@@ -235,6 +238,7 @@ impl<S> Default for Ruleset<S> {
             opposing_units: OpposingUnits::default(),
             opposing_units_section: None,
             prohibited_terrain: vec![],
+            prohibited_terrain_section: None,
             strength_splits: vec![],
         }
     }
@@ -287,6 +291,7 @@ impl<S> Ruleset<S> {
                 .into_iter()
                 .map(&mut *f)
                 .collect(),
+            prohibited_terrain_section: self.prohibited_terrain_section,
             strength_splits: self.strength_splits,
         }
     }

@@ -39,7 +39,7 @@ pub use language::{
 };
 pub use placement::{
     Allowed, Difference, Stand, Standing, Start, Turn, check_placement, compare_setup,
-    turn_number,
+    setup_message, turn_number,
 };
 pub use stacking::{
     Breach, Finding, PlacedUnit, Position, RuleKind, check_stacking, opposing_message,

@@ -80,6 +80,12 @@ pub fn turn_number(names: &[String], printed: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
+/// The message of the counter `name` standing in `hex`, outside what its setup `says` (the
+/// printed locations of its lines, joined by `` ` or ` ``).
+pub fn setup_message(name: &str, hex: &str, says: &str) -> String {
+    format!("{name} stands in {hex}, but its setup says `{says}`")
+}
+
 /// Every counter of `position` that stands on a hex outside its allowed region. Counter
 /// ids may carry a copy suffix (`id#2`); counters with no entry are not checked.
 pub fn check_placement(
@@ -98,12 +104,7 @@ pub fn check_placement(
             rule: a.rule.clone(),
             location: at.location.clone(),
             units: vec![at.name.clone()],
-            message: format!(
-                "{} stands in {}, but its setup says `{}`",
-                at.name,
-                at.location,
-                a.printed.join("` or `")
-            ),
+            message: setup_message(&at.name, &at.location, &a.printed.join("` or `")),
         });
     }
     out

@@ -13,7 +13,7 @@ use muster_render::chart::{Drawn, card_svg};
 use super::charts::Chart;
 use super::dead_piles::DeadPiles;
 use super::keys;
-use super::live_rules::{CHECK_BUTTON, LiveRules};
+use super::live_rules::{CHECK_BUTTON, END_SETUP, LiveRules};
 use crate::vassal::xml::Element;
 
 /// The about screen's image under `images/`.
@@ -179,7 +179,7 @@ pub fn module_page(game: &Game, c: &Contents) -> String {
         s.push_str("</ul>");
     }
     if let Some(live) = c.live_rules {
-        rules_section(&mut s, game, live);
+        rules_section(&mut s, live);
     }
     if let Some(track) = &game.meta.play.turns {
         let end = match (&track.last_day, track.count) {
@@ -206,28 +206,34 @@ pub fn module_page(game: &Game, c: &Contents) -> String {
 }
 
 /// The page's section on the rules VASSAL checks as counters move.
-fn rules_section(s: &mut String, game: &Game, live: &LiveRules) {
+fn rules_section(s: &mut String, live: &LiveRules) {
     s.push_str(
         "<h2>Rules checks</h2><p>When a counter ends a move on the Main Map (dragged, or \
          dropped from the palette or a dead pile), its hex is checked against these rules of \
          the game's ruleset, the same the rules checker inside this module \
          (<tt>rules/checker.wasm</tt>, run by <tt>muster check</tt>) reads:</p><ul>",
     );
-    for c in live.stacking.iter().chain(&live.opposing) {
-        let what = if c.kind == "stacking" {
-            "stacking, for the moved counter's side"
-        } else {
-            "opposing units may not share a hex"
+    for c in live.stacking.iter().chain(&live.hex) {
+        let what = match c.kind {
+            "stacking" => "stacking, for the moved counter's side",
+            "opposing-units" => "opposing units may not share a hex",
+            _ => "no unit may enter a hex of prohibited terrain",
         };
-        let _ = write!(s, "<li>rule {} ({what})</li>", esc(&c.section));
+        if c.section.is_empty() {
+            let _ = write!(s, "<li>{what}</li>");
+        } else {
+            let _ = write!(s, "<li>rule {} ({what})</li>", esc(&c.section));
+        }
     }
-    s.push_str("</ul>");
-    if !game.rules.prohibited_terrain.is_empty() {
-        s.push_str(
-            "<p>Prohibited terrain is not checked here; <tt>muster check</tt> checks a saved \
-             game for it, and <tt>muster validate</tt> the setups.</p>",
+    if live.setup.is_some() {
+        let _ = write!(
+            s,
+            "<li>while a scenario is being set up, each counter its predefined setup places \
+             on a hex stays within the hexes its printed setup line allows; the \
+             <b>{END_SETUP}</b> button ends these checks</li>"
         );
     }
+    s.push_str("</ul>");
     let _ = write!(
         s,
         "<p>A broken rule is reported in the chat in the checker's words, naming the hex and \

@@ -79,3 +79,5 @@ pub const GATHER_HEX: Key = named(10, "GatherHexUnits");
 pub const NAME_SIDE: Key = named(11, "NameSideUnit");
 /// A counter adds its name to the list of the hex's counters.
 pub const NAME_HEX: Key = named(12, "NameHexUnit");
+/// A counter checks that it stands where its setup line allows, while the setup is checked.
+pub const CHECK_SETUP: Key = named(13, "CheckSetup");

@@ -1,10 +1,12 @@
-//! The game's rules live in VASSAL: the stacking rules and the rule on opposing units of the
-//! ruleset the embedded checker reads ([`RulesetDoc`]), compiled into VASSAL 3.7's own
-//! automation, so that a player who breaks one while moving counters is told at once.
+//! The game's rules live in VASSAL: the stacking rules, the rules on opposing units and on
+//! prohibited terrain, and each scenario's setup lines, of the ruleset the embedded checker
+//! reads ([`RulesetDoc`]), compiled into VASSAL 3.7's own automation, so that a player who
+//! breaks one while moving counters is told at once.
 //!
 //! Nothing here restates a rule: every expression is generated from the ruleset, the words
 //! of every report come from the checker's own message functions
-//! ([`stacking_message`], [`Breach::reason`], [`opposing_message`]), and a count of units is
+//! ([`stacking_message`], [`Breach::reason`], [`opposing_message`], [`prohibited_message`],
+//! [`setup_message`]), and a count of units is
 //! VASSAL's `CountLocation` over the properties muster writes on every counter (`Side`,
 //! `Category`, `Type`, `Size`, `Steps`, `Formation` and its printed name).
 //!
@@ -24,6 +26,11 @@
 //!   Trigger Actions let only the lowest counter of each side in a stack check its side's
 //!   stacking and the lowest non-marker counter check opposing units, so every broken rule
 //!   is reported once.
+//! - A predefined setup sets the global property [`SETUP`] to `true` and gives each counter
+//!   it places on the map its setup line as three properties of the piece ([`SETUP_HEXES`],
+//!   [`SETUP_SAYS`], [`SETUP_RULE`]): while [`SETUP`] is `true`, a counter that ends a move
+//!   (or, for the Check rules button, stands) outside its line's hexes reports it with
+//!   [`keys::CHECK_SETUP`]. The toolbar button [`END_SETUP`] sets it to `false`.
 //! - A Layer ([`LAYER`]) follows whether the counter's hex breaks a rule for its side (or
 //!   holds opposing units) and frames the counter in red: the offending hex is highlighted,
 //!   and the frame goes as soon as the hex is legal again, since the layer is worked out
@@ -31,12 +38,12 @@
 //!
 //! Checks never block a move; they only report.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use muster_rules::embedded::RulesetDoc;
+use muster_rules::embedded::{RulesetDoc, prohibited_message};
 use muster_rules::{
-    Breach, Category, Filter, Limit, OpposingUnits, StackingRule, opposing_message,
-    stacking_message,
+    Allowed, Breach, Category, Filter, Limit, OpposingUnits, StackingRule,
+    opposing_message, setup_message, stacking_message,
 };
 
 use super::MAIN_MAP;
@@ -57,6 +64,18 @@ pub const CHECK_BUTTON: &str = "Check rules";
 pub const SIDE_UNITS: &str = "RuleUnitsSide";
 /// The global property listing every counter in the checking piece's hex.
 pub const HEX_UNITS: &str = "RuleUnitsHex";
+/// The global property (`true` or `false`) that says whether counters are checked against
+/// their setup lines: `true` in a predefined setup until [`END_SETUP`] is pressed.
+pub const SETUP: &str = "MusterSetup";
+/// The toolbar button that ends the checks against the setup lines.
+pub const END_SETUP: &str = "End setup";
+/// A counter's property in a predefined setup: the hexes its setup line allows, each
+/// between commas (`,0101,0102,`).
+pub const SETUP_HEXES: &str = "MusterSetupHexes";
+/// A counter's property in a predefined setup: what its setup line prints.
+pub const SETUP_SAYS: &str = "MusterSetupSays";
+/// A counter's property in a predefined setup: the rule section of its setup line.
+pub const SETUP_RULE: &str = "MusterSetupRule";
 
 /// A condition on one piece's properties: BeanShell, or a constant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -216,6 +235,37 @@ const N: &str = "\u{1}n\u{1}";
 const HEX: &str = "\u{1}hex\u{1}";
 const REASON: &str = "\u{1}reason\u{1}";
 const SIDES: &str = "\u{1}sides\u{1}";
+const TERRAIN: &str = "\u{1}terrain\u{1}";
+const NAME: &str = "\u{1}name\u{1}";
+const SAYS: &str = "\u{1}says\u{1}";
+
+/// Whether the checking piece's hex is one of `hexes`, as BeanShell.
+fn here_in<'a>(hexes: impl IntoIterator<Item = &'a String>) -> String {
+    let list: Vec<&str> = hexes.into_iter().map(String::as_str).collect();
+    format!(
+        "{}.contains(\",\" + {HERE} + \",\")",
+        quote(&format!(",{},", list.join(",")))
+    )
+}
+
+/// The properties a predefined setup gives a counter it places by `allowed` (none when its
+/// line allows any hex): the hexes, the printed line and its section.
+pub fn setup_properties(allowed: &Allowed) -> Vec<(&'static str, String)> {
+    if allowed.hexes.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        (SETUP_HEXES, format!(",{},", allowed.hexes.join(","))),
+        (SETUP_SAYS, allowed.printed.join("` or `")),
+        (SETUP_RULE, allowed.rule.clone()),
+    ]
+}
+
+/// The restore command of a predefined setup that turns the checks against the setup lines
+/// on.
+pub fn setup_restore() -> String {
+    format!("GlobalProperty\t;{SETUP};true;Module")
+}
 
 /// How one stacking rule counts the units of the checking piece's side in its hex.
 struct Counting {
@@ -304,9 +354,10 @@ impl Counting {
 /// One check a counter makes of its hex: when it fails and what it reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Check {
-    /// The rule section.
+    /// The rule section; empty when the rules name none.
     pub section: String,
-    /// `stacking` or `opposing-units`.
+    /// The checker's kind of finding: `stacking`, `opposing-units`, `prohibited-hex` or
+    /// `outside-setup`.
     pub kind: &'static str,
     /// When the hex breaks the rule: a BeanShell boolean, evaluated on the checking piece.
     pub broken: String,
@@ -315,21 +366,31 @@ pub struct Check {
 }
 
 impl Check {
-    /// The global property that lists the counters this check names.
-    fn units(&self) -> &'static str {
-        if self.kind == "stacking" { SIDE_UNITS } else { HEX_UNITS }
+    /// The counters this check names, as BeanShell: the side's or the hex's list, or the
+    /// checking counter itself.
+    fn units(&self) -> String {
+        match self.kind {
+            "stacking" => list_of(SIDE_UNITS),
+            "outside-setup" => "GetString(\"BasicName\")".into(),
+            _ => list_of(HEX_UNITS),
+        }
     }
 
     /// The Report Action's format: the message and the counters involved when the rule is
     /// broken, else nothing (VASSAL reports nothing for an empty text).
     pub fn report_format(&self) -> String {
         format!(
-            "{{{} ? {} + \" \u{2014} \" + GetString({}).replaceFirst(\"^, \", \"\") : \"\"}}",
+            "{{{} ? {} + \" \u{2014} \" + {} : \"\"}}",
             self.broken,
             self.message,
-            quote(self.units())
+            self.units()
         )
     }
+}
+
+/// A global property listing counters, without its leading comma.
+fn list_of(property: &str) -> String {
+    format!("GetString({}).replaceFirst(\"^, \", \"\")", quote(property))
 }
 
 /// The rules compiled for VASSAL.
@@ -337,14 +398,19 @@ impl Check {
 pub struct LiveRules {
     /// The stacking checks, one per rule, made for the checking piece's side.
     pub stacking: Vec<Check>,
-    /// The check of opposing units, when the rules forbid them to stack.
-    pub opposing: Option<Check>,
+    /// The checks of the whole hex: opposing units, when the rules forbid them to stack,
+    /// and prohibited terrain, when the board has any.
+    pub hex: Vec<Check>,
+    /// The check of the checking counter against its setup line, when a scenario places a
+    /// counter on a hex.
+    pub setup: Option<Check>,
     /// What could not be stated exactly, and what is checked instead, in words.
     pub approximations: Vec<String>,
 }
 
 impl LiveRules {
-    /// Compiles the stacking rules and the rule on opposing units of `doc`.
+    /// Compiles the stacking rules, the rules on opposing units and prohibited terrain, and
+    /// the setup lines of `doc`.
     pub fn compile(doc: &RulesetDoc) -> LiveRules {
         let formations: Vec<String> = doc
             .units
@@ -391,52 +457,18 @@ impl LiveRules {
                 ),
             });
         }
-        let sides: BTreeSet<&str> = doc
-            .units
-            .iter()
-            .filter(|u| u.category != Category::Marker)
-            .map(|u| u.side.as_str())
-            .collect();
-        let opposing = (doc.rules.opposing_units == OpposingUnits::Forbidden
-            && sides.len() > 1)
-            .then(|| {
-                let armed = |s: &str| {
-                    format!(
-                        "{} > 0",
-                        count_location(&counter().and(not_marker()).and(is("Side", s)))
-                    )
-                };
-                let count: Vec<String> =
-                    sides.iter().map(|s| format!("({} ? 1 : 0)", armed(s))).collect();
-                let names: Vec<String> = sides
-                    .iter()
-                    .map(|s| {
-                        format!("({} ? {} : \"\")", armed(s), quote(&format!(" and {s}")))
-                    })
-                    .collect();
-                let section = doc.rules.opposing_units_section.as_deref();
-                Check {
-                    section: section.unwrap_or_default().to_string(),
-                    kind: "opposing-units",
-                    broken: format!("({} >= 2)", count.join(" + ")),
-                    message: concat(
-                        &opposing_message(HEX, SIDES, section),
-                        &[
-                            (HEX, HERE),
-                            (
-                                SIDES,
-                                &format!("(\"\" + {}).substring(5)", names.join(" + ")),
-                            ),
-                        ],
-                    ),
-                }
-            });
-        LiveRules { stacking, opposing, approximations }
+        let hex = opposing(doc).into_iter().chain(prohibited(doc)).collect();
+        LiveRules { stacking, hex, setup: setup(doc), approximations }
     }
 
     /// Whether anything is checked.
     pub fn any(&self) -> bool {
-        !self.stacking.is_empty() || self.opposing.is_some()
+        !self.stacking.is_empty() || !self.hex.is_empty() || self.setup.is_some()
+    }
+
+    /// Every check, stacking first.
+    pub fn checks(&self) -> impl Iterator<Item = &Check> {
+        self.stacking.iter().chain(&self.hex).chain(&self.setup)
     }
 
     /// The traits every counter carries for the checks (outermost first), in the `Counter`
@@ -450,17 +482,21 @@ impl LiveRules {
         let live = format!("{PREFERENCE} != false && {on_map}");
         let k =
             |keys: &[keys::Key]| keys.iter().map(keys::Key::encode).collect::<Vec<_>>();
+        let mut after_move = vec![keys::CLEAR_UNITS];
+        if !self.stacking.is_empty() {
+            after_move.extend([keys::COLLECT_SIDE, keys::CHECK_SIDE]);
+        }
+        if !self.hex.is_empty() {
+            after_move.extend([keys::COLLECT_HEX, keys::CHECK_HEX]);
+        }
+        if self.setup.is_some() {
+            after_move.push(keys::CHECK_SETUP);
+        }
         let mut out = vec![Trait::trigger(
             "Check the hex after a move",
             &format!("{{{live}}}"),
             &k(&[keys::MOVED]),
-            &k(&[
-                keys::CLEAR_UNITS,
-                keys::COLLECT_SIDE,
-                keys::COLLECT_HEX,
-                keys::CHECK_SIDE,
-                keys::CHECK_HEX,
-            ]),
+            &k(&after_move),
         )];
         if !self.stacking.is_empty() {
             // The lowest counter of its side in the stack checks the side's stacking.
@@ -484,25 +520,33 @@ impl LiveRules {
                 &k(&[keys::GATHER_SIDE]),
             ));
         }
-        if self.opposing.is_some() {
+        if !self.hex.is_empty() {
+            // The lowest counter other than a marker checks the whole hex.
             let lowest = count_location(
                 &counter()
                     .and(not_marker())
                     .and(Cond::Expr("StackPos < $StackPos$".into())),
             );
             out.push(Trait::trigger(
-                "Check opposing units for the Check rules button",
+                "Check the hex for the Check rules button",
                 &format!("{{{on_map} && {} && {lowest} == 0}}", not_marker().text()),
                 &k(&[keys::CHECK_ALL]),
                 &k(&[keys::CLEAR_UNITS, keys::COLLECT_HEX, keys::CHECK_HEX]),
             ));
-        }
-        if let Some(c) = &self.opposing {
+            let broken = self.hex.iter().map(|c| c.broken.as_str()).collect::<Vec<_>>();
             out.push(Trait::trigger(
-                "List the counters of a hex with opposing units",
-                &format!("{{{}}}", c.broken),
+                "List the counters of a hex that breaks a rule",
+                &format!("{{{}}}", broken.join(" || ")),
                 &k(&[keys::COLLECT_HEX]),
                 &k(&[keys::GATHER_HEX]),
+            ));
+        }
+        if self.setup.is_some() {
+            out.push(Trait::trigger(
+                "Check the setup line for the Check rules button",
+                &format!("{{{on_map}}}"),
+                &k(&[keys::CHECK_ALL]),
+                &k(&[keys::CHECK_SETUP]),
             ));
         }
         // The counters of the hex (of the side) name themselves, in stack order.
@@ -515,6 +559,10 @@ impl LiveRules {
             (keys::GATHER_SIDE, keys::NAME_SIDE, true, SIDE_UNITS),
             (keys::GATHER_HEX, keys::NAME_HEX, false, HEX_UNITS),
         ] {
+            if (of_side && self.stacking.is_empty()) || (!of_side && self.hex.is_empty())
+            {
+                continue;
+            }
             let whose =
                 if of_side { counters.clone().and(own_side()) } else { counters.clone() };
             out.push(Trait::global_key_command(
@@ -540,15 +588,13 @@ impl LiveRules {
         for c in &self.stacking {
             out.push(Trait::report(&[keys::CHECK_SIDE.encode()], &c.report_format()));
         }
-        if let Some(c) = &self.opposing {
+        for c in &self.hex {
             out.push(Trait::report(&[keys::CHECK_HEX.encode()], &c.report_format()));
         }
-        let broken: Vec<&str> = self
-            .stacking
-            .iter()
-            .chain(&self.opposing)
-            .map(|c| c.broken.as_str())
-            .collect();
+        if let Some(c) = &self.setup {
+            out.push(Trait::report(&[keys::CHECK_SETUP.encode()], &c.report_format()));
+        }
+        let broken: Vec<&str> = self.checks().map(|c| c.broken.as_str()).collect();
         out.push(Trait::layer_following(
             LAYER,
             &format!("{{({live} && ({})) ? 2 : 1}}", broken.join(" || ")),
@@ -570,9 +616,11 @@ impl LiveRules {
         )
     }
 
-    /// The global properties that list the counters a check names.
-    pub fn global_properties() -> Vec<Element> {
-        [SIDE_UNITS, HEX_UNITS]
+    /// The global properties that list the counters a check names, and, when counters are
+    /// checked against their setup lines, the one that says whether they are, with its
+    /// [`END_SETUP`] button.
+    pub fn global_properties(&self) -> Vec<Element> {
+        let mut out: Vec<Element> = [SIDE_UNITS, HEX_UNITS]
             .map(|name| {
                 Element::new(".module.properties.GlobalProperty")
                     .attr("name", name)
@@ -580,7 +628,38 @@ impl LiveRules {
                     .attr("description", "Counters named by the rule checks")
                     .attr("isNumeric", "false")
             })
-            .to_vec()
+            .to_vec();
+        if self.setup.is_some() {
+            out.push(
+                Element::new(".module.properties.GlobalProperty")
+                    .attr("name", SETUP)
+                    .attr("initialValue", "false")
+                    .attr(
+                        "description",
+                        "Whether counters are checked against their setup lines",
+                    )
+                    .attr("isNumeric", "false")
+                    .child(
+                        Element::new(".module.properties.ChangePropertyButton")
+                            .attr("desc", "")
+                            .attr("text", END_SETUP)
+                            .attr("name", END_SETUP)
+                            .attr(
+                                "tooltip",
+                                "Stop checking counters against their printed setup lines",
+                            )
+                            .attr("icon", "")
+                            .attr("hotkey", "")
+                            .attr(
+                                "reportFormat",
+                                "Setup ended: counters are no longer checked against \
+                                 their setup lines",
+                            )
+                            .attr("propChanger", "P,false"),
+                    ),
+            );
+        }
+        out
     }
 
     /// The module preference that turns the checks after each move on and off.
@@ -614,6 +693,99 @@ impl LiveRules {
             .attr("reportFormat", "Checking every hex of the map against the rules")
             .attr("singleMap", "true")
     }
+}
+
+/// The check of opposing units sharing the hex, when the rules forbid it and the game has
+/// two sides.
+fn opposing(doc: &RulesetDoc) -> Option<Check> {
+    let sides: BTreeSet<&str> = doc
+        .units
+        .iter()
+        .filter(|u| u.category != Category::Marker)
+        .map(|u| u.side.as_str())
+        .collect();
+    if doc.rules.opposing_units != OpposingUnits::Forbidden || sides.len() < 2 {
+        return None;
+    }
+    let armed = |s: &str| {
+        format!("{} > 0", count_location(&counter().and(not_marker()).and(is("Side", s))))
+    };
+    let count: Vec<String> =
+        sides.iter().map(|s| format!("({} ? 1 : 0)", armed(s))).collect();
+    let names: Vec<String> = sides
+        .iter()
+        .map(|s| format!("({} ? {} : \"\")", armed(s), quote(&format!(" and {s}"))))
+        .collect();
+    let section = doc.rules.opposing_units_section.as_deref();
+    Some(Check {
+        section: section.unwrap_or_default().to_string(),
+        kind: "opposing-units",
+        broken: format!("({} >= 2)", count.join(" + ")),
+        message: concat(
+            &opposing_message(HEX, SIDES, section),
+            &[
+                (HEX, HERE),
+                (SIDES, &format!("(\"\" + {}).substring(5)", names.join(" + "))),
+            ],
+        ),
+    })
+}
+
+/// The check of a unit on a hex whose terrain no unit may enter, when the board has one.
+fn prohibited(doc: &RulesetDoc) -> Option<Check> {
+    let mut by_terrain: BTreeMap<&str, Vec<&String>> = BTreeMap::new();
+    for (hex, terrain) in &doc.prohibited {
+        by_terrain.entry(terrain.as_str()).or_default().push(hex);
+    }
+    if by_terrain.is_empty() {
+        return None;
+    }
+    let mut terrain = "\"\"".to_string();
+    for (name, hexes) in by_terrain.iter().rev() {
+        terrain =
+            format!("({} ? {} : {terrain})", here_in(hexes.iter().copied()), quote(name));
+    }
+    let units = count_location(&counter().and(not_marker()));
+    let section = doc.rules.prohibited_terrain_section.as_deref();
+    Some(Check {
+        section: section.unwrap_or_default().to_string(),
+        kind: "prohibited-hex",
+        broken: format!("({} && {units} > 0)", here_in(doc.prohibited.keys())),
+        message: concat(
+            &prohibited_message(HEX, TERRAIN, section),
+            &[(HEX, HERE), (TERRAIN, &terrain)],
+        ),
+    })
+}
+
+/// The check of the checking counter against its setup line, while [`SETUP`] is on: when
+/// some scenario places a counter on a hex its line names.
+fn setup(doc: &RulesetDoc) -> Option<Check> {
+    doc.scenarios.values().flat_map(|s| s.values()).any(|a| !a.hexes.is_empty()).then(
+        || {
+            let hexes = format!("GetString({})", quote(SETUP_HEXES));
+            Check {
+                section: String::new(),
+                kind: "outside-setup",
+                broken: format!(
+                    "(GetString({}) == \"true\" && {hexes} != \"\" && !{hexes}.contains(\",\" + {HERE} + \",\"))",
+                    quote(SETUP)
+                ),
+                message: format!(
+                    "{} + \" (rule \" + GetString({}) + \")\"",
+                    concat(
+                        &setup_message(NAME, HEX, SAYS),
+                        &[
+                            (NAME, "GetString(\"BasicName\")"),
+                            (HEX, HERE),
+                            (SAYS, &format!("GetString({})", quote(SETUP_SAYS))),
+                        ],
+                    ),
+                    quote(SETUP_RULE)
+                ),
+            }
+        },
+    )
 }
 
 /// What of `rule` VASSAL checks only approximately, in words.
@@ -807,9 +979,10 @@ mod tests {
         let live = LiveRules::compile(&doc(
             r#"{"opposing_units": "forbidden", "opposing_units_section": "6.3"}"#,
         ));
-        assert!(live.stacking.is_empty());
-        let c = live.opposing.as_ref().expect("checked");
-        assert_eq!(c.section, "6.3");
+        assert!(live.stacking.is_empty() && live.setup.is_none());
+        assert_eq!(live.hex.len(), 1);
+        let c = &live.hex[0];
+        assert_eq!((c.section.as_str(), c.kind), ("6.3", "opposing-units"));
         assert_eq!(c.broken.matches("CountLocation").count(), 2, "{}", c.broken);
         assert!(
             c.broken.contains("Side == \\\"allied\\\"") && c.broken.ends_with(">= 2)")
@@ -827,21 +1000,105 @@ mod tests {
                 "macro",     // after a move
                 "macro",     // for the Check rules button
                 "macro",     // list the counters of a broken hex
-                "globalkey", // ... asking the side's counters
-                "setprop",   // ... which add their names
                 "globalkey", // ... asking every counter
                 "setprop",   // ... which add their names
                 "report",
                 "emb2"
             ]
         );
-        let listed = traits[5].fields();
+        let listed = traits[3].fields();
         assert_eq!(listed[1], keys::GATHER_HEX.encode());
         assert_eq!(listed[2], keys::NAME_HEX.encode());
         assert!(!listed[3].contains("$Side$"), "every counter of the hex: {}", listed[3]);
-        assert!(traits[3].fields()[3].contains("Side == \"$Side$\""));
         let unstated = LiveRules::compile(&doc(r#"{"opposing_units": "unstated"}"#));
         assert!(!unstated.any() && unstated.traits().is_empty());
+    }
+
+    #[test]
+    fn prohibited_terrain_is_the_hex_among_its_terrains_hexes_with_a_unit_in_it() {
+        let mut d = doc(
+            r#"{"opposing_units": "unstated", "prohibited_terrain_section": "5.3.1"}"#,
+        );
+        d.prohibited = [("0101", "sea"), ("0102", "sea"), ("0201", "qattara")]
+            .map(|(h, t)| (h.to_string(), t.to_string()))
+            .into();
+        let live = LiveRules::compile(&d);
+        assert_eq!(live.hex.len(), 1);
+        let c = &live.hex[0];
+        assert_eq!((c.section.as_str(), c.kind), ("5.3.1", "prohibited-hex"));
+        let here = "\",\" + GetString(\"LocationName\") + \",\"";
+        assert_eq!(
+            plain(&c.broken),
+            format!(
+                "(\",0101,0102,0201,\".contains({here}) && {} > 0)",
+                cl(&format!("{COUNTER} && Category != 'marker'"))
+            )
+        );
+        assert_eq!(
+            plain(&c.message),
+            format!(
+                "(GetString(\"LocationName\")) + \" is \" + ((\",0201,\".contains({here}) ? \
+                 \"qattara\" : (\",0101,0102,\".contains({here}) ? \"sea\" : \"\"))) + \
+                 \", which no unit may enter (rule 5.3.1)\""
+            )
+        );
+        // It lists every counter of the hex, as the checker does.
+        assert!(c.report_format().contains("GetString(\"RuleUnitsHex\")"));
+    }
+
+    #[test]
+    fn a_setup_line_is_checked_from_the_counters_own_properties_while_the_setup_lasts() {
+        let mut d = doc(r#"{"opposing_units": "unstated"}"#);
+        assert!(LiveRules::compile(&d).setup.is_none(), "no scenario places a counter");
+        let allowed = Allowed {
+            hexes: vec!["0101".into(), "0102".into()],
+            printed: vec!["w/i 1 of 0101".into()],
+            rule: "15.1".into(),
+            starts: vec![],
+        };
+        d.scenarios.insert("s".into(), [("a".to_string(), allowed.clone())].into());
+        let live = LiveRules::compile(&d);
+        let c = live.setup.as_ref().expect("checked");
+        assert_eq!(
+            plain(&c.broken),
+            "(GetString(\"MusterSetup\") == \"true\" && GetString(\"MusterSetupHexes\") != \"\" \
+             && !GetString(\"MusterSetupHexes\").contains(\",\" + GetString(\"LocationName\") + \",\"))"
+        );
+        assert_eq!(
+            plain(&c.message),
+            "(GetString(\"BasicName\")) + \" stands in \" + (GetString(\"LocationName\")) + \
+             \", but its setup says `\" + (GetString(\"MusterSetupSays\")) + \"`\" + \" (rule \" + \
+             GetString(\"MusterSetupRule\") + \")\""
+        );
+        assert_eq!(
+            setup_properties(&allowed),
+            [
+                (SETUP_HEXES, ",0101,0102,".to_string()),
+                (SETUP_SAYS, "w/i 1 of 0101".to_string()),
+                (SETUP_RULE, "15.1".to_string())
+            ]
+        );
+        assert!(setup_properties(&Allowed::default()).is_empty(), "any hex will do");
+        // The move and the Check rules button check it; the end-of-setup button turns it off.
+        let traits = live.traits();
+        let fired: Vec<String> = traits
+            .iter()
+            .filter(|t| t.id() == "macro")
+            .map(|t| t.fields().join("|"))
+            .collect();
+        assert_eq!(fired.len(), 2, "{fired:?}");
+        assert!(fired.iter().all(|f| f.contains(keys::CHECK_SETUP.name)), "{fired:?}");
+        let properties = live.global_properties();
+        let setup = properties.last().expect("the setup property").document();
+        assert!(
+            setup.contains("name=\"MusterSetup\"")
+                && setup.contains("initialValue=\"false\"")
+        );
+        assert!(
+            setup.contains("propChanger=\"P,false\"")
+                && setup.contains("text=\"End setup\"")
+        );
+        assert_eq!(setup_restore(), "GlobalProperty\t;MusterSetup;true;Module");
     }
 
     #[test]

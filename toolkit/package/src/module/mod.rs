@@ -279,8 +279,19 @@ pub fn build(
     let lookup = pieces::lookup(&prototypes);
     let mut setup_files = Vec::new();
     for solution in solutions {
-        let (name, bytes, file) =
-            setups::save(game, solution, &slots, &plan, &table, &dead_piles, &lookup)?;
+        // The setup lines the live checks read, when they check them.
+        let lines = doc
+            .scenarios
+            .get(&solution.scenario)
+            .filter(|_| !live_traits.is_empty() && live.setup.is_some());
+        let (name, bytes, file) = setups::save(
+            game,
+            solution,
+            &slots,
+            &setups::Surroundings { plan: &plan, table: &table, dead_piles: &dead_piles },
+            lines,
+            &lookup,
+        )?;
         files.insert(name, bytes);
         setup_files.push(file);
     }
@@ -299,6 +310,11 @@ pub fn build(
             dead_piles: &dead_piles,
             line_of_sight,
             live_rules: !live_traits.is_empty(),
+            live_properties: if live_traits.is_empty() {
+                Vec::new()
+            } else {
+                live.global_properties()
+            },
         },
         &charts,
         &prototypes,
@@ -319,10 +335,14 @@ pub fn build(
     } else {
         LiveRulesReport {
             checked: live
-                .stacking
-                .iter()
-                .chain(&live.opposing)
-                .map(|c| format!("{} ({})", c.section, c.kind))
+                .checks()
+                .map(|c| {
+                    if c.section.is_empty() {
+                        c.kind.to_string()
+                    } else {
+                        format!("{} ({})", c.section, c.kind)
+                    }
+                })
                 .collect(),
             approximated: live.approximations.clone(),
         }
@@ -453,6 +473,8 @@ struct Layout<'a> {
     /// Whether the counters check the rules live (the main map's move key, its Check rules
     /// button and the preference).
     live_rules: bool,
+    /// The global properties the live checks use.
+    live_properties: Vec<Element>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -614,13 +636,10 @@ fn build_file(
     );
     root = root.child(menu);
     root = root
-        .child(Element::new(".module.properties.GlobalProperties").children(
-            if layout.live_rules {
-                live_rules::LiveRules::global_properties()
-            } else {
-                Vec::new()
-            },
-        ))
+        .child(
+            Element::new(".module.properties.GlobalProperties")
+                .children(layout.live_properties.clone()),
+        )
         .child(Element::new(".module.properties.GlobalTranslatableMessages"))
         .child(Element::new("VASSAL.i18n.Language"));
     root.document()

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use muster_check::Solution;
 use muster_model::{Game, PlacementKind};
-use muster_rules::{Start, Turn};
+use muster_rules::{Allowed, Start, Turn};
 use serde::Serialize;
 
 use super::boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
@@ -160,16 +160,28 @@ pub fn starts(
     out
 }
 
+/// The module's maps a saved game places counters on.
+pub struct Surroundings<'a> {
+    /// The main map's boards.
+    pub plan: &'a BoardPlan,
+    /// The holding boxes.
+    pub table: &'a Table,
+    /// The dead piles.
+    pub dead_piles: &'a DeadPiles,
+}
+
 /// Writes the saved game of one scenario; returns its archive path, bytes and contents.
+/// With `lines` (where each counter may stand, for the checks VASSAL makes), every counter
+/// on a hex carries its setup line and the game starts with those checks on.
 pub fn save(
     game: &Game,
     solution: &Solution,
     slots: &[Slot],
-    plan: &BoardPlan,
-    table: &Table,
-    dead_piles: &DeadPiles,
+    maps: &Surroundings,
+    lines: Option<&BTreeMap<String, Allowed>>,
     prototypes: &dyn Fn(&str) -> Option<Piece>,
 ) -> Result<(String, Vec<u8>, SetupFile), PackageError> {
+    let Surroundings { plan, table, dead_piles } = *maps;
     let scenario = game
         .scenarios
         .iter()
@@ -215,10 +227,17 @@ pub fn save(
         let last = piece.traits.len() - 1;
         let basic = &piece.traits[last];
         let fields = basic.fields();
-        piece.traits[last] = Trait::basic(
+        let properties = match (lines.and_then(|l| l.get(unit)), cell) {
+            (Some(a), Some(_)) => super::live_rules::setup_properties(a),
+            _ => Vec::new(),
+        };
+        let properties: Vec<(&str, &str)> =
+            properties.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        piece.traits[last] = Trait::basic_with(
             fields.get(2).map(String::as_str).unwrap_or_default(),
             fields.get(3).map(String::as_str).unwrap_or_default(),
             &Position { map: Some(map.clone()), x, y, gpid: slot.gpid.to_string() },
+            &properties,
         );
         if let Some(layer) = piece.traits.iter_mut().find(|t| {
             t.id() == "emb2" && t.fields().get(18).map(String::as_str) == Some("Step")
@@ -252,6 +271,7 @@ pub fn save(
         .into_iter()
         .chain(plan.table_restore())
         .chain(dead_piles.any().then(super::boards::dead_pile_restore))
+        .chain(lines.map(|_| super::live_rules::setup_restore()))
         .collect();
     let text = command_stream(&adds, &restores);
     let mut files = BTreeMap::new();

@@ -80,20 +80,29 @@ impl Trait {
     /// A BasicPiece: image and name in the type; map, position and gpid in the state. The
     /// BasicPiece is the innermost trait and never escaped for TAB, so TABs become spaces.
     pub fn basic(image: &str, name: &str, at: &Position) -> Trait {
+        Trait::basic_with(image, name, at, &[])
+    }
+
+    /// A BasicPiece that also carries persistent `properties` (key, value) in its state,
+    /// which expressions read like any property of the piece.
+    pub fn basic_with(
+        image: &str,
+        name: &str,
+        at: &Position,
+        properties: &[(&str, &str)],
+    ) -> Trait {
         let name = name.replace('\t', " ");
         let name = name.as_str();
+        let (x, y, n) =
+            (at.x.to_string(), at.y.to_string(), properties.len().to_string());
+        let mut state: Vec<&str> =
+            vec![at.map.as_deref().unwrap_or("null"), &x, &y, &at.gpid, &n];
+        for (k, v) in properties {
+            state.extend([*k, *v]);
+        }
         Trait {
             kind: format!("piece;{}", encode(&["", "", image, name], ';')),
-            state: encode(
-                &[
-                    at.map.as_deref().unwrap_or("null"),
-                    &at.x.to_string(),
-                    &at.y.to_string(),
-                    &at.gpid,
-                    "0",
-                ],
-                ';',
-            ),
+            state: encode(&state, ';'),
         }
     }
 
