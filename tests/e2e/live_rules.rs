@@ -7,7 +7,9 @@
 //! the game VASSAL saves. One engine run per game.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
+use std::process::{Command, Stdio};
 
 use muster_package::module::live_rules::{END_SETUP, PREFERENCE};
 use muster_rules::embedded::{PieceAt, Request, RulesetDoc, Violation, check};
@@ -15,7 +17,7 @@ use muster_rules::{Breach, Category};
 use serde_json::Value;
 
 use crate::modules::built;
-use crate::util::{muster, seeds};
+use crate::util::{muster, root, seeds};
 use crate::vassal::{Run, play, tools};
 
 /// Each game with a map and the setup the moves start from.
@@ -593,4 +595,118 @@ fn a_game_without_a_map_has_no_live_checks() {
     .unwrap();
     let build = String::from_utf8(archive.read("buildFile.xml").unwrap()).unwrap();
     assert!(!build.contains("moveKey=") && !build.contains("MusterLiveRules"));
+}
+
+/// The texts the browser table lists for the violations the checker finds in `position`,
+/// with the scenario the table has open.
+fn table_lines(game: &Game, position: &[PieceAt]) -> BTreeSet<String> {
+    let request = Request {
+        scenario: Some(game.scenario.to_string()),
+        pieces: position.to_vec(),
+        turn: None,
+        complete: false,
+    };
+    check(&game.doc, &request)
+        .violations
+        .iter()
+        .map(|v| format!("{}: {} (rule {}): {}", v.location, v.kind, v.rule, v.message))
+        .collect()
+}
+
+/// The browser table, on the same moves VASSAL makes above (each planted breach, the moves
+/// back, a counter off its setup line and back), lists after each move exactly what the
+/// checker finds: with the test above, the three checkers agree on every position.
+#[test]
+fn the_browser_table_lists_what_the_checker_finds_on_the_same_moves() {
+    let Ok(chromium) = std::env::var("MUSTER_CHROMIUM") else {
+        assert!(
+            std::env::var_os("MUSTER_REQUIRE_BROWSER").is_none(),
+            "MUSTER_CHROMIUM must name a Chromium for the browser test"
+        );
+        eprintln!("MUSTER_CHROMIUM is not set: .ci/run installs Chromium and sets it");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut wrong = Vec::new();
+    let mut planted = 0;
+    for (name, scenario) in SETUPS {
+        let game = Game::new(name, scenario);
+        let mut position = game.position.clone();
+        let plants = game.plants(&mut position);
+        planted += plants.len();
+        let mut moves: Vec<(String, String, String)> = plants
+            .iter()
+            .map(|p| (p.unit.clone(), p.from.clone(), p.to.clone()))
+            .chain(
+                plants
+                    .iter()
+                    .rev()
+                    .map(|p| (p.unit.clone(), p.to.clone(), p.from.clone())),
+            )
+            .collect();
+        if let Some((unit, from, to)) = game.off_its_line(&game.position) {
+            moves.push((unit.clone(), from.clone(), to.clone()));
+            moves.push((unit, to, from));
+        }
+        let mut walk = game.position.clone();
+        let mut expected = vec![table_lines(&game, &walk)];
+        for (unit, _, to) in &moves {
+            let i = walk.iter().position(|p| p.unit == *unit).unwrap();
+            walk[i].location = to.clone();
+            expected.push(table_lines(&game, &walk));
+        }
+        let file = dir.path().join(format!("{name}.json"));
+        std::fs::write(&file, serde_json::to_vec(&moves).unwrap()).unwrap();
+
+        let mut server = Command::new(env!("CARGO_BIN_EXE_muster"))
+            .args(["serve", "--game", name, "--port", "0"])
+            .current_dir(built())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(server.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        let url = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap()
+            .to_string();
+        let out = Command::new("node")
+            .current_dir(root().join("tests/browser"))
+            .env("MUSTER_CHROMIUM", &chromium)
+            .args(["agree.mjs", &url, scenario, file.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let _ = server.kill();
+        let _ = server.wait();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{name}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: Value = serde_json::from_str(stdout.trim()).unwrap();
+        let steps: Vec<BTreeSet<String>> =
+            serde_json::from_value(report["steps"].clone()).unwrap();
+        assert_eq!(steps.len(), expected.len(), "{name}");
+        assert!(expected[0].is_empty(), "{name}: the setup breaks {:?}", expected[0]);
+        for (k, (got, want)) in steps.iter().zip(&expected).enumerate() {
+            if got != want {
+                let what = if k == 0 {
+                    "the setup".to_string()
+                } else {
+                    format!("{:?}", moves[k - 1])
+                };
+                wrong.push(format!(
+                    "{name}, after {what}: the table lists {:?} where the checker finds {:?}",
+                    got.difference(want).collect::<Vec<_>>(),
+                    want.difference(got).collect::<Vec<_>>()
+                ));
+            }
+        }
+        // Something was broken along the way, and listed.
+        assert!(steps.iter().any(|s| !s.is_empty()), "{name}: nothing was ever listed");
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    assert!(planted >= 10, "{planted} breaches planted");
 }

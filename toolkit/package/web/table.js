@@ -202,9 +202,25 @@ function drop(p, cx, cy) {
   render();
 }
 
-// For tests and scripts: where a hex is on screen, and what the checker last said.
+// Moves the first counter `unit` standing on hex `from` to hex `to`, as a drop there does;
+// false when there is no such counter or hex.
+function moveCounter(unit, from, to) {
+  const p = state.pieces.find((q) => q.unit === unit && q.hex === from);
+  if (!p || !state.data.hexes.some((h) => h.label === to)) return false;
+  state.pieces.splice(state.pieces.indexOf(p), 1);
+  state.pieces.push(p);
+  state.lastMoved = p.key;
+  p.hex = to;
+  p.box = null;
+  render();
+  return true;
+}
+
+// For tests and scripts: where a hex is on screen, what the checker last said, and moving a
+// counter without the mouse.
 window.muster = {
   state,
+  move: moveCounter,
   hexOnScreen(label) {
     const h = state.data.hexes.find((x) => x.label === label);
     const rect = $("map").getBoundingClientRect();
