@@ -13,6 +13,7 @@ pub mod chart;
 pub mod counter;
 pub mod fonts;
 pub mod map;
+mod map_symbols;
 pub mod metrics;
 pub mod raster;
 pub mod sheet;

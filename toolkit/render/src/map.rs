@@ -5,9 +5,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use muster_hex::pixel::Layout;
 use muster_hex::{Board, Cell, Direction, Sheet};
 use muster_model::source::MapLayer;
-use muster_model::source::{Feature, FeatureKind, MapFile};
+use muster_model::source::{Feature, FeatureKind, MapFile, TerrainSymbol};
 use muster_model::{Game, MapArt};
 
+use crate::map_symbols;
 use crate::svg::{Svg, n};
 
 /// Pixels per inch of SVG user units (CSS pixels).
@@ -16,6 +17,93 @@ const PX: f64 = 96.0;
 const MARGIN_IN: f64 = 0.5;
 /// Fill of hexes whose terrain the rulebook does not give.
 const UNKNOWN_FILL: &str = "#f3efe4";
+/// Fill of a terrain type that declares no colour.
+const DEFAULT_FILL: &str = "#e8e0c8";
+
+/// How one terrain type is drawn: its fill and the symbol in each of its hexes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TerrainLook {
+    /// Terrain id (`oasis`).
+    pub id: String,
+    /// Name as printed, as the legend shows it.
+    pub name: String,
+    /// Fill colour, `#rrggbb`.
+    pub fill: String,
+    /// The symbol drawn in each hex, if the terrain declares one.
+    pub symbol: Option<TerrainSymbol>,
+}
+
+impl TerrainLook {
+    /// The grey a greyscale print gives the fill, from 0 (black) to 1 (white): Rec. 709
+    /// luma of the sRGB values. `None` when the fill is not `#rrggbb`.
+    pub fn luminance(&self) -> Option<f64> {
+        luma(&self.fill)
+    }
+}
+
+/// Rec. 709 luma of a `#rrggbb` colour, from 0 to 1.
+pub fn luma(rgb: &str) -> Option<f64> {
+    let hex = rgb.strip_prefix('#').filter(|h| h.len() == 6 && h.is_ascii())?;
+    let c = |i: usize| {
+        u8::from_str_radix(&hex[i..i + 2], 16).ok().map(|v| f64::from(v) / 255.0)
+    };
+    Some(0.2126 * c(0)? + 0.7152 * c(2)? + 0.0722 * c(4)?)
+}
+
+/// The look of every declared terrain type, by id.
+fn declared_looks(game: &Game) -> BTreeMap<&str, TerrainLook> {
+    game.meta
+        .terrain
+        .iter()
+        .map(|t| {
+            let look = TerrainLook {
+                id: t.id.v.clone(),
+                name: t.name.clone(),
+                fill: t.rgb.as_ref().map_or(DEFAULT_FILL, |c| c.v.as_str()).to_string(),
+                symbol: t.symbol,
+            };
+            (t.id.v.as_str(), look)
+        })
+        .collect()
+}
+
+/// The terrain id of every cell of a sheet, as the map file gives it (`unknown` where the
+/// rules do not say).
+fn sheet_terrain<'a>(
+    board: &Board,
+    sheet: &Sheet,
+    map: &'a MapFile,
+) -> Vec<(Cell, &'a str)> {
+    let mut terrain: BTreeMap<Cell, &str> = BTreeMap::new();
+    for t in &map.terrain.hexes {
+        for label in &t.hexes {
+            if let Ok(c) = board.parse(&label.v) {
+                terrain.insert(c, t.terrain.v.as_str());
+            }
+        }
+    }
+    let default = map.terrain.default.v.as_str();
+    board
+        .cells()
+        .filter(|c| sheet.contains(*c))
+        .map(|c| (c, terrain.get(&c).copied().unwrap_or(default)))
+        .collect()
+}
+
+/// The declared terrain types drawn on one map sheet of a game, in the legend's order.
+/// Empty when the map is not on the game's board.
+pub fn terrain_looks(game: &Game, map_index: usize) -> Vec<TerrainLook> {
+    let (Some(board), Some(map)) = (game.board.as_ref(), game.maps.get(map_index)) else {
+        return Vec::new();
+    };
+    let Some(sheet) = board.sheets().iter().find(|s| s.id == map.id.v) else {
+        return Vec::new();
+    };
+    let used: BTreeSet<&str> =
+        sheet_terrain(board, sheet, map).into_iter().map(|(_, t)| t).collect();
+    let mut looks = declared_looks(game);
+    used.into_iter().filter_map(|t| looks.remove(t)).collect()
+}
 
 /// A map sheet ready to rasterise.
 #[derive(Debug, Clone)]
@@ -141,24 +229,9 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     let l = geometry.layout;
     let scale = |p: (f64, f64)| (p.0 * PX, p.1 * PX);
     let hex_px = l.hex_size * PX;
-    let cells: Vec<Cell> = board.cells().filter(|c| sheet.contains(*c)).collect();
-
-    // Terrain by cell.
-    let fills: BTreeMap<&str, &str> = game
-        .meta
-        .terrain
-        .iter()
-        .map(|t| (t.id.v.as_str(), t.rgb.as_ref().map_or("#e8e0c8", |c| c.v.as_str())))
-        .collect();
-    let mut terrain: BTreeMap<Cell, &str> = BTreeMap::new();
-    for t in &map.terrain.hexes {
-        for label in &t.hexes {
-            if let Ok(c) = board.parse(&label.v) {
-                terrain.insert(c, t.terrain.v.as_str());
-            }
-        }
-    }
-    let default = map.terrain.default.v.as_str();
+    let terrain = sheet_terrain(board, sheet, map);
+    let cells: Vec<Cell> = terrain.iter().map(|(c, _)| *c).collect();
+    let looks = declared_looks(game);
     let mut svg = Svg::new(w, h);
     match art {
         Some(a) => svg.image(
@@ -167,26 +240,35 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         ),
         None => svg.rect(0.0, 0.0, w * PX, h * PX, r##"fill="#fbf8f0""##),
     }
+    if drawn(MapLayer::Terrain) || drawn(MapLayer::Legend) {
+        map_symbols::write_defs(
+            &mut svg,
+            terrain_looks(game, map_index).iter().filter_map(|t| t.symbol),
+        );
+    }
     let mut unknown = 0;
-    let mut used_terrain = BTreeSet::new();
     let stroke = if drawn(MapLayer::Grid) {
         format!(r##"stroke="#7d7566" stroke-width="{}""##, n(hex_px * 0.012))
     } else {
         String::new()
     };
-    for c in &cells {
-        let t = terrain.get(c).copied().unwrap_or(default);
-        let fill = if t == "unknown" {
+    for (c, t) in &terrain {
+        let look = looks.get(t);
+        let fill = if *t == "unknown" {
             unknown += 1;
             UNKNOWN_FILL
         } else {
-            used_terrain.insert(t);
-            fills.get(t).copied().unwrap_or(UNKNOWN_FILL)
+            look.map_or(UNKNOWN_FILL, |lk| lk.fill.as_str())
         };
         let fill = if drawn(MapLayer::Terrain) { fill } else { "none" };
         if fill != "none" || !stroke.is_empty() {
             let pts: Vec<(f64, f64)> = l.corners(*c).iter().map(|p| scale(*p)).collect();
             svg.polygon(&pts, &format!(r#"fill="{fill}" {stroke}"#));
+        }
+        if let Some(symbol) =
+            look.and_then(|lk| lk.symbol).filter(|_| drawn(MapLayer::Terrain))
+        {
+            map_symbols::place_in_hex(&mut svg, symbol, scale(l.centre(*c)), hex_px);
         }
     }
 
@@ -237,22 +319,17 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     }
 
     // Legend.
-    let mut legend: Vec<(String, String)> = Vec::new();
+    let mut legend: Vec<LegendRow> = Vec::new();
     if unknown > 0 {
-        legend.push((UNKNOWN_FILL.into(), "Terrain not given by the rules".into()));
+        legend.push((UNKNOWN_FILL.into(), None, "Terrain not given by the rules".into()));
     }
-    for t in &used_terrain {
-        if let Some(def) = game.meta.terrain.iter().find(|d| d.id.v == *t) {
-            legend.push((
-                fills.get(t).copied().unwrap_or(UNKNOWN_FILL).into(),
-                def.name.clone(),
-            ));
-        }
+    for t in terrain_looks(game, map_index) {
+        legend.push((t.fill, t.symbol, t.name));
     }
     for f in &map.features {
         let (colour, name) = feature_style(f.kind);
-        if kinds.contains(&(f.kind as u8)) && !legend.iter().any(|(_, n)| n == name) {
-            legend.push((colour.into(), name.into()));
+        if kinds.contains(&(f.kind as u8)) && !legend.iter().any(|(_, _, n)| n == name) {
+            legend.push((colour.into(), None, name.into()));
         }
     }
     if drawn(MapLayer::Legend) {
@@ -339,14 +416,7 @@ fn draw_feature(
                 let (a, b) = side_corners(board, dir);
                 let pa = (corners[a].0 * PX, corners[a].1 * PX);
                 let pb = (corners[b].0 * PX, corners[b].1 * PX);
-                svg.line(
-                    pa,
-                    pb,
-                    &format!(
-                        r#"stroke="{colour}" stroke-width="{}" stroke-linecap="round""#,
-                        n(hex_px * 0.09)
-                    ),
-                );
+                map_symbols::hexside(svg, f.kind, colour, (pa, pb), c(cell), hex_px);
             }
         }
         FeatureKind::VictoryHex => {
@@ -414,7 +484,10 @@ fn side_corners(board: &Board, d: Direction) -> (usize, usize) {
     }
 }
 
-fn draw_legend(svg: &mut Svg, title: &str, rows: &[(String, String)], w: f64, h: f64) {
+/// One legend row: the swatch's colour, the symbol drawn on it, and the name.
+type LegendRow = (String, Option<TerrainSymbol>, String);
+
+fn draw_legend(svg: &mut Svg, title: &str, rows: &[LegendRow], w: f64, h: f64) {
     let line = 0.2 * PX;
     let box_w = 2.6 * PX;
     let box_h = line * (rows.len() as f64 + 1.6);
@@ -434,7 +507,7 @@ fn draw_legend(svg: &mut Svg, title: &str, rows: &[(String, String)], w: f64, h:
         r##"font-weight="bold" fill="#111111""##,
         title,
     );
-    for (i, (colour, name)) in rows.iter().enumerate() {
+    for (i, (colour, symbol, name)) in rows.iter().enumerate() {
         let yy = y + line * (i as f64 + 2.0);
         svg.rect(
             x + 0.1 * PX,
@@ -443,6 +516,10 @@ fn draw_legend(svg: &mut Svg, title: &str, rows: &[(String, String)], w: f64, h:
             line * 0.6,
             &format!(r##"fill="{colour}" stroke="#333333" stroke-width="0.8""##),
         );
+        if let Some(symbol) = symbol {
+            let centre = (x + 0.1 * PX + line * 0.35, yy - line * 0.3);
+            map_symbols::place_in_box(svg, *symbol, centre, line * 0.6);
+        }
         svg.text(
             (x + 0.1 * PX + line, yy - line * 0.1),
             line * 0.55,

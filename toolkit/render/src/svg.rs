@@ -139,6 +139,31 @@ impl Svg {
         );
     }
 
+    /// A path with the given outline data (`M0 0 L10 0`).
+    pub fn path(&mut self, d: &str, attrs: &str) {
+        let _ = write!(self.out, r#"<path d="{d}" {attrs}/>"#);
+    }
+
+    /// Opens a group (`<g attrs>`); [`Svg::close`] ends it.
+    pub fn open(&mut self, tag: &str, attrs: &str) {
+        let _ = write!(self.out, "<{tag} {attrs}>");
+    }
+
+    /// Closes what [`Svg::open`] opened.
+    pub fn close(&mut self, tag: &str) {
+        let _ = write!(self.out, "</{tag}>");
+    }
+
+    /// A copy of the element with id `id`, moved to `at` and scaled by `scale`.
+    pub fn use_at(&mut self, id: &str, at: (f64, f64), scale: f64) {
+        let _ = write!(
+            self.out,
+            r##"<use href="#{id}" transform="translate({} {}) scale({scale:.4})"/>"##,
+            n(at.0),
+            n(at.1),
+        );
+    }
+
     pub fn finish(mut self) -> String {
         self.out.push_str("</svg>\n");
         self.out

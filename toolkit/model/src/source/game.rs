@@ -317,10 +317,84 @@ pub struct TerrainDef {
     #[serde(default)]
     #[schemars(with = "Option<super::bounds::RgbSchema>")]
     pub rgb: Option<Spanned<String>>,
+    /// The symbol muster draws in every hex of this terrain and in its legend swatch, so
+    /// the map reads in black and white. Default: none (the fill alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<TerrainSymbol>,
     /// Values of this entry the rulebook does not print, and why: a reason for the whole
     /// entry or a mapping from field names to reasons. Default: none (all as printed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assumed: Option<Assumed>,
+}
+
+/// A terrain symbol muster draws itself, in dark ink over the terrain's fill.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum TerrainSymbol {
+    /// Palm trees (oasis).
+    Palms,
+    /// Blocks of buildings (town, village, city).
+    Town,
+    /// Scattered rocks (rough, broken ground).
+    Rough,
+    /// Contour arcs (hills).
+    Hills,
+    /// Tufts of grass over water lines (marsh, swamp).
+    Marsh,
+    /// Stipple (sand, dunes).
+    Sand,
+    /// Wave lines (sea, lake, water).
+    Waves,
+    /// Tree crowns (woods, forest).
+    Woods,
+    /// Peaks (mountains).
+    Mountain,
+    /// A ring with inward ticks (depression, basin below the surrounding ground).
+    Depression,
+}
+
+impl TerrainSymbol {
+    /// Every symbol, in declaration order.
+    pub const ALL: [TerrainSymbol; 10] = [
+        TerrainSymbol::Palms,
+        TerrainSymbol::Town,
+        TerrainSymbol::Rough,
+        TerrainSymbol::Hills,
+        TerrainSymbol::Marsh,
+        TerrainSymbol::Sand,
+        TerrainSymbol::Waves,
+        TerrainSymbol::Woods,
+        TerrainSymbol::Mountain,
+        TerrainSymbol::Depression,
+    ];
+
+    /// The name used in `game.yaml` (`palms`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TerrainSymbol::Palms => "palms",
+            TerrainSymbol::Town => "town",
+            TerrainSymbol::Rough => "rough",
+            TerrainSymbol::Hills => "hills",
+            TerrainSymbol::Marsh => "marsh",
+            TerrainSymbol::Sand => "sand",
+            TerrainSymbol::Waves => "waves",
+            TerrainSymbol::Woods => "woods",
+            TerrainSymbol::Mountain => "mountain",
+            TerrainSymbol::Depression => "depression",
+        }
+    }
 }
 
 /// One row of an abbreviation table the rulebook prints.

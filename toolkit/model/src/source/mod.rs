@@ -28,7 +28,8 @@ pub use errata::{KnownErrata, KnownErratum};
 pub use game::{
     Abbreviation, BesideSize, BoardDef, CounterStyle, DeckDef, Dice, GameFile,
     ImageChart, ModuleDef, NationalityDef, Notation, Play, PlayingCards, SheetPlacement,
-    SideDef, SizeDef, TerrainDef, TurnTrack, TypeCode, TypeDef, ValueDef, ValueTemplate,
+    SideDef, SizeDef, TerrainDef, TerrainSymbol, TurnTrack, TypeCode, TypeDef, ValueDef,
+    ValueTemplate,
 };
 pub use map::{
     Feature, FeatureKind, HexsideRef, MapFile, PhysicalSize, TerrainHexes, TerrainLayer,
