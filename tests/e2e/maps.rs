@@ -200,3 +200,166 @@ fn vassal_names_every_hex_of_every_seed_map_as_printed() {
     }
     assert!(checked > 3 * 4340);
 }
+
+/// Luma steps (of 1) by which two terrain fills read apart in greyscale without a symbol.
+const FILL_LUMA_APART: f64 = 0.12;
+
+#[test]
+fn every_seed_map_tells_its_terrain_types_apart_without_colour() {
+    let loaded = seeds();
+    let mut pairs = 0;
+    for g in &loaded.games {
+        for i in 0..g.maps.len() {
+            let looks = map::terrain_looks(g, i);
+            for (k, a) in looks.iter().enumerate() {
+                for b in &looks[k + 1..] {
+                    let (la, lb) = (a.luminance().unwrap(), b.luminance().unwrap());
+                    let by_grey = (la - lb).abs() >= FILL_LUMA_APART;
+                    let by_symbol = (a.symbol.is_some() || b.symbol.is_some())
+                        && a.symbol != b.symbol;
+                    assert!(
+                        by_grey || by_symbol,
+                        "{} map {}: {} ({la:.2}, {:?}) and {} ({lb:.2}, {:?}) differ only by hue",
+                        g.id,
+                        g.maps[i].id.v,
+                        a.id,
+                        a.symbol,
+                        b.id,
+                        b.symbol
+                    );
+                    pairs += 1;
+                }
+            }
+            // Each hex of a terrain with a symbol carries it, and so does its legend swatch.
+            let scene = map::map_svg(g, i).unwrap();
+            for look in looks.iter().filter(|l| l.symbol.is_some()) {
+                let symbol = look.symbol.unwrap();
+                let hexes =
+                    terrain_of_cells(g, i).values().filter(|t| **t == look.id).count();
+                let uses = scene
+                    .svg
+                    .matches(&format!(r##"href="#muster-terrain-{}""##, symbol.name()))
+                    .count();
+                assert_eq!(uses, hexes + 1, "{} {}: hexes and legend", g.id, look.id);
+            }
+        }
+    }
+    // The example map alone uses eight terrain types.
+    assert!(pairs >= 28, "{pairs} pairs checked");
+}
+
+/// The terrain id of every cell of a map's sheet, as its map file lists it.
+fn terrain_of_cells(
+    g: &muster_model::Game,
+    map_index: usize,
+) -> std::collections::BTreeMap<muster_hex::Cell, String> {
+    let board = g.board.as_ref().unwrap();
+    let m = &g.maps[map_index];
+    let sheet = board.sheets().iter().find(|s| s.id == m.id.v).unwrap();
+    let mut out: std::collections::BTreeMap<_, _> = board
+        .cells()
+        .filter(|c| sheet.contains(*c))
+        .map(|c| (c, m.terrain.default.v.clone()))
+        .collect();
+    for t in &m.terrain.hexes {
+        for h in &t.hexes {
+            let c = board.parse(&h.v).unwrap();
+            if let Some(slot) = out.get_mut(&c) {
+                *slot = t.terrain.v.clone();
+            }
+        }
+    }
+    out
+}
+
+/// Mean and standard deviation of the grey (Rec. 709 luma, 0 to 255) of a rendered map
+/// inside the disc of `radius` pixels around `centre`.
+fn grey_stats(
+    pixmap: &resvg::tiny_skia::Pixmap,
+    centre: (f64, f64),
+    radius: f64,
+) -> (f64, f64) {
+    let mut values = Vec::new();
+    let (x0, x1) =
+        ((centre.0 - radius).floor() as i64, (centre.0 + radius).ceil() as i64);
+    let (y0, y1) =
+        ((centre.1 - radius).floor() as i64, (centre.1 + radius).ceil() as i64);
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            let (dx, dy) = (x as f64 + 0.5 - centre.0, y as f64 + 0.5 - centre.1);
+            if dx * dx + dy * dy > radius * radius {
+                continue;
+            }
+            let p = pixmap.pixel(x as u32, y as u32).unwrap();
+            let grey = 0.2126 * f64::from(p.red())
+                + 0.7152 * f64::from(p.green())
+                + 0.0722 * f64::from(p.blue());
+            values.push(grey);
+        }
+    }
+    let count = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / count;
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / count;
+    (mean, var.sqrt())
+}
+
+/// Grey levels by which two terrains' hexes read apart in a greyscale render: in their
+/// mean grey or in their texture (the standard deviation a symbol gives).
+const GREY_APART: f64 = 6.0;
+
+/// The example map rendered in greyscale with only its terrain drawn: for each terrain
+/// type, the mean grey and texture of its hex nearest the sheet's top-left corner (away
+/// from the legend). Returns the pairs of terrain types that read alike.
+fn alike_in_greyscale(g: &muster_model::Game) -> Vec<(String, String)> {
+    let mut g = g.clone();
+    let m = &mut g.maps[0];
+    m.features.clear();
+    m.hex_numbers.every_hex = false;
+    m.hex_numbers.emphasise_every = None;
+    let dpi = 96.0;
+    let scene = map::map_svg(&g, 0).unwrap();
+    let tree = raster::parse(&scene.svg).unwrap();
+    let (w, h) =
+        ((scene.width_in * dpi).round() as u32, (scene.height_in * dpi).round() as u32);
+    let pixmap = raster::render_pixmap(&tree, w, h).unwrap();
+    let radius = scene.layout.layout.hex_size * dpi * 0.42;
+    let cells = terrain_of_cells(&g, 0);
+    let looks = map::terrain_looks(&g, 0);
+    let stats: Vec<(String, (f64, f64))> = looks
+        .iter()
+        .map(|look| {
+            let centre = cells
+                .iter()
+                .filter(|(_, t)| **t == look.id)
+                .map(|(c, _)| scene.layout.centre_px(*c, dpi))
+                .min_by(|a, b| (a.0 + a.1).total_cmp(&(b.0 + b.1)))
+                .unwrap();
+            (look.id.clone(), grey_stats(&pixmap, centre, radius))
+        })
+        .collect();
+    let mut alike = Vec::new();
+    for (k, (a, (ma, sa))) in stats.iter().enumerate() {
+        for (b, (mb, sb)) in &stats[k + 1..] {
+            if (ma - mb).abs() < GREY_APART && (sa - sb).abs() < GREY_APART {
+                alike.push((a.clone(), b.clone()));
+            }
+        }
+    }
+    alike
+}
+
+#[test]
+fn the_example_map_reads_in_greyscale_by_its_symbols() {
+    let loaded = seeds();
+    let g = loaded.games.iter().find(|g| g.id == "example-oasis").unwrap();
+    assert_eq!(map::terrain_looks(g, 0).len(), 8);
+    assert_eq!(alike_in_greyscale(g), Vec::<(String, String)>::new());
+    // Without its symbols the same map has terrain types only colour tells apart: rough
+    // and town are fills of nearly the same grey.
+    let mut plain = g.clone();
+    for t in &mut plain.meta.terrain {
+        t.symbol = None;
+    }
+    let alike = alike_in_greyscale(&plain);
+    assert!(alike.contains(&("rough".into(), "town".into())), "{alike:?}");
+}
