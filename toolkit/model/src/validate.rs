@@ -14,7 +14,8 @@ use crate::game::{
 use crate::load::Documents;
 use crate::notation::{self, LocationExpr, Marks, Vocabulary};
 use crate::source::{
-    CounterEntry, FormationDef, LocationField, MapFile, ScenarioFile, UnitsField,
+    CounterEntry, FeatureKind, FormationDef, LocationField, MapFile, ScenarioFile,
+    UnitsField,
 };
 use crate::span::{Span, Spanned};
 
@@ -764,6 +765,19 @@ fn check_map_contents(
         }
         for h in &f.hexes {
             check_label(board, h, errors);
+        }
+        if let Some(w) = &f.width_in {
+            if f.kind != FeatureKind::River {
+                errors.push(
+                    Diagnostic::error(w.span, "only a river's width can be set")
+                        .with_expected("`width_in` on a feature of kind `river`"),
+                );
+            } else if !(w.v.is_finite() && (0.01..=0.5).contains(&w.v)) {
+                errors.push(
+                    Diagnostic::error(w.span, format!("a river {} inches wide", w.v))
+                        .with_expected("`width_in` between 0.01 and 0.5"),
+                );
+            }
         }
         for hs in &f.hexsides {
             check_label(board, &hs.hex, errors);

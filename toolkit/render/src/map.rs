@@ -416,7 +416,16 @@ fn draw_feature(
                 let (a, b) = side_corners(board, dir);
                 let pa = (corners[a].0 * PX, corners[a].1 * PX);
                 let pb = (corners[b].0 * PX, corners[b].1 * PX);
-                map_symbols::hexside(svg, f.kind, colour, (pa, pb), c(cell), hex_px);
+                let river_px = f.width_in.as_ref().map(|w| w.v * PX);
+                map_symbols::hexside(
+                    svg,
+                    f.kind,
+                    colour,
+                    (pa, pb),
+                    c(cell),
+                    hex_px,
+                    river_px,
+                );
             }
         }
         FeatureKind::VictoryHex => {

@@ -245,8 +245,8 @@ fn draw_symbol(svg: &mut Svg, symbol: TerrainSymbol, ink: &str) {
 /// Draws a hexside feature on the side from `a` to `b` of the hex centred at `inner`, in
 /// `colour`, for hexes `hex_px` across their flat sides. Escarpments and cliffs
 /// carry hachures across the line (the data does not say which side is downhill), rivers
-/// wave, fortification lines carry teeth on the side away from the hex the side is named
-/// from, and mined hexsides carry crosses.
+/// wave (`river_px` wide where the data sets a width), fortification lines carry teeth on
+/// the side away from the hex the side is named from, and mined hexsides carry crosses.
 pub(crate) fn hexside(
     svg: &mut Svg,
     kind: FeatureKind,
@@ -254,6 +254,7 @@ pub(crate) fn hexside(
     (a, b): ((f64, f64), (f64, f64)),
     inner: (f64, f64),
     hex_px: f64,
+    river_px: Option<f64>,
 ) {
     let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
     if len <= 0.0 || !len.is_finite() {
@@ -307,7 +308,10 @@ pub(crate) fn hexside(
             }
             svg.path(
                 &d,
-                &format!(r#"fill="none" {} stroke-linejoin="round""#, stroke(0.08)),
+                &format!(
+                    r#"fill="none" {} stroke-linejoin="round""#,
+                    stroke(river_px.map_or(0.08, |w| w / hex_px))
+                ),
             );
         }
         FeatureKind::Fortification => {
@@ -406,6 +410,7 @@ mod tests {
             ((0.0, 0.0), (100.0, 0.0)),
             (50.0, 50.0),
             100.0,
+            None,
         );
         svg.out
     }
@@ -442,6 +447,19 @@ mod tests {
             river.contains("Q12.50 -10.00") && river.contains("Q37.50 10.00"),
             "{river}"
         );
+        assert!(river.contains(r#"stroke-width="8.00""#), "{river}");
+        let mut wide = Svg { out: String::new() };
+        let ends = ((0.0, 0.0), (100.0, 0.0));
+        hexside(
+            &mut wide,
+            FeatureKind::River,
+            "#3a7fc0",
+            ends,
+            (50.0, 50.0),
+            100.0,
+            Some(15.0),
+        );
+        assert!(wide.out.contains(r#"stroke-width="15.00""#), "{}", wide.out);
         let mined = side(FeatureKind::MinefieldHexside);
         assert_eq!(mined.matches("<line").count(), 1 + 2 * 3);
     }
@@ -456,6 +474,7 @@ mod tests {
             ((5.0, 5.0), (5.0, 5.0)),
             (0.0, 0.0),
             10.0,
+            None,
         );
         assert!(svg.out.is_empty());
     }

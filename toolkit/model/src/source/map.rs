@@ -200,6 +200,11 @@ pub struct Feature {
     /// Hexsides it lies on. Default: none.
     #[serde(default)]
     pub hexsides: Vec<HexsideRef>,
+    /// Width of a river's line in inches, where the map draws rivers of different widths
+    /// (`0.08`); rivers only. Default: muster's river width, 8% of the hex size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.01, max = 0.5))]
+    pub width_in: Option<Spanned<f64>>,
     /// Printed value (victory points `3/1`). Default: none.
     #[serde(default)]
     pub value: Option<Printed>,
