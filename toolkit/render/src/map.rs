@@ -240,11 +240,9 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         ),
         None => svg.rect(0.0, 0.0, w * PX, h * PX, r##"fill="#fbf8f0""##),
     }
+    let used = terrain_looks(game, map_index);
     if drawn(MapLayer::Terrain) || drawn(MapLayer::Legend) {
-        map_symbols::write_defs(
-            &mut svg,
-            terrain_looks(game, map_index).iter().filter_map(|t| t.symbol),
-        );
+        map_symbols::write_defs(&mut svg, used.iter().filter_map(|t| t.symbol));
     }
     let mut unknown = 0;
     let stroke = if drawn(MapLayer::Grid) {
@@ -323,7 +321,7 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     if unknown > 0 {
         legend.push((UNKNOWN_FILL.into(), None, "Terrain not given by the rules".into()));
     }
-    for t in terrain_looks(game, map_index) {
+    for t in used {
         legend.push((t.fill, t.symbol, t.name));
     }
     for f in &map.features {
