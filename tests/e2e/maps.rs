@@ -200,3 +200,72 @@ fn vassal_names_every_hex_of_every_seed_map_as_printed() {
     }
     assert!(checked > 3 * 4340);
 }
+
+/// Whether a point lies inside a convex polygon (or on its edge).
+fn inside(p: (f64, f64), poly: &[(f64, f64)]) -> bool {
+    let side = |a: (f64, f64), b: (f64, f64)| {
+        (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0)
+    };
+    let signs: Vec<f64> =
+        (0..poly.len()).map(|i| side(poly[i], poly[(i + 1) % poly.len()])).collect();
+    signs.iter().all(|s| *s >= 0.0) || signs.iter().all(|s| *s <= 0.0)
+}
+
+/// Whether two segments cross.
+fn cross(a: ((f64, f64), (f64, f64)), b: ((f64, f64), (f64, f64))) -> bool {
+    let o = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| {
+        (q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0)
+    };
+    o(a.0, a.1, b.0) * o(a.0, a.1, b.1) < 0.0 && o(b.0, b.1, a.0) * o(b.0, b.1, a.1) < 0.0
+}
+
+#[test]
+fn every_legend_covers_no_hex_or_is_printed_on_a_sheet_of_its_own() {
+    let loaded = seeds();
+    let mut apart = Vec::new();
+    let mut checked = 0;
+    for game in &loaded.games {
+        let Some(board) = game.board.as_ref() else { continue };
+        for (i, m) in game.maps.iter().enumerate() {
+            let scene = map::map_svg(game, i).unwrap();
+            let sheet = board.sheets().iter().find(|s| s.id == m.id.v).unwrap();
+            match scene.legend.expect("a legend") {
+                map::LegendPlace::OnSheet([x, y, w, h], covers) => {
+                    assert!(covers.is_empty(), "{}/{}: {covers:?}", game.id, m.id.v);
+                    assert!(x >= 0.0 && y >= 0.0, "{}/{}", game.id, m.id.v);
+                    assert!(x + w <= scene.width_in && y + h <= scene.height_in);
+                    let rect = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)];
+                    for c in board.cells().filter(|c| sheet.contains(*c)) {
+                        let hex = scene.layout.layout.corners(c);
+                        let shared = hex.iter().any(|p| inside(*p, &rect))
+                            || rect.iter().any(|p| inside(*p, &hex))
+                            || (0..6).any(|k| {
+                                (0..4).any(|j| {
+                                    cross(
+                                        (hex[k], hex[(k + 1) % 6]),
+                                        (rect[j], rect[(j + 1) % 4]),
+                                    )
+                                })
+                            });
+                        assert!(
+                            !shared,
+                            "{}/{}: the legend covers {:?}",
+                            game.id,
+                            m.id.v,
+                            board.label(c)
+                        );
+                    }
+                    checked += 1;
+                }
+                map::LegendPlace::Apart(svg, w, h) => {
+                    assert!(svg.contains(&m.name) && w > 0.5 && h > 0.5);
+                    apart.push(format!("{}/{}", game.id, m.id.v));
+                }
+            }
+        }
+    }
+    // SCS's printed sheets are covered with hexes edge to edge (34 by 22 inches): their
+    // legends are printed apart. The others have room, or muster sizes the sheet for it.
+    assert_eq!(apart, ["gazala-scs/a", "gazala-scs/b"]);
+    assert_eq!(checked, 3);
+}

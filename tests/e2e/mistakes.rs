@@ -32,6 +32,7 @@ struct Mistake {
 
 #[rustfmt::skip]
 const MISTAKES: &[Mistake] = &[
+    Mistake { name: "legend-over-hexes", file: MAP, find: Some("size: {width_in: 14, height_in: 8.5}"), put: Some("size: {width_in: 14, height_in: 8.5}\nlegend_at: [5, 3]"), exit: 1, at: Some("sources/example-oasis/maps/oasis.yaml:5:12"), message: "`legend_at` puts the legend of map `oasis` over hexes" },
     Mistake { name: "typo-unit", file: SCENARIO, find: Some("2/1 Arm Bn"), put: Some("2/1 Arm Bm"), exit: 1, at: Some("sources/example-oasis/scenarios/meeting.yaml:12:58"), message: "`2/1 Arm Bm` names no counter of the manifest; the nearest is `2/1 Arm" },
     Mistake { name: "off-map-hex", file: SCENARIO, find: Some("\"09.02\""), put: Some("\"19.02\""), exit: 1, at: Some("sources/example-oasis/scenarios/meeting.yaml:11:20"), message: "`1 Bde HQ` not placed (held in `Not placed`): hex `19.02` lies off map" },
     Mistake { name: "bad-hex-label", file: SCENARIO, find: Some("\"09.02\""), put: Some("\"9x02\""), exit: 1, at: Some("sources/example-oasis/scenarios/meeting.yaml:11:20"), message: "`1 Bde HQ` not placed (held in `Not placed`): `9x02` fits no placement" },

@@ -168,6 +168,9 @@ pub struct MapImage {
     pub printed_size: bool,
     /// Hexes whose terrain the rules do not give.
     pub unknown_terrain: usize,
+    /// The legend's own image, when the printed sheet has no free place for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legend_apart: Option<String>,
     /// PNG size in bytes.
     pub bytes: usize,
     /// The PNG itself, for the module (not reported).

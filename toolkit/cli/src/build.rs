@@ -152,12 +152,17 @@ fn summary_line(s: &GameReport) -> String {
     } else {
         format!("{} made, {} reused", s.cache.made.len(), s.cache.reused)
     };
+    let apart = s.map_images.iter().filter(|m| m.legend_apart.is_some()).count();
+    let maps = if apart > 0 {
+        format!("{} maps ({apart} with the legend on a sheet of its own)", s.maps)
+    } else {
+        format!("{} maps", s.maps)
+    };
     format!(
-        "{}: {} counter sides, {} sheet pages, {} maps, {} scenarios, {} setup findings, {} errata; {work} ({:.2} s)",
+        "{}: {} counter sides, {} sheet pages, {maps}, {} scenarios, {} setup findings, {} errata; {work} ({:.2} s)",
         s.game,
         s.counter_sides,
         s.sheet_pages,
-        s.maps,
         s.scenarios,
         s.setup_findings,
         s.errata,

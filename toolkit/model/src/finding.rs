@@ -216,6 +216,8 @@ kinds! {
     UnplacedMap = "unplaced-map", Warning;
     /// Counter text that does not fit its field even at the smallest size allowed; it is drawn past the field's edge.
     TextOverflow = "text-overflow", Warning;
+    /// A map legend that covers hexes, where the map file's `legend_at` puts it.
+    LegendCoversHexes = "legend-covers-hexes", Warning;
     /// An entry of a saved game that muster could not read, or only in part.
     UnreadEntry = "unread-entry", Warning;
     /// A saved game made with another module than the one it is checked with.

@@ -12,6 +12,7 @@
 pub mod chart;
 pub mod counter;
 pub mod fonts;
+mod legend;
 pub mod map;
 pub mod metrics;
 pub mod raster;

@@ -6,8 +6,9 @@ use muster_hex::pixel::Layout;
 use muster_hex::{Board, Cell, Direction, Sheet};
 use muster_model::source::MapLayer;
 use muster_model::source::{Feature, FeatureKind, MapFile};
-use muster_model::{Game, MapArt};
+use muster_model::{Diagnostic, FindingKind, Game, MapArt};
 
+use crate::legend;
 use crate::svg::{Svg, n};
 
 /// Pixels per inch of SVG user units (CSS pixels).
@@ -32,6 +33,8 @@ pub struct MapScene {
     pub printed_size: bool,
     /// Hexes drawn with unknown terrain.
     pub unknown_terrain: usize,
+    /// Where the legend (with the map's title) goes; none when it is not drawn.
+    pub legend: Option<LegendPlace>,
     /// Where each cell's centre is, as a placement in the sheet (for packaging).
     pub layout: SheetLayout,
 }
@@ -90,13 +93,40 @@ pub fn sheet_geometry(
     let (gw, gh) = (x1 - x0, y1 - y0);
     let (w, h) = match &map.size {
         Some(s) => (s.width_in, s.height_in),
-        None => (gw + 2.0 * MARGIN_IN, gh + 2.0 * MARGIN_IN),
+        None => (
+            gw + 2.0 * MARGIN_IN,
+            gh + 2.0 * MARGIN_IN + legend_band(game, board, sheet, map, gw),
+        ),
     };
-    // Centre the grid on the paper.
+    // Centre the grid on the paper, above the legend's band on a sheet muster sizes.
     let dx = (w - gw) / 2.0 - x0;
-    let dy = (h - gh) / 2.0 - y0;
+    let dy = if map.size.is_some() { (h - gh) / 2.0 - y0 } else { MARGIN_IN - y0 };
     let layout = Layout { grid: board.grid(), hex_size: hex, origin: (dx, dy) };
     (SheetLayout { layout }, w, h)
+}
+
+/// The height, in inches, added below the grid of a sheet muster sizes (no printed size) so
+/// that the legend, laid out no wider than the grid, covers no hex.
+fn legend_band(
+    game: &Game,
+    board: &Board,
+    sheet: &Sheet,
+    map: &MapFile,
+    grid_w: f64,
+) -> f64 {
+    let cells: Vec<Cell> = board.cells().filter(|c| sheet.contains(*c)).collect();
+    let rows = legend_rows(game, map, board, &cells, true);
+    let shapes = legend::shapes(&map.name, &rows);
+    let Some(shape) = legend::lowest_within(
+        &shapes,
+        (grid_w + 2.0 * MARGIN_IN) * PX - 2.0 * legend::INSET,
+    )
+    .or_else(|| shapes.last().copied()) else {
+        return 0.0;
+    };
+    // The legend's top, inset from the paper's bottom edge, a tenth of an inch below the
+    // grid's margin.
+    ((shape.h + legend::INSET) / PX - MARGIN_IN + 0.1).max(0.0)
 }
 
 /// The painted image a map is drawn over, if it names one.
@@ -129,6 +159,122 @@ fn feature_style(kind: FeatureKind) -> (&'static str, &'static str) {
     }
 }
 
+/// Each terrain's fill colour, by terrain id.
+fn fills(game: &Game) -> BTreeMap<&str, &str> {
+    game.meta
+        .terrain
+        .iter()
+        .map(|t| (t.id.v.as_str(), t.rgb.as_ref().map_or("#e8e0c8", |c| c.v.as_str())))
+        .collect()
+}
+
+/// The terrain of each cell the map file lists (the others are of its default terrain).
+fn terrain_of<'a>(map: &'a MapFile, board: &Board) -> BTreeMap<Cell, &'a str> {
+    let mut terrain: BTreeMap<Cell, &str> = BTreeMap::new();
+    for t in &map.terrain.hexes {
+        for label in &t.hexes {
+            if let Ok(c) = board.parse(&label.v) {
+                terrain.insert(c, t.terrain.v.as_str());
+            }
+        }
+    }
+    terrain
+}
+
+/// The legend's rows (swatch colour, name) for the sheet's `cells`: unknown terrain, each
+/// terrain drawn, and, when `features` are drawn, each kind of them.
+fn legend_rows(
+    game: &Game,
+    map: &MapFile,
+    board: &Board,
+    cells: &[Cell],
+    features: bool,
+) -> Vec<(String, String)> {
+    let fills = fills(game);
+    let terrain = terrain_of(map, board);
+    let default = map.terrain.default.v.as_str();
+    let mut unknown = false;
+    let mut used = BTreeSet::new();
+    for c in cells {
+        match terrain.get(c).copied().unwrap_or(default) {
+            "unknown" => unknown = true,
+            t => {
+                used.insert(t);
+            }
+        }
+    }
+    let mut rows: Vec<(String, String)> = Vec::new();
+    if unknown {
+        rows.push((UNKNOWN_FILL.into(), "Terrain not given by the rules".into()));
+    }
+    for t in &used {
+        if let Some(def) = game.meta.terrain.iter().find(|d| d.id.v == *t) {
+            rows.push((
+                fills.get(t).copied().unwrap_or(UNKNOWN_FILL).into(),
+                def.name.clone(),
+            ));
+        }
+    }
+    for f in map.features.iter().filter(|_| features) {
+        let (colour, name) = feature_style(f.kind);
+        let drawn =
+            f.hexes.iter().any(|h| board.parse(&h.v).is_ok()) || !f.hexsides.is_empty();
+        if drawn && !rows.iter().any(|(_, n)| n == name) {
+            rows.push((colour.into(), name.into()));
+        }
+    }
+    rows
+}
+
+/// Where a map's legend goes.
+#[derive(Debug, Clone)]
+pub enum LegendPlace {
+    /// On the sheet: its box in inches from the sheet's top-left corner (x, y, width,
+    /// height), and the labels of the hexes it covers (none unless the map file's
+    /// `legend_at` puts it over some).
+    OnSheet([f64; 4], Vec<String>),
+    /// On a sheet of its own, since the map's printed sheet has no free place for it: the
+    /// legend's SVG and its size in inches.
+    Apart(String, f64, f64),
+}
+
+/// Where the legend of `rows` under `title` goes on a sheet of `sheet` inches whose `cells`
+/// lie by `layout` (inches), and its shape: at the map file's `legend_at`, else at the
+/// first place that covers no hex, else apart.
+fn place_legend(
+    map: &MapFile,
+    board: &Board,
+    cells: &[Cell],
+    layout: &Layout,
+    rows: &[legend::Row],
+    sheet: (f64, f64),
+) -> (LegendPlace, Option<legend::Placed>) {
+    let shapes = legend::shapes(&map.name, rows);
+    let hexes: Vec<[(f64, f64); 6]> =
+        cells.iter().map(|c| layout.corners(*c).map(|p| (p.0 * PX, p.1 * PX))).collect();
+    let found = match &map.legend_at {
+        Some(at) => Some((shapes[0], (at.v[0] * PX, at.v[1] * PX))),
+        None => legend::free_place(&hexes, &shapes, (sheet.0 * PX, sheet.1 * PX)),
+    };
+    let Some((shape, at)) = found else {
+        // A sheet of its own, one column.
+        let s = shapes[0];
+        let inset = legend::INSET;
+        let (w, h) = ((s.w + 2.0 * inset) / PX, (s.h + 2.0 * inset) / PX);
+        let mut svg = Svg::new(w, h);
+        legend::draw(&mut svg, &map.name, rows, &s, (inset, inset));
+        return (LegendPlace::Apart(svg.finish(), w, h), None);
+    };
+    let rect = [at.0, at.1, shape.w, shape.h];
+    let covers = cells
+        .iter()
+        .zip(&hexes)
+        .filter(|(_, poly)| legend::overlaps(rect, &poly[..]))
+        .filter_map(|(c, _)| board.label(*c))
+        .collect();
+    (LegendPlace::OnSheet(rect.map(|v| v / PX), covers), Some((shape, at)))
+}
+
 /// Builds the scene of one map sheet of a game. The map must be on the game's board.
 pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     let board = game.board.as_ref()?;
@@ -143,21 +289,8 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     let hex_px = l.hex_size * PX;
     let cells: Vec<Cell> = board.cells().filter(|c| sheet.contains(*c)).collect();
 
-    // Terrain by cell.
-    let fills: BTreeMap<&str, &str> = game
-        .meta
-        .terrain
-        .iter()
-        .map(|t| (t.id.v.as_str(), t.rgb.as_ref().map_or("#e8e0c8", |c| c.v.as_str())))
-        .collect();
-    let mut terrain: BTreeMap<Cell, &str> = BTreeMap::new();
-    for t in &map.terrain.hexes {
-        for label in &t.hexes {
-            if let Ok(c) = board.parse(&label.v) {
-                terrain.insert(c, t.terrain.v.as_str());
-            }
-        }
-    }
+    let fills = fills(game);
+    let terrain = terrain_of(map, board);
     let default = map.terrain.default.v.as_str();
     let mut svg = Svg::new(w, h);
     match art {
@@ -168,7 +301,6 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         None => svg.rect(0.0, 0.0, w * PX, h * PX, r##"fill="#fbf8f0""##),
     }
     let mut unknown = 0;
-    let mut used_terrain = BTreeSet::new();
     let stroke = if drawn(MapLayer::Grid) {
         format!(r##"stroke="#7d7566" stroke-width="{}""##, n(hex_px * 0.012))
     } else {
@@ -180,7 +312,6 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
             unknown += 1;
             UNKNOWN_FILL
         } else {
-            used_terrain.insert(t);
             fills.get(t).copied().unwrap_or(UNKNOWN_FILL)
         };
         let fill = if drawn(MapLayer::Terrain) { fill } else { "none" };
@@ -191,14 +322,12 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     }
 
     // Features.
-    let mut kinds = BTreeSet::new();
     for f in map.features.iter().filter(|_| drawn(MapLayer::Features)) {
         let hexes: Vec<Cell> =
             f.hexes.iter().filter_map(|h| board.parse(&h.v).ok()).collect();
         if hexes.is_empty() && f.hexsides.is_empty() {
             continue;
         }
-        kinds.insert(f.kind as u8);
         draw_feature(&mut svg, board, &l, f, &hexes, hex_px);
     }
 
@@ -237,26 +366,14 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     }
 
     // Legend.
-    let mut legend: Vec<(String, String)> = Vec::new();
-    if unknown > 0 {
-        legend.push((UNKNOWN_FILL.into(), "Terrain not given by the rules".into()));
-    }
-    for t in &used_terrain {
-        if let Some(def) = game.meta.terrain.iter().find(|d| d.id.v == *t) {
-            legend.push((
-                fills.get(t).copied().unwrap_or(UNKNOWN_FILL).into(),
-                def.name.clone(),
-            ));
-        }
-    }
-    for f in &map.features {
-        let (colour, name) = feature_style(f.kind);
-        if kinds.contains(&(f.kind as u8)) && !legend.iter().any(|(_, n)| n == name) {
-            legend.push((colour.into(), name.into()));
-        }
-    }
+    let mut legend_place = None;
     if drawn(MapLayer::Legend) {
-        draw_legend(&mut svg, &map.name, &legend, w * PX, h * PX);
+        let rows = legend_rows(game, map, board, &cells, drawn(MapLayer::Features));
+        let (place, drawn_at) = place_legend(map, board, &cells, &l, &rows, (w, h));
+        if let Some((shape, at)) = drawn_at {
+            legend::draw(&mut svg, &map.name, &rows, &shape, at);
+        }
+        legend_place = Some(place);
     }
 
     Some(MapScene {
@@ -266,6 +383,7 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         height_in: h,
         printed_size: map.size.is_some(),
         unknown_terrain: unknown,
+        legend: legend_place,
         layout: geometry,
     })
 }
@@ -414,41 +532,44 @@ fn side_corners(board: &Board, d: Direction) -> (usize, usize) {
     }
 }
 
-fn draw_legend(svg: &mut Svg, title: &str, rows: &[(String, String)], w: f64, h: f64) {
-    let line = 0.2 * PX;
-    let box_w = 2.6 * PX;
-    let box_h = line * (rows.len() as f64 + 1.6);
-    let x = w - box_w - 0.25 * PX;
-    let y = h - box_h - 0.25 * PX;
-    svg.rect(
-        x,
-        y,
-        box_w,
-        box_h,
-        r##"fill="#ffffff" fill-opacity="0.9" stroke="#2b2b2b" stroke-width="1.5""##,
-    );
-    svg.text(
-        (x + 0.1 * PX, y + line),
-        line * 0.7,
-        "start",
-        r##"font-weight="bold" fill="#111111""##,
-        title,
-    );
-    for (i, (colour, name)) in rows.iter().enumerate() {
-        let yy = y + line * (i as f64 + 2.0);
-        svg.rect(
-            x + 0.1 * PX,
-            yy - line * 0.6,
-            line * 0.7,
-            line * 0.6,
-            &format!(r##"fill="{colour}" stroke="#333333" stroke-width="0.8""##),
-        );
-        svg.text(
-            (x + 0.1 * PX + line, yy - line * 0.1),
-            line * 0.55,
-            "start",
-            r##"fill="#111111""##,
-            name,
-        );
-    }
+/// Where the legend of each map of `game` covers hexes, as warnings at the map file (the
+/// map file's `legend_at` puts it over some).
+pub fn check(game: &Game) -> Vec<Diagnostic> {
+    let Some(board) = game.board.as_ref() else { return Vec::new() };
+    game.maps
+        .iter()
+        .filter_map(|map| {
+            let at = map.legend_at.as_ref()?;
+            let sheet = board.sheets().iter().find(|s| s.id == map.id.v)?;
+            let drawn = |layer| map_art(game, map).is_none_or(|a| a.draw.contains(&layer));
+            if !drawn(MapLayer::Legend) {
+                return None;
+            }
+            let (geometry, w, h) = sheet_geometry(game, board, sheet, map);
+            let cells: Vec<Cell> = board.cells().filter(|c| sheet.contains(*c)).collect();
+            let rows = legend_rows(game, map, board, &cells, drawn(MapLayer::Features));
+            let (LegendPlace::OnSheet(_, covers), _) =
+                place_legend(map, board, &cells, &geometry.layout, &rows, (w, h))
+            else {
+                return None;
+            };
+            (!covers.is_empty()).then_some((at, map, covers))
+        })
+        .map(|(at, map, covers)| {
+            let shown: Vec<&str> = covers.iter().take(6).map(String::as_str).collect();
+            let more = covers.len().saturating_sub(shown.len());
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            Diagnostic::finding(
+                FindingKind::LegendCoversHexes,
+                at.span,
+                format!(
+                    "`legend_at` puts the legend of map `{}` over hexes {}{more}",
+                    map.id.v,
+                    shown.join(", ")
+                ),
+            )
+            .with_expected("a place on the sheet where the legend covers no hex")
+            .with_hint("leave `legend_at` out: muster then finds a free place, or prints the legend apart")
+        })
+        .collect()
 }
