@@ -671,3 +671,72 @@ fn counters_the_rules_bring_in_are_not_unused_and_are_named_with_their_rule() {
     }
     assert!(listed.contains("`Kiehl KG`"), "{message}");
 }
+
+/// The findings of `kind` among `all`.
+fn of_kind<'a>(all: &'a [serde_json::Value], kind: &str) -> Vec<&'a serde_json::Value> {
+    all.iter().filter(|e| e["kind"] == kind).collect()
+}
+
+#[test]
+fn counters_under_an_unexpected_side_or_nationality_are_found_once_at_their_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("sources"), &tmp.path().join("sources"));
+    // The seed games' mixed formations are recorded: SCS's `(Brit)` marks, Gazala 1942's
+    // Indian brigades with the 7th Armoured Division (a note), the independents.
+    for game in
+        ["gazala-scs", "gazala-1942", "gazala-line-1942", "dance-of-war", "example-oasis"]
+    {
+        let all = errata_of(tmp.path(), game);
+        assert!(of_kind(&all, "unexpected-nationality").is_empty(), "{game}: {all:#?}");
+        assert!(of_kind(&all, "unexpected-side").is_empty(), "{game}: {all:#?}");
+    }
+    // A German battalion among the Brescia Division's Italian ones.
+    let (new, path, _tmp) = injected(
+        "counters.yaml",
+        "      - \"II/19 Inf Bn\"",
+        "      - {printed: \"II/19 Inf Bn\", nationality: germany}",
+    );
+    let found = of_kind(&new, "unexpected-nationality");
+    assert_eq!(found.len(), 1, "{new:#?}");
+    assert_eq!(found[0]["subject"], "II/19 Inf Bn");
+    assert_eq!(found[0]["line"], line_of(&path, "II/19 Inf Bn"));
+    assert_eq!(found[0]["column"], 19);
+    assert_eq!(found[0]["certainty"], "likely");
+    assert_eq!(found[0]["suggestion"], "II/19 Inf Bn (16.2.3.1; of Italy)");
+    assert!(new.iter().all(|e| e["kind"] == "unexpected-nationality"), "{new:#?}");
+    // The same with a note that records the attachment is no finding.
+    let (new, _, _tmp) = injected(
+        "counters.yaml",
+        "      - \"II/19 Inf Bn\"",
+        "      - {printed: \"II/19 Inf Bn\", nationality: germany, note: \"attached\"}",
+    );
+    assert!(of_kind(&new, "unexpected-nationality").is_empty(), "{new:#?}");
+    // An Italian nationality on a Commonwealth battalion: its side, once, not also its
+    // nationality.
+    let (new, path, _tmp) = injected(
+        "counters.yaml",
+        "      - \"8 DLI Inf Bn\"",
+        "      - {printed: \"8 DLI Inf Bn\", nationality: italy}",
+    );
+    assert_eq!(new.len(), 1, "{new:#?}");
+    assert_eq!(new[0]["kind"], "unexpected-side");
+    assert_eq!(new[0]["line"], line_of(&path, "8 DLI Inf Bn"));
+    assert_eq!(new[0]["certainty"], "likely");
+    assert!(
+        new[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("listed under the Commonwealth side, but its nationality, Italy, is of the Axis side"),
+        "{new:#?}"
+    );
+    // A group given the other side than its formation's: one finding for the group.
+    let (new, path, _tmp) = injected(
+        "counters.yaml",
+        "  - formation: 151-bde\n",
+        "  - formation: 151-bde\n    side: axis\n",
+    );
+    let found = of_kind(&new, "unexpected-side");
+    assert_eq!(found.len(), 1, "{new:#?}");
+    assert_eq!(found[0]["line"], line_of(&path, "6 DLI Inf Bn"));
+    assert_eq!(found[0]["also"].as_array().unwrap().len(), 3, "{found:#?}");
+}

@@ -180,6 +180,10 @@ kinds! {
     OtherSide = "other-side", Warning;
     /// A combat unit or HQ in no formation and without an independent marking.
     NoFormation = "no-formation", Warning;
+    /// A counter whose nationality differs from the rest of its formation's, with no mark or reason recorded.
+    UnexpectedNationality = "unexpected-nationality", Warning;
+    /// A counter listed under a side its nationality or its formation does not belong to.
+    UnexpectedSide = "unexpected-side", Warning;
     /// A printed setup row with a location and no units.
     NoUnits = "no-units", Warning;
     /// A unit set up elsewhere than in a scenario with the same start, or left out of it, its formation alike.

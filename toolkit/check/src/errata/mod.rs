@@ -7,6 +7,7 @@
 //! that are one erratum printed in several places, marks the acknowledged ones and sorts
 //! the list, most certain first.
 
+mod allegiance;
 mod counts;
 mod differences;
 mod manifest;
@@ -244,6 +245,7 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
     let used = setups.used;
     out.extend(setups.errata);
     out.extend(manifest::units_nobody_owns(&cx, &used));
+    out.extend(allegiance::check(&cx));
     let (mentioned, by_rule) = setups::mentions(&cx);
     out.extend(mentioned);
     out.extend(counts::check(&cx));
