@@ -663,8 +663,10 @@ fn counters_the_rules_bring_in_are_not_unused_and_are_named_with_their_rule() {
     assert_eq!(unused.len(), 1, "{unused:#?}");
     let message = unused[0]["message"].as_str().unwrap();
     let (listed, by_rule) = message.split_once("; the rules bring in ").expect(message);
-    // 10.5.1 names 2/361; 1.4's Nehring and Bayerlein chits bring in their leaders.
-    for (counter, rule) in [("2/361", "10.5.1"), ("NEHRING", "1.4"), ("BAYERLEIN", "1.4")]
+    // 10.5.1 names 2/361; 3.3.3 places the Nehring and Bayerlein HQs when their chits are
+    // drawn.
+    for (counter, rule) in
+        [("2/361", "10.5.1"), ("NEHRING", "3.3.3"), ("BAYERLEIN", "3.3.3")]
     {
         assert!(by_rule.contains(&format!("`{counter}` ({rule})")), "{message}");
         assert!(!listed.contains(&format!("`{counter}`")), "{message}");
