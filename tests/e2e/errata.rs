@@ -680,6 +680,138 @@ fn of_kind<'a>(all: &'a [serde_json::Value], kind: &str) -> Vec<&'a serde_json::
 }
 
 #[test]
+fn chits_whose_hq_no_scenario_places_are_found_once_at_their_deck_entry() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("sources"), &tmp.path().join("sources"));
+    // Every chit of the seed games whose HQ the manifest holds is placed, or brought in by
+    // a rule the data records (3.3.3's Kampfgruppe HQs).
+    for game in ["gazala-scs", "gazala-1942", "gazala-line-1942", "dance-of-war"] {
+        let all = errata_of(tmp.path(), game);
+        assert!(of_kind(&all, "chit-without-unit").is_empty(), "{game}: {all:#?}");
+    }
+    // Dance of War's manifest stops short: the chits that name a formation with no HQ
+    // counter are named there as what cannot be checked, and nowhere else.
+    let dow = errata_of(tmp.path(), "dance-of-war");
+    let manifest = dow
+        .iter()
+        .find(|e| e["kind"] == "incomplete" && e["subject"] == "manifest")
+        .unwrap();
+    let message = manifest["message"].as_str().unwrap();
+    assert!(
+        message.contains(
+            "the chits `2 NZ chit`, `7 Arm chit`, `Panzerarmee Afrika`, `X chit` name formations with no HQ counter here"
+        ),
+        "{message}"
+    );
+    assert!(!message.contains("Littorio"), "{message}");
+
+    // 15.3 brings the LITTORIO HQ in with its chit; without it, the chit is found once, at
+    // its entry in the deck, and the HQ is not reported again as unused.
+    let dir = tmp.path().join("sources/dance-of-war");
+    let scenario = dir.join("scenarios/campaign.yaml");
+    let text = fs::read_to_string(&scenario).unwrap();
+    let from = "Littorio command chit - LITTORIO HQ (enters at I); ";
+    assert!(text.contains(from));
+    fs::write(&scenario, text.replacen(from, "Littorio command chit; ", 1)).unwrap();
+    let after = errata_of(tmp.path(), "dance-of-war");
+    let found = of_kind(&after, "chit-without-unit");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let game = dir.join("game.yaml");
+    assert_eq!(found[0]["subject"], "Littorio chit");
+    assert!(found[0]["file"].as_str().unwrap().ends_with("dance-of-war/game.yaml"));
+    assert_eq!(found[0]["line"], line_of(&game, "- marker-littorio-chit"));
+    assert_eq!(found[0]["column"], 11);
+    assert_eq!(found[0]["section"], "1.4");
+    assert_eq!(found[0]["scenario"], "campaign");
+    assert_eq!(found[0]["suggestion"], "LITTORIO HQ (15.3)");
+    // The scenario stops short, so the HQ may be in what is not printed.
+    assert_eq!(found[0]["certainty"], "possible");
+    assert!(found[0]["evidence"].as_str().unwrap().contains("stopping short"));
+    let unused = of_kind(&after, "unused");
+    assert!(
+        !unused.iter().any(|e| e["message"].as_str().unwrap().contains("`LITTORIO HQ`")),
+        "{unused:#?}"
+    );
+    fs::write(&scenario, text).unwrap();
+
+    // Without the rule of 3.3.3, the Nehring and Bayerlein chits name HQs nothing places.
+    let text = fs::read_to_string(&game).unwrap();
+    let rule = text.lines().find(|l| l.contains("section: \"3.3.3\"")).unwrap();
+    fs::write(&game, text.replacen(&format!("{rule}\n"), "", 1)).unwrap();
+    let found: Vec<(String, u64)> =
+        of_kind(&errata_of(tmp.path(), "dance-of-war"), "chit-without-unit")
+            .iter()
+            .map(|e| {
+                (e["subject"].as_str().unwrap().to_string(), e["line"].as_u64().unwrap())
+            })
+            .collect();
+    assert_eq!(
+        found,
+        [
+            ("Nehring chit".to_string(), line_of(&game, "- marker-nehring-chit")),
+            ("Bayerlein chit".to_string(), line_of(&game, "- marker-bayerlein-chit")),
+        ]
+    );
+
+    fs::write(&game, text).unwrap();
+
+    // Were the manifest printed in full, a chit that names a formation with no HQ counter
+    // would be a possible finding of its own, at its entry.
+    let counters = dir.join("counters.yaml");
+    let text = fs::read_to_string(&counters).unwrap();
+    let gap = text.lines().find(|l| l.starts_with("incomplete:")).unwrap();
+    fs::write(&counters, text.replacen(&format!("{gap}\n"), "", 1)).unwrap();
+    let all = errata_of(tmp.path(), "dance-of-war");
+    let found: Vec<(&str, u64, &str)> = of_kind(&all, "chit-without-unit")
+        .iter()
+        .map(|e| {
+            (
+                e["subject"].as_str().unwrap(),
+                e["line"].as_u64().unwrap(),
+                e["certainty"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("2 NZ chit", line_of(&game, "- marker-2-nz-chit"), "possible"),
+            ("7 Arm chit", line_of(&game, "- marker-7-arm-chit"), "possible"),
+            (
+                "Panzerarmee Afrika",
+                line_of(&game, "- marker-panzerarmee-afrika"),
+                "possible"
+            ),
+            ("X chit", line_of(&game, "- marker-x-chit"), "possible"),
+        ]
+    );
+
+    // Gazala 1942 gives every HQ an impulse chit (2.2): an HQ counter no scenario places is
+    // found once, at the counter, as likely (every setup is printed in full), and not again
+    // as unused.
+    let counters = tmp.path().join("sources/gazala-1942/counters.yaml");
+    let text = fs::read_to_string(&counters).unwrap();
+    assert!(text.contains("      - \"XX (H)\"\n"));
+    fs::write(
+        &counters,
+        text.replacen(
+            "      - \"XX (H)\"\n",
+            "      - \"XX (H)\"\n      - \"Lost (H)\"\n",
+            1,
+        ),
+    )
+    .unwrap();
+    let all = errata_of(tmp.path(), "gazala-1942");
+    let found = of_kind(&all, "chit-without-unit");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["subject"], "Lost (H)");
+    assert_eq!(found[0]["line"], line_of(&counters, "\"Lost (H)\""));
+    assert_eq!(found[0]["certainty"], "likely");
+    assert!(found[0]["message"].as_str().unwrap().contains("`Impulse chits` (2.2)"));
+    assert!(!all.iter().any(|e| e["kind"] == "unused" && e["subject"] == "Lost (H)"));
+}
+
+#[test]
 fn counters_under_an_unexpected_side_or_nationality_are_found_once_at_their_line() {
     let tmp = tempfile::tempdir().unwrap();
     copy_tree(&root().join("sources"), &tmp.path().join("sources"));

@@ -184,6 +184,8 @@ kinds! {
     UnexpectedNationality = "unexpected-nationality", Warning;
     /// A counter listed under a side its nationality or its formation does not belong to.
     UnexpectedSide = "unexpected-side", Warning;
+    /// A chit of a deck whose HQ or unit no scenario in which the deck is played places.
+    ChitWithoutUnit = "chit-without-unit", Warning;
     /// A printed setup row with a location and no units.
     NoUnits = "no-units", Warning;
     /// A unit set up elsewhere than in a scenario with the same start, or left out of it, its formation alike.

@@ -66,12 +66,18 @@ pub(crate) fn check(cx: &Context) -> Vec<Erratum> {
         .map(|t| ("table", t.section.as_str(), t.incomplete.as_ref()));
     for (what, section, gap) in gaps.into_iter().chain(tables) {
         if let Some(gap) = gap {
+            // What the manifest's gap leaves unchecked.
+            let unchecked = if what == "manifest" {
+                super::chits::unchecked(cx)
+            } else {
+                String::new()
+            };
             out.push(
                 Erratum::new(
                     game,
                     FindingKind::Incomplete,
                     what,
-                    format!("the printed {what} stops short: {}", gap.v),
+                    format!("the printed {what} stops short: {}{unchecked}", gap.v),
                     section,
                     gap.span,
                 )

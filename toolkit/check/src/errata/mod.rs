@@ -8,6 +8,7 @@
 //! the list, most certain first.
 
 mod allegiance;
+mod chits;
 mod counts;
 mod differences;
 mod manifest;
@@ -248,6 +249,8 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
     out.extend(allegiance::check(&cx));
     let (mentioned, by_rule) = setups::mentions(&cx);
     out.extend(mentioned);
+    let chits = chits::check(&cx, &by_rule, &out);
+    out.extend(chits);
     out.extend(counts::check(&cx));
     out.extend(scenarios::check(&cx));
     out.extend(maps::check(&cx));
