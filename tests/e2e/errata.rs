@@ -874,3 +874,42 @@ fn counters_under_an_unexpected_side_or_nationality_are_found_once_at_their_line
     assert_eq!(found[0]["line"], line_of(&path, "6 DLI Inf Bn"));
     assert_eq!(found[0]["also"].as_array().unwrap().len(), 3, "{found:#?}");
 }
+
+#[test]
+fn stated_counts_muster_cannot_count_are_said_to_go_unchecked() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/dance-of-war"),
+        &tmp.path().join("sources/dance-of-war"),
+    );
+    // 14.1's victory point locations each side holds at the start: no list records who
+    // holds a location, so the two numbers are information that they go unchecked.
+    let campaign = tmp.path().join("sources/dance-of-war/scenarios/campaign.yaml");
+    let dow = errata_of(tmp.path(), "dance-of-war");
+    let unchecked: Vec<(u64, &str)> = of_kind(&dow, "count-incomplete")
+        .iter()
+        .filter(|e| e["message"].as_str().unwrap().contains("so it is not checked"))
+        .map(|e| (e["line"].as_u64().unwrap(), e["expected"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        unchecked,
+        [
+            (line_of(&campaign, "what: axis-victory-locations"), "5"),
+            (line_of(&campaign, "what: allied-victory-locations"), "14"),
+        ]
+    );
+    // A count whose form is misspelt is said to go unchecked too, once, at its line,
+    // rather than left out of the report.
+    let (new, path, _tmp) = injected(
+        "scenarios/full-campaign.yaml",
+        "{what: victory-hexes, count: 15,",
+        "{what: victory-hex, count: 15,",
+    );
+    let found = of_kind(&new, "count-incomplete");
+    assert_eq!(found.len(), 1, "{new:#?}");
+    assert_eq!(found[0]["line"], line_of(&path, "what: victory-hex,"));
+    assert_eq!(found[0]["severity"], "info");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("muster counts `victory-hexes`")
+    );
+}

@@ -234,7 +234,7 @@ kinds! {
     OldChecker = "old-checker", Warning;
 
     // Information: as printed, nothing to do.
-    /// A number the text states that the lists cannot confirm, as they stop short or are not printed.
+    /// A number the text states that the lists cannot confirm: they stop short, are not printed, or are no list muster counts.
     CountIncomplete = "count-incomplete", Info;
     /// Where the printed order of battle, manifest, a scenario or a table stops short.
     Incomplete = "incomplete", Info;
