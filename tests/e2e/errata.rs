@@ -210,7 +210,7 @@ fn injected(
 
 #[test]
 fn each_kind_of_injected_error_is_found_once_at_its_line() {
-    let cases: [(&str, &str, &str, &str, &str); 10] = [
+    let cases: [(&str, &str, &str, &str, &str); 12] = [
         (
             "no-units",
             "scenarios/cauldron-and-knightsbridge.yaml",
@@ -270,10 +270,24 @@ fn each_kind_of_injected_error_is_found_once_at_its_line() {
         ),
         (
             "count-mismatch",
-            "scenarios/full-campaign.yaml",
-            "count: 15, section: \"15.1.2.1\"",
-            "count: 15, section: \"15.1.2.1\"",
-            "",
+            "scenarios/cauldron-and-knightsbridge.yaml",
+            "\nsetup:\n",
+            "\nstated_counts:\n  - {what: \"setup:axis\", count: 1, section: \"15.4\", quote: \"The Axis sets up one unit.\"}\nsetup:\n",
+            "The Axis sets up one unit.",
+        ),
+        (
+            "unexpected-nationality",
+            "counters.yaml",
+            "      - \"II/19 Inf Bn\"",
+            "      - {printed: \"II/19 Inf Bn\", nationality: germany}",
+            "\"II/19 Inf Bn\", nationality",
+        ),
+        (
+            "unexpected-side",
+            "counters.yaml",
+            "      - \"8 DLI Inf Bn\"",
+            "      - {printed: \"8 DLI Inf Bn\", nationality: italy}",
+            "\"8 DLI Inf Bn\", nationality",
         ),
         (
             "duplicate-name",
@@ -284,9 +298,6 @@ fn each_kind_of_injected_error_is_found_once_at_its_line() {
         ),
     ];
     for (kind, file, from, to, line_text) in cases {
-        if kind == "count-mismatch" {
-            continue;
-        }
         let (new, path, _tmp) = injected(file, from, to);
         let found: Vec<_> = new.iter().filter(|e| e["kind"] == kind).collect();
         assert_eq!(found.len(), 1, "{kind}: {new:#?}");
