@@ -392,7 +392,8 @@ fn unused_counters_are_reported_once_where_nothing_can_say_more() {
     fs::write(&counters, text).unwrap();
     let all = errata_of(tmp.path(), "gazala-1942");
     let unused: Vec<_> = all.iter().filter(|e| e["kind"] == "unused").collect();
-    assert_eq!(unused.len(), 2, "{unused:#?}");
+    // Heckler is used by no setup, but 10.4 lands it.
+    assert_eq!(unused.len(), 1, "{unused:#?}");
     let bogus = unused.iter().find(|e| e["subject"] == "Bogus").unwrap();
     assert_eq!(bogus["line"], line_of(&counters, "\"Bogus\""));
 
