@@ -153,10 +153,25 @@ fn summary_line(s: &GameReport) -> String {
         format!("{} made, {} reused", s.cache.made.len(), s.cache.reused)
     };
     let apart = s.map_images.iter().filter(|m| m.legend_apart.is_some()).count();
-    let maps = if apart > 0 {
-        format!("{} maps ({apart} with the legend on a sheet of its own)", s.maps)
-    } else {
+    let mut notes = Vec::new();
+    if apart > 0 {
+        notes.push(format!("{apart} with the legend on a sheet of its own"));
+    }
+    let fits: Vec<f64> = s
+        .map_images
+        .iter()
+        .filter_map(|m| m.grid_fit_px.as_ref())
+        .flatten()
+        .copied()
+        .collect();
+    if !fits.is_empty() {
+        let worst = fits.iter().copied().fold(0.0, f64::max);
+        notes.push(format!("grid fitted to the painting within {worst:.2} px"));
+    }
+    let maps = if notes.is_empty() {
         format!("{} maps", s.maps)
+    } else {
+        format!("{} maps ({})", s.maps, notes.join("; "))
     };
     format!(
         "{}: {} counter sides, {} sheet pages, {maps}, {} scenarios, {} setup findings, {} errata; {work} ({:.2} s)",

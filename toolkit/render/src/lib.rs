@@ -11,6 +11,7 @@
 
 pub mod chart;
 pub mod counter;
+pub mod cuts;
 pub mod fonts;
 mod legend;
 pub mod map;

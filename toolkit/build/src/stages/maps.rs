@@ -15,8 +15,8 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
     let bar = ctx.stage("maps", game.maps.len());
     let images = (0..game.maps.len())
         .into_par_iter()
-        .filter_map(|index| map_svg(game, index))
-        .map(|scene| {
+        .filter_map(|index| Some((index, map_svg(game, index)?)))
+        .map(|(index, scene)| {
             let (w, h) = (pixels(scene.width_in, dpi), pixels(scene.height_in, dpi));
             let png = ctx.cache.png(
                 &format!("map {} of {}", scene.id, game.id),
@@ -61,6 +61,11 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
                 printed_size: scene.printed_size,
                 unknown_terrain: scene.unknown_terrain,
                 legend_apart,
+                grid_fit_px: game
+                    .map_art
+                    .get(index)
+                    .and_then(Option::as_ref)
+                    .map(|a| a.misses_px.clone()),
                 bytes: png.len(),
                 data: png,
                 dpi,
