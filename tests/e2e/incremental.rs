@@ -218,7 +218,7 @@ fn builds_off_a_terminal_draw_no_progress_bars_and_end_with_one_line_per_game() 
     assert_eq!(lines.len(), 3, "{err}");
     assert!(
         lines[0].starts_with(
-            "example-oasis: 11 counter sides, 2 sheet pages, 1 maps, 1 scenarios"
+            "example-oasis: 11 counter sides, 2 sheet pages, 1 maps (grid fitted to the painting within 0.01 px), 1 scenarios"
         ),
         "{err}"
     );

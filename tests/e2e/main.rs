@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod art;
 mod bad_input;
 mod cli;
 mod counters;

@@ -240,7 +240,12 @@ fn every_seed_map_tells_its_terrain_types_apart_without_colour() {
                     .svg
                     .matches(&format!(r##"href="#muster-terrain-{}""##, symbol.name()))
                     .count();
-                assert_eq!(uses, hexes + 1, "{} {}: hexes and legend", g.id, look.id);
+                // Over a painting that shows the terrain, only the legend carries it.
+                let painted = g.map_art[i].as_ref().is_some_and(|a| {
+                    !a.draw.contains(&muster_model::source::MapLayer::Terrain)
+                });
+                let want = if painted { 1 } else { hexes + 1 };
+                assert_eq!(uses, want, "{} {}: hexes and legend", g.id, look.id);
             }
         }
     }
@@ -312,7 +317,10 @@ const GREY_APART: f64 = 6.0;
 /// from the legend). Returns the pairs of terrain types that read alike.
 fn alike_in_greyscale(g: &muster_model::Game) -> Vec<(String, String)> {
     let mut g = g.clone();
+    // muster's own drawing of the terrain, not the painting the example is drawn over.
+    g.map_art[0] = None;
     let m = &mut g.maps[0];
+    m.image = None;
     m.features.clear();
     m.hex_numbers.every_hex = false;
     m.hex_numbers.emphasise_every = None;
@@ -362,4 +370,73 @@ fn the_example_map_reads_in_greyscale_by_its_symbols() {
     }
     let alike = alike_in_greyscale(&plain);
     assert!(alike.contains(&("rough".into(), "town".into())), "{alike:?}");
+}
+
+/// Whether a point lies inside a convex polygon (or on its edge).
+fn inside(p: (f64, f64), poly: &[(f64, f64)]) -> bool {
+    let side = |a: (f64, f64), b: (f64, f64)| {
+        (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0)
+    };
+    let signs: Vec<f64> =
+        (0..poly.len()).map(|i| side(poly[i], poly[(i + 1) % poly.len()])).collect();
+    signs.iter().all(|s| *s >= 0.0) || signs.iter().all(|s| *s <= 0.0)
+}
+
+/// Whether two segments cross.
+fn cross(a: ((f64, f64), (f64, f64)), b: ((f64, f64), (f64, f64))) -> bool {
+    let o = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| {
+        (q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0)
+    };
+    o(a.0, a.1, b.0) * o(a.0, a.1, b.1) < 0.0 && o(b.0, b.1, a.0) * o(b.0, b.1, a.1) < 0.0
+}
+
+#[test]
+fn every_legend_covers_no_hex_or_is_printed_on_a_sheet_of_its_own() {
+    let loaded = seeds();
+    let mut apart = Vec::new();
+    let mut checked = 0;
+    for game in &loaded.games {
+        let Some(board) = game.board.as_ref() else { continue };
+        for (i, m) in game.maps.iter().enumerate() {
+            let scene = map::map_svg(game, i).unwrap();
+            let sheet = board.sheets().iter().find(|s| s.id == m.id.v).unwrap();
+            match scene.legend.expect("a legend") {
+                map::LegendPlace::OnSheet([x, y, w, h], covers) => {
+                    assert!(covers.is_empty(), "{}/{}: {covers:?}", game.id, m.id.v);
+                    assert!(x >= 0.0 && y >= 0.0, "{}/{}", game.id, m.id.v);
+                    assert!(x + w <= scene.width_in && y + h <= scene.height_in);
+                    let rect = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)];
+                    for c in board.cells().filter(|c| sheet.contains(*c)) {
+                        let hex = scene.layout.layout.corners(c);
+                        let shared = hex.iter().any(|p| inside(*p, &rect))
+                            || rect.iter().any(|p| inside(*p, &hex))
+                            || (0..6).any(|k| {
+                                (0..4).any(|j| {
+                                    cross(
+                                        (hex[k], hex[(k + 1) % 6]),
+                                        (rect[j], rect[(j + 1) % 4]),
+                                    )
+                                })
+                            });
+                        assert!(
+                            !shared,
+                            "{}/{}: the legend covers {:?}",
+                            game.id,
+                            m.id.v,
+                            board.label(c)
+                        );
+                    }
+                    checked += 1;
+                }
+                map::LegendPlace::Apart(svg, w, h) => {
+                    assert!(svg.contains(&m.name) && w > 0.5 && h > 0.5);
+                    apart.push(format!("{}/{}", game.id, m.id.v));
+                }
+            }
+        }
+    }
+    // SCS's printed sheets are covered with hexes edge to edge (34 by 22 inches): their
+    // legends are printed apart. The others have room, or muster sizes the sheet for it.
+    assert_eq!(apart, ["gazala-scs/a", "gazala-scs/b"]);
+    assert_eq!(checked, 3);
 }

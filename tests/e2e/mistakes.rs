@@ -32,6 +32,7 @@ struct Mistake {
 
 #[rustfmt::skip]
 const MISTAKES: &[Mistake] = &[
+    Mistake { name: "legend-over-hexes", file: MAP, find: Some("size: {width_in: 14, height_in: 8.5}"), put: Some("size: {width_in: 14, height_in: 8.5}\nlegend_at: [5, 3]"), exit: 1, at: Some("sources/example-oasis/maps/oasis.yaml:5:12"), message: "`legend_at` puts the legend of map `oasis` over hexes" },
     Mistake { name: "typo-unit", file: SCENARIO, find: Some("2/1 Arm Bn"), put: Some("2/1 Arm Bm"), exit: 1, at: Some("sources/example-oasis/scenarios/meeting.yaml:12:58"), message: "`2/1 Arm Bm` names no counter of the manifest; the nearest is `2/1 Arm" },
     Mistake { name: "off-map-hex", file: SCENARIO, find: Some("\"09.02\""), put: Some("\"19.02\""), exit: 1, at: Some("sources/example-oasis/scenarios/meeting.yaml:11:20"), message: "`1 Bde HQ` not placed (held in `Not placed`): hex `19.02` lies off map" },
     Mistake { name: "bad-hex-label", file: SCENARIO, find: Some("\"09.02\""), put: Some("\"9x02\""), exit: 1, at: Some("sources/example-oasis/scenarios/meeting.yaml:11:20"), message: "`1 Bde HQ` not placed (held in `Not placed`): `9x02` fits no placement" },
@@ -72,6 +73,7 @@ const MISTAKES: &[Mistake] = &[
     Mistake { name: "rules-unknown-key", file: RULES, find: Some("opposing_units: forbidden"), put: Some("opposing_unit: forbidden"), exit: 2, at: Some("sources/example-oasis/rules.yaml:10:1"), message: "unknown field `opposing_unit`" },
     Mistake { name: "scenario-unknown-first", file: SCENARIO, find: Some("first_player: north"), put: Some("first_player: east"), exit: 2, at: Some("sources/example-oasis/scenarios/meeting.yaml:5:15"), message: "unknown side `east`" },
     Mistake { name: "unknown-unit-entirely", file: SCENARIO, find: Some("7 Bde HQ, 1/7"), put: Some("7 Bde HQ, 9/9 Cav Bn, 1/7"), exit: 1, at: Some("sources/example-oasis/scenarios/meeting.yaml:16:56"), message: "`9/9 Cav Bn` names no counter of the manifest; the nearest is `1/7 Inf" },
+    Mistake { name: "counter-other-side", file: COUNTERS, find: Some("{printed: 1/1 Inf Bn, steps: 2"), put: Some("{printed: 1/1 Inf Bn, nationality: southland, steps: 2"), exit: 1, at: Some("sources/example-oasis/counters.yaml:6:19"), message: "`1/1 Inf Bn` is listed under the North side, but its nationality, Southland, is of the South side" },
     Mistake { name: "stray-yaml", file: "sources/example-oasis/notes.yaml", find: None, put: Some("a: 1\n"), exit: 1, at: None, message: "sources/example-oasis/notes.yaml is not a file muster reads" },
     Mistake { name: "not-a-game", file: "sources/drafts/readme.txt", find: None, put: Some("draft\n"), exit: 1, at: None, message: "skipped sources/drafts: it is not a game (it has no game.yaml)" },
     Mistake { name: "errata-unknown-kind", file: "sources/example-oasis/errata.yaml", find: None, put: Some("known:\n  - {kind: unknown-unt, subject: x}\n"), exit: 2, at: Some("sources/example-oasis/errata.yaml:2:12"), message: "unknown variant `unknown-unt`" },

@@ -71,8 +71,16 @@ impl Build {
             muster_model::load(&self.settings.sources, games, &LoadOptions::default());
         // The counters' text is fitted to their templates before anything is drawn, so
         // what does not fit is reported with the rest of the game's findings.
-        let misfits: Vec<_> =
-            loaded.games.par_iter().flat_map(muster_render::counter::check).collect();
+        // So is a map legend that has to cover hexes.
+        let misfits: Vec<_> = loaded
+            .games
+            .par_iter()
+            .flat_map(|g| {
+                let mut found = muster_render::counter::check(g);
+                found.extend(muster_render::map::check(g));
+                found
+            })
+            .collect();
         loaded.diagnostics.extend(misfits);
         progress.loaded(&loaded);
         // Games build side by side; their reports come in order.

@@ -168,6 +168,13 @@ pub struct MapImage {
     pub printed_size: bool,
     /// Hexes whose terrain the rules do not give.
     pub unknown_terrain: usize,
+    /// For a sheet drawn over a painted map: how far, in the image's pixels, the grid fitted
+    /// to the reference hexes passes from each of them (in the map file's order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid_fit_px: Option<Vec<f64>>,
+    /// The legend's own image, when the printed sheet has no free place for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legend_apart: Option<String>,
     /// PNG size in bytes.
     pub bytes: usize,
     /// The PNG itself, for the module (not reported).
@@ -193,6 +200,9 @@ pub struct CounterImages {
     pub png_pages: usize,
     /// The contact sheet.
     pub contact_sheet: String,
+    /// For each sheet of counter art, its preview with every cut outlined.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cut_previews: Vec<String>,
 }
 
 /// What was written for a game's module.

@@ -152,12 +152,32 @@ fn summary_line(s: &GameReport) -> String {
     } else {
         format!("{} made, {} reused", s.cache.made.len(), s.cache.reused)
     };
+    let apart = s.map_images.iter().filter(|m| m.legend_apart.is_some()).count();
+    let mut notes = Vec::new();
+    if apart > 0 {
+        notes.push(format!("{apart} with the legend on a sheet of its own"));
+    }
+    let fits: Vec<f64> = s
+        .map_images
+        .iter()
+        .filter_map(|m| m.grid_fit_px.as_ref())
+        .flatten()
+        .copied()
+        .collect();
+    if !fits.is_empty() {
+        let worst = fits.iter().copied().fold(0.0, f64::max);
+        notes.push(format!("grid fitted to the painting within {worst:.2} px"));
+    }
+    let maps = if notes.is_empty() {
+        format!("{} maps", s.maps)
+    } else {
+        format!("{} maps ({})", s.maps, notes.join("; "))
+    };
     format!(
-        "{}: {} counter sides, {} sheet pages, {} maps, {} scenarios, {} setup findings, {} errata; {work} ({:.2} s)",
+        "{}: {} counter sides, {} sheet pages, {maps}, {} scenarios, {} setup findings, {} errata; {work} ({:.2} s)",
         s.game,
         s.counter_sides,
         s.sheet_pages,
-        s.maps,
         s.scenarios,
         s.setup_findings,
         s.errata,

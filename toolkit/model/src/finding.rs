@@ -180,6 +180,12 @@ kinds! {
     OtherSide = "other-side", Warning;
     /// A combat unit or HQ in no formation and without an independent marking.
     NoFormation = "no-formation", Warning;
+    /// A counter whose nationality differs from the rest of its formation's, with no mark or reason recorded.
+    UnexpectedNationality = "unexpected-nationality", Warning;
+    /// A counter listed under a side its nationality or its formation does not belong to.
+    UnexpectedSide = "unexpected-side", Warning;
+    /// A chit of a deck whose HQ or unit no scenario in which the deck is played places.
+    ChitWithoutUnit = "chit-without-unit", Warning;
     /// A printed setup row with a location and no units.
     NoUnits = "no-units", Warning;
     /// A unit set up elsewhere than in a scenario with the same start, or left out of it, its formation alike.
@@ -216,6 +222,8 @@ kinds! {
     UnplacedMap = "unplaced-map", Warning;
     /// Counter text that does not fit its field even at the smallest size allowed; it is drawn past the field's edge.
     TextOverflow = "text-overflow", Warning;
+    /// A map legend that covers hexes, where the map file's `legend_at` puts it.
+    LegendCoversHexes = "legend-covers-hexes", Warning;
     /// An entry of a saved game that muster could not read, or only in part.
     UnreadEntry = "unread-entry", Warning;
     /// A saved game made with another module than the one it is checked with.
@@ -228,7 +236,7 @@ kinds! {
     OldChecker = "old-checker", Warning;
 
     // Information: as printed, nothing to do.
-    /// A number the text states that the lists cannot confirm, as they stop short or are not printed.
+    /// A number the text states that the lists cannot confirm: they stop short, are not printed, or are no list muster counts.
     CountIncomplete = "count-incomplete", Info;
     /// Where the printed order of battle, manifest, a scenario or a table stops short.
     Incomplete = "incomplete", Info;

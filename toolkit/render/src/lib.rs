@@ -11,7 +11,9 @@
 
 pub mod chart;
 pub mod counter;
+pub mod cuts;
 pub mod fonts;
+mod legend;
 pub mod map;
 mod map_symbols;
 pub mod metrics;

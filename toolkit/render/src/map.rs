@@ -6,8 +6,9 @@ use muster_hex::pixel::Layout;
 use muster_hex::{Board, Cell, Direction, Sheet};
 use muster_model::source::MapLayer;
 use muster_model::source::{Feature, FeatureKind, MapFile, TerrainSymbol};
-use muster_model::{Game, MapArt};
+use muster_model::{Diagnostic, FindingKind, Game, MapArt};
 
+use crate::legend;
 use crate::map_symbols;
 use crate::svg::{Svg, n};
 
@@ -120,6 +121,8 @@ pub struct MapScene {
     pub printed_size: bool,
     /// Hexes drawn with unknown terrain.
     pub unknown_terrain: usize,
+    /// Where the legend (with the map's title) goes; none when it is not drawn.
+    pub legend: Option<LegendPlace>,
     /// Where each cell's centre is, as a placement in the sheet (for packaging).
     pub layout: SheetLayout,
 }
@@ -178,13 +181,39 @@ pub fn sheet_geometry(
     let (gw, gh) = (x1 - x0, y1 - y0);
     let (w, h) = match &map.size {
         Some(s) => (s.width_in, s.height_in),
-        None => (gw + 2.0 * MARGIN_IN, gh + 2.0 * MARGIN_IN),
+        None => (
+            gw + 2.0 * MARGIN_IN,
+            gh + 2.0 * MARGIN_IN + legend_band(game, board, sheet, map, gw),
+        ),
     };
-    // Centre the grid on the paper.
+    // Centre the grid on the paper, above the legend's band on a sheet muster sizes.
     let dx = (w - gw) / 2.0 - x0;
-    let dy = (h - gh) / 2.0 - y0;
+    let dy = if map.size.is_some() { (h - gh) / 2.0 - y0 } else { MARGIN_IN - y0 };
     let layout = Layout { grid: board.grid(), hex_size: hex, origin: (dx, dy) };
     (SheetLayout { layout }, w, h)
+}
+
+/// The height, in inches, added below the grid of a sheet muster sizes (no printed size) so
+/// that the legend, laid out no wider than the grid, covers no hex.
+fn legend_band(
+    game: &Game,
+    board: &Board,
+    sheet: &Sheet,
+    map: &MapFile,
+    grid_w: f64,
+) -> f64 {
+    let rows = legend_rows(game, map, board, sheet, true);
+    let shapes = legend::shapes(&map.name, &rows);
+    let Some(shape) = legend::lowest_within(
+        &shapes,
+        (grid_w + 2.0 * MARGIN_IN) * PX - 2.0 * legend::INSET,
+    )
+    .or_else(|| shapes.last().copied()) else {
+        return 0.0;
+    };
+    // The legend's top, inset from the paper's bottom edge, a tenth of an inch below the
+    // grid's margin.
+    ((shape.h + legend::INSET) / PX - MARGIN_IN + 0.1).max(0.0)
 }
 
 /// The painted image a map is drawn over, if it names one.
@@ -215,6 +244,87 @@ fn feature_style(kind: FeatureKind) -> (&'static str, &'static str) {
         FeatureKind::Coast => ("#2d6e9e", "Coast"),
         FeatureKind::Sea => ("#9cc3e0", "Sea"),
     }
+}
+
+/// The legend's rows (swatch colour, symbol, name) for a sheet: unknown terrain, each
+/// terrain drawn, and, when `features` are drawn, each kind of them.
+fn legend_rows(
+    game: &Game,
+    map: &MapFile,
+    board: &Board,
+    sheet: &Sheet,
+    features: bool,
+) -> Vec<legend::Row> {
+    let terrain = sheet_terrain(board, sheet, map);
+    let used: BTreeSet<&str> = terrain.iter().map(|(_, t)| *t).collect();
+    let mut rows: Vec<legend::Row> = Vec::new();
+    if used.contains("unknown") {
+        rows.push((UNKNOWN_FILL.into(), None, "Terrain not given by the rules".into()));
+    }
+    let mut looks = declared_looks(game);
+    for t in used {
+        if let Some(look) = looks.remove(t) {
+            rows.push((look.fill, look.symbol, look.name));
+        }
+    }
+    for f in map.features.iter().filter(|_| features) {
+        let (colour, name) = feature_style(f.kind);
+        let drawn =
+            f.hexes.iter().any(|h| board.parse(&h.v).is_ok()) || !f.hexsides.is_empty();
+        if drawn && !rows.iter().any(|(_, _, n)| n == name) {
+            rows.push((colour.into(), None, name.into()));
+        }
+    }
+    rows
+}
+
+/// Where a map's legend goes.
+#[derive(Debug, Clone)]
+pub enum LegendPlace {
+    /// On the sheet: its box in inches from the sheet's top-left corner (x, y, width,
+    /// height), and the labels of the hexes it covers (none unless the map file's
+    /// `legend_at` puts it over some).
+    OnSheet([f64; 4], Vec<String>),
+    /// On a sheet of its own, since the map's printed sheet has no free place for it: the
+    /// legend's SVG and its size in inches.
+    Apart(String, f64, f64),
+}
+
+/// Where the legend of `rows` under `title` goes on a sheet of `sheet` inches whose `cells`
+/// lie by `layout` (inches), and its shape: at the map file's `legend_at`, else at the
+/// first place that covers no hex, else apart.
+fn place_legend(
+    map: &MapFile,
+    board: &Board,
+    cells: &[Cell],
+    layout: &Layout,
+    rows: &[legend::Row],
+    sheet: (f64, f64),
+) -> (LegendPlace, Option<legend::Placed>) {
+    let shapes = legend::shapes(&map.name, rows);
+    let hexes: Vec<[(f64, f64); 6]> =
+        cells.iter().map(|c| layout.corners(*c).map(|p| (p.0 * PX, p.1 * PX))).collect();
+    let found = match &map.legend_at {
+        Some(at) => Some((shapes[0], (at.v[0] * PX, at.v[1] * PX))),
+        None => legend::free_place(&hexes, &shapes, (sheet.0 * PX, sheet.1 * PX)),
+    };
+    let Some((shape, at)) = found else {
+        // A sheet of its own, one column.
+        let s = shapes[0];
+        let inset = legend::INSET;
+        let (w, h) = ((s.w + 2.0 * inset) / PX, (s.h + 2.0 * inset) / PX);
+        let mut svg = Svg::new(w, h);
+        legend::draw(&mut svg, &map.name, rows, &s, (inset, inset));
+        return (LegendPlace::Apart(svg.finish(), w, h), None);
+    };
+    let rect = [at.0, at.1, shape.w, shape.h];
+    let covers = cells
+        .iter()
+        .zip(&hexes)
+        .filter(|(_, poly)| legend::overlaps(rect, &poly[..]))
+        .filter_map(|(c, _)| board.label(*c))
+        .collect();
+    (LegendPlace::OnSheet(rect.map(|v| v / PX), covers), Some((shape, at)))
 }
 
 /// Builds the scene of one map sheet of a game. The map must be on the game's board.
@@ -271,14 +381,12 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     }
 
     // Features.
-    let mut kinds = BTreeSet::new();
     for f in map.features.iter().filter(|_| drawn(MapLayer::Features)) {
         let hexes: Vec<Cell> =
             f.hexes.iter().filter_map(|h| board.parse(&h.v).ok()).collect();
         if hexes.is_empty() && f.hexsides.is_empty() {
             continue;
         }
-        kinds.insert(f.kind as u8);
         draw_feature(&mut svg, board, &l, f, &hexes, hex_px);
     }
 
@@ -317,21 +425,14 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     }
 
     // Legend.
-    let mut legend: Vec<LegendRow> = Vec::new();
-    if unknown > 0 {
-        legend.push((UNKNOWN_FILL.into(), None, "Terrain not given by the rules".into()));
-    }
-    for t in used {
-        legend.push((t.fill, t.symbol, t.name));
-    }
-    for f in &map.features {
-        let (colour, name) = feature_style(f.kind);
-        if kinds.contains(&(f.kind as u8)) && !legend.iter().any(|(_, _, n)| n == name) {
-            legend.push((colour.into(), None, name.into()));
-        }
-    }
+    let mut legend_place = None;
     if drawn(MapLayer::Legend) {
-        draw_legend(&mut svg, &map.name, &legend, w * PX, h * PX);
+        let rows = legend_rows(game, map, board, sheet, drawn(MapLayer::Features));
+        let (place, drawn_at) = place_legend(map, board, &cells, &l, &rows, (w, h));
+        if let Some((shape, at)) = drawn_at {
+            legend::draw(&mut svg, &map.name, &rows, &shape, at);
+        }
+        legend_place = Some(place);
     }
 
     Some(MapScene {
@@ -341,6 +442,7 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         height_in: h,
         printed_size: map.size.is_some(),
         unknown_terrain: unknown,
+        legend: legend_place,
         layout: geometry,
     })
 }
@@ -491,48 +593,44 @@ fn side_corners(board: &Board, d: Direction) -> (usize, usize) {
     }
 }
 
-/// One legend row: the swatch's colour, the symbol drawn on it, and the name.
-type LegendRow = (String, Option<TerrainSymbol>, String);
-
-fn draw_legend(svg: &mut Svg, title: &str, rows: &[LegendRow], w: f64, h: f64) {
-    let line = 0.2 * PX;
-    let box_w = 2.6 * PX;
-    let box_h = line * (rows.len() as f64 + 1.6);
-    let x = w - box_w - 0.25 * PX;
-    let y = h - box_h - 0.25 * PX;
-    svg.rect(
-        x,
-        y,
-        box_w,
-        box_h,
-        r##"fill="#ffffff" fill-opacity="0.9" stroke="#2b2b2b" stroke-width="1.5""##,
-    );
-    svg.text(
-        (x + 0.1 * PX, y + line),
-        line * 0.7,
-        "start",
-        r##"font-weight="bold" fill="#111111""##,
-        title,
-    );
-    for (i, (colour, symbol, name)) in rows.iter().enumerate() {
-        let yy = y + line * (i as f64 + 2.0);
-        svg.rect(
-            x + 0.1 * PX,
-            yy - line * 0.6,
-            line * 0.7,
-            line * 0.6,
-            &format!(r##"fill="{colour}" stroke="#333333" stroke-width="0.8""##),
-        );
-        if let Some(symbol) = symbol {
-            let centre = (x + 0.1 * PX + line * 0.35, yy - line * 0.3);
-            map_symbols::place_in_box(svg, *symbol, centre, line * 0.6);
-        }
-        svg.text(
-            (x + 0.1 * PX + line, yy - line * 0.1),
-            line * 0.55,
-            "start",
-            r##"fill="#111111""##,
-            name,
-        );
-    }
+/// Where the legend of each map of `game` covers hexes, as warnings at the map file (the
+/// map file's `legend_at` puts it over some).
+pub fn check(game: &Game) -> Vec<Diagnostic> {
+    let Some(board) = game.board.as_ref() else { return Vec::new() };
+    game.maps
+        .iter()
+        .filter_map(|map| {
+            let at = map.legend_at.as_ref()?;
+            let sheet = board.sheets().iter().find(|s| s.id == map.id.v)?;
+            let drawn = |layer| map_art(game, map).is_none_or(|a| a.draw.contains(&layer));
+            if !drawn(MapLayer::Legend) {
+                return None;
+            }
+            let (geometry, w, h) = sheet_geometry(game, board, sheet, map);
+            let cells: Vec<Cell> = board.cells().filter(|c| sheet.contains(*c)).collect();
+            let rows = legend_rows(game, map, board, sheet, drawn(MapLayer::Features));
+            let (LegendPlace::OnSheet(_, covers), _) =
+                place_legend(map, board, &cells, &geometry.layout, &rows, (w, h))
+            else {
+                return None;
+            };
+            (!covers.is_empty()).then_some((at, map, covers))
+        })
+        .map(|(at, map, covers)| {
+            let shown: Vec<&str> = covers.iter().take(6).map(String::as_str).collect();
+            let more = covers.len().saturating_sub(shown.len());
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            Diagnostic::finding(
+                FindingKind::LegendCoversHexes,
+                at.span,
+                format!(
+                    "`legend_at` puts the legend of map `{}` over hexes {}{more}",
+                    map.id.v,
+                    shown.join(", ")
+                ),
+            )
+            .with_expected("a place on the sheet where the legend covers no hex")
+            .with_hint("leave `legend_at` out: muster then finds a free place, or prints the legend apart")
+        })
+        .collect()
 }

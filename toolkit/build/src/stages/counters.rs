@@ -127,7 +127,22 @@ pub fn render_counters(
     pdf?;
     pngs?;
     contact?;
+    // Each sheet of art with the faces cut from it outlined.
+    let cut_previews = muster_render::cuts::cut_previews(game)
+        .par_iter()
+        .map(|p| {
+            let stem = std::path::Path::new(&p.sheet)
+                .file_stem()
+                .map_or_else(|| "sheet".into(), |s| s.to_string_lossy().into_owned());
+            let name = format!("cuts-{stem}.png");
+            let png = ctx.cache.png(&name, &p.svg, p.width, p.height, 96)?;
+            let path = dir.join(&name);
+            ctx.outputs.write(&path, &png)?;
+            Ok(path.display().to_string())
+        })
+        .collect::<Result<Vec<String>>>()?;
     Ok(CounterImages {
+        cut_previews,
         sides: jobs.len(),
         unknown_values,
         pdf: pdf_path.display().to_string(),

@@ -1,6 +1,7 @@
 //! The render stage for maps: every map sheet as SVG and PNG.
 
 use muster_model::Game;
+use muster_render::map::LegendPlace;
 use muster_render::map_svg;
 use rayon::prelude::*;
 
@@ -14,8 +15,8 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
     let bar = ctx.stage("maps", game.maps.len());
     let images = (0..game.maps.len())
         .into_par_iter()
-        .filter_map(|index| map_svg(game, index))
-        .map(|scene| {
+        .filter_map(|index| Some((index, map_svg(game, index)?)))
+        .map(|(index, scene)| {
             let (w, h) = (pixels(scene.width_in, dpi), pixels(scene.height_in, dpi));
             let png = ctx.cache.png(
                 &format!("map {} of {}", scene.id, game.id),
@@ -28,6 +29,27 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
                 .write(&dir.join(format!("{}.svg", scene.id)), scene.svg.as_bytes())?;
             let png_path = dir.join(format!("{}.png", scene.id));
             ctx.outputs.write(&png_path, &png)?;
+            // A legend with no free place on its printed sheet, on a sheet of its own.
+            let legend_apart = match &scene.legend {
+                Some(LegendPlace::Apart(svg, w_in, h_in)) => {
+                    let (lw, lh) = (pixels(*w_in, dpi), pixels(*h_in, dpi));
+                    let png = ctx.cache.png(
+                        &format!("legend of map {} of {}", scene.id, game.id),
+                        svg,
+                        lw,
+                        lh,
+                        dpi,
+                    )?;
+                    let path = dir.join(format!("{}-legend.png", scene.id));
+                    ctx.outputs.write(&path, &png)?;
+                    ctx.outputs.write(
+                        &dir.join(format!("{}-legend.svg", scene.id)),
+                        svg.as_bytes(),
+                    )?;
+                    Some(path.display().to_string())
+                }
+                _ => None,
+            };
             bar.step();
             Ok(MapImage {
                 map: scene.id.clone(),
@@ -38,6 +60,12 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
                 height_in: scene.height_in,
                 printed_size: scene.printed_size,
                 unknown_terrain: scene.unknown_terrain,
+                legend_apart,
+                grid_fit_px: game
+                    .map_art
+                    .get(index)
+                    .and_then(Option::as_ref)
+                    .map(|a| a.misses_px.clone()),
                 bytes: png.len(),
                 data: png,
                 dpi,

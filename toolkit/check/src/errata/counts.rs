@@ -66,12 +66,18 @@ pub(crate) fn check(cx: &Context) -> Vec<Erratum> {
         .map(|t| ("table", t.section.as_str(), t.incomplete.as_ref()));
     for (what, section, gap) in gaps.into_iter().chain(tables) {
         if let Some(gap) = gap {
+            // What the manifest's gap leaves unchecked.
+            let unchecked = if what == "manifest" {
+                super::chits::unchecked(cx)
+            } else {
+                String::new()
+            };
             out.push(
                 Erratum::new(
                     game,
                     FindingKind::Incomplete,
                     what,
-                    format!("the printed {what} stops short: {}", gap.v),
+                    format!("the printed {what} stops short: {}{unchecked}", gap.v),
                     section,
                     gap.span,
                 )
@@ -126,14 +132,21 @@ fn actual(cx: &Context, s: &Scenario, c: &StatedCount) -> Option<usize> {
     }
 }
 
-/// A stated count the lists contradict; information where the list stops short.
+/// The forms of `what` a stated count may take, as a report names them.
+const COUNTED: &str =
+    "`victory-hexes`, `formation:<id>`, `placed:<name>`, `type:<id>`, `setup:<side>`";
+
+/// A stated count the lists contradict; information where the list stops short, or where
+/// it counts nothing muster can count, so that the number is seen to go unchecked.
 fn stated(
     cx: &Context,
     s: &Scenario,
     c: &StatedCount,
     incomplete: bool,
 ) -> Option<Erratum> {
-    let n = actual(cx, s, c)?;
+    let Some(n) = actual(cx, s, c) else {
+        return Some(uncounted(cx, s, c));
+    };
     let contradicts = match c.compare {
         Comparison::Exactly => n as u32 != c.count,
         Comparison::AtLeast => (n as u32) < c.count,
@@ -172,6 +185,25 @@ fn stated(
             .expected(expected)
             .sure(certainty, evidence),
     )
+}
+
+/// A stated count whose `what` names no list muster counts: information that it is not
+/// checked, and what is.
+fn uncounted(cx: &Context, s: &Scenario, c: &StatedCount) -> Erratum {
+    Erratum::new(
+        cx.game,
+        FindingKind::CountIncomplete,
+        &c.quote.v,
+        format!(
+            "the text states {} ({}), which no list muster reads counts, so it is not checked; muster counts {COUNTED}",
+            c.count, c.what
+        ),
+        &c.section,
+        c.quote.span,
+    )
+    .scenario(s.id)
+    .expected(c.count.to_string())
+    .sure(Certainty::Certain, "the data names what it counts in no form muster counts")
 }
 
 /// Printed statements that disagree, as the data records them: the subject is the first

@@ -7,6 +7,8 @@
 //! that are one erratum printed in several places, marks the acknowledged ones and sorts
 //! the list, most certain first.
 
+mod allegiance;
+mod chits;
 mod counts;
 mod differences;
 mod manifest;
@@ -244,8 +246,11 @@ pub fn errata(game: &Game) -> Vec<Erratum> {
     let used = setups.used;
     out.extend(setups.errata);
     out.extend(manifest::units_nobody_owns(&cx, &used));
+    out.extend(allegiance::check(&cx));
     let (mentioned, by_rule) = setups::mentions(&cx);
     out.extend(mentioned);
+    let chits = chits::check(&cx, &by_rule, &out);
+    out.extend(chits);
     out.extend(counts::check(&cx));
     out.extend(scenarios::check(&cx));
     out.extend(maps::check(&cx));

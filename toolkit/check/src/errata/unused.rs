@@ -1,7 +1,8 @@
 //! Counters no scenario uses.
 //!
 //! A counter a misprinted line names (the nearest counter of an `unknown-unit` finding) is
-//! used by that line, so the misprint is reported once, not again as an unused counter.
+//! used by that line, so the misprint is reported once, not again as an unused counter,
+//! and so is the HQ of a chit that no scenario places (a `chit-without-unit` finding).
 //! A game that prints no placements at all has nothing to compare with, and where a
 //! printed setup stops short a counter may be in the part not printed: both are said once,
 //! not counter by counter.
@@ -11,10 +12,9 @@ use std::collections::BTreeMap;
 use muster_model::{Certainty, FindingKind, Unit};
 
 use super::{Context, Erratum, Place};
-use crate::resolve::normalise;
 
 /// `; the rules bring in `2/361` (10.5.1), …`, or nothing.
-fn rules_bring_in(cx: &Context, by_rule: &BTreeMap<&str, &str>) -> String {
+fn rules_bring_in(cx: &Context, by_rule: &BTreeMap<String, String>) -> String {
     let named: Vec<String> = by_rule
         .iter()
         .filter_map(|(id, section)| {
@@ -42,14 +42,13 @@ pub(crate) fn check(
     }
     let misprinted: Vec<&str> =
         found.iter().flat_map(|e| e.means.iter().map(String::as_str)).collect();
-    let by_rule = brought_in_by_rule(cx, mentioned);
     let unused: Vec<&Unit> = game
         .units
         .iter()
         .filter(|u| {
             !used.contains_key(&u.id)
                 && !misprinted.contains(&u.id.as_str())
-                && !by_rule.contains_key(u.id.as_str())
+                && !mentioned.contains_key(&u.id)
         })
         .collect();
     let short: Vec<(&str, &str)> = game
@@ -60,7 +59,7 @@ pub(crate) fn check(
         })
         .collect();
     if !short.is_empty() && unused.len() > 1 {
-        return vec![stopped_short(cx, &unused, &short, &by_rule)];
+        return vec![stopped_short(cx, &unused, &short, mentioned)];
     }
     unused
         .into_iter()
@@ -78,43 +77,13 @@ pub(crate) fn check(
         .collect()
 }
 
-/// Counters the rules bring in outside the setups, by id, with the rule's section: those a
-/// rule names (`mentions`), and those a chit of a deck names (Dance of War 1.4's `Nehring
-/// chit` brings in `NEHRING`).
-fn brought_in_by_rule<'g>(
-    cx: &'g Context,
-    mentioned: &'g BTreeMap<String, String>,
-) -> BTreeMap<&'g str, &'g str> {
-    let game = cx.game;
-    let mut out: BTreeMap<&str, &str> =
-        mentioned.iter().map(|(id, s)| (id.as_str(), s.as_str())).collect();
-    for deck in &game.meta.play.decks {
-        for marker in &deck.markers {
-            let Some(chit) = game.markers.iter().find(|m| m.id == marker.v) else {
-                continue;
-            };
-            let words: Vec<&str> = chit
-                .printed
-                .v
-                .split_whitespace()
-                .filter(|w| !w.eq_ignore_ascii_case("chit"))
-                .collect();
-            let named = normalise(&words.join(" "));
-            for u in game.units.iter().filter(|u| normalise(&u.printed.v) == named) {
-                out.entry(u.id.as_str()).or_insert(deck.section.as_str());
-            }
-        }
-    }
-    out
-}
-
 /// The counters no line uses, once, where a printed setup stops short, and those the
 /// rules bring in.
 fn stopped_short(
     cx: &Context,
     unused: &[&Unit],
     short: &[(&str, &str)],
-    by_rule: &BTreeMap<&str, &str>,
+    by_rule: &BTreeMap<String, String>,
 ) -> Erratum {
     let names: Vec<String> =
         unused.iter().map(|u| format!("`{}`", u.printed.v)).collect();

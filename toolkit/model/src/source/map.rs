@@ -49,6 +49,11 @@ pub struct MapFile {
     /// the grid to it. Default: none (muster draws the whole sheet).
     #[serde(default)]
     pub image: Option<super::MapImage>,
+    /// Where the legend's top-left corner goes, in inches from the sheet's top-left corner.
+    /// Default: the first place along the sheet's edges (a corner first) where it covers no
+    /// hex.
+    #[serde(default)]
+    pub legend_at: Option<Spanned<[f64; 2]>>,
     /// Values of this entry the rulebook does not print, and why: a reason for the whole
     /// entry or a mapping from field names to reasons. Default: none (all as printed).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -303,7 +303,7 @@ pub struct StatedCount {
     /// section), `formation:<id>` (counters of a formation listed in the section),
     /// `placed:<printed name>` (counters of that name set up at start), `type:<id>`
     /// (counters of a unit type set up at start) or `setup:<side>` (counters a side sets up
-    /// at start).
+    /// at start); the errata checker reports a count of any other form as not checked.
     pub what: String,
     /// The number stated.
     pub count: u32,

@@ -1,0 +1,268 @@
+//! A map's legend: the map's title over a swatch and a name for each terrain and feature
+//! drawn, laid out in one or more columns and placed where it covers no hex.
+//!
+//! Lengths are SVG user units (CSS pixels, 96 an inch), as in the map's scene.
+
+use muster_model::source::TerrainSymbol;
+
+use crate::map_symbols;
+use crate::metrics::{Weight, text_width};
+use crate::svg::Svg;
+
+/// Pixels per inch of the map's SVG.
+const PX: f64 = 96.0;
+/// The height of a legend line.
+const LINE: f64 = 0.2 * PX;
+/// The distance kept between the legend and the sheet's edge.
+pub const INSET: f64 = 0.25 * PX;
+/// Padding inside the box.
+const PAD: f64 = 0.1 * PX;
+/// The size of a row's name.
+const NAME_SIZE: f64 = LINE * 0.55;
+/// The size of the title.
+const TITLE_SIZE: f64 = LINE * 0.7;
+
+/// One row of a legend: the swatch's fill colour, the symbol drawn on it, and the name.
+pub type Row = (String, Option<TerrainSymbol>, String);
+
+/// A point: x, y.
+pub type Point = (f64, f64);
+
+/// A legend laid out and where its top-left corner goes.
+pub type Placed = (Shape, Point);
+
+/// How a legend's rows are laid out: in `columns` columns of up to `per_column` rows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shape {
+    /// Columns.
+    pub columns: usize,
+    /// Rows in each column (the last may hold fewer).
+    pub per_column: usize,
+    /// Width of one column.
+    pub column_w: f64,
+    /// Width of the box.
+    pub w: f64,
+    /// Height of the box.
+    pub h: f64,
+}
+
+/// Every way to lay out a legend of `rows` under `title`: one column, two, and so on, up
+/// to one row a column.
+pub fn shapes(title: &str, rows: &[Row]) -> Vec<Shape> {
+    let widest = rows
+        .iter()
+        .map(|(_, _, name)| text_width(name, NAME_SIZE, Weight::Regular))
+        .fold(0.0, f64::max);
+    let column_w = LINE + widest + PAD;
+    let title_w = text_width(title, TITLE_SIZE, Weight::Bold) + 2.0 * PAD;
+    (1..=rows.len().max(1))
+        .map(|columns| {
+            let per_column = rows.len().div_ceil(columns);
+            Shape {
+                columns,
+                per_column,
+                column_w,
+                w: (columns as f64 * column_w + PAD).max(title_w),
+                h: LINE * (per_column as f64 + 1.6),
+            }
+        })
+        .collect()
+}
+
+/// The lowest legend of `shapes` no wider than `width`, for a band along a sheet's edge.
+pub fn lowest_within(shapes: &[Shape], width: f64) -> Option<Shape> {
+    shapes.iter().copied().filter(|s| s.w <= width).min_by(|a, b| a.h.total_cmp(&b.h))
+}
+
+/// Whether the rectangle `r` (x, y, width, height) and the convex polygon `poly` share any
+/// area: no edge of either is an axis that separates them.
+pub fn overlaps(r: [f64; 4], poly: &[(f64, f64)]) -> bool {
+    let (x0, y0, x1, y1) = (r[0], r[1], r[0] + r[2], r[1] + r[3]);
+    let rect = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)];
+    let span = |pts: &[(f64, f64)], axis: (f64, f64)| {
+        pts.iter()
+            .map(|p| p.0 * axis.0 + p.1 * axis.1)
+            .fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)))
+    };
+    let separated = |shape: &[(f64, f64)]| {
+        (0..shape.len()).any(|i| {
+            let (a, b) = (shape[i], shape[(i + 1) % shape.len()]);
+            let axis = (b.1 - a.1, a.0 - b.0);
+            let (a0, a1) = span(&rect, axis);
+            let (b0, b1) = span(poly, axis);
+            a1 <= b0 || b1 <= a0
+        })
+    };
+    !(separated(&rect) || separated(poly))
+}
+
+/// Whether a box at `at` of `size` covers none of `hexes`.
+fn clear_of(hexes: &[[(f64, f64); 6]], at: (f64, f64), size: (f64, f64)) -> bool {
+    let r = [at.0, at.1, size.0, size.1];
+    hexes.iter().all(|poly| {
+        let (px0, px1) =
+            poly.iter().fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.0), a.1.max(p.0)));
+        let (py0, py1) =
+            poly.iter().fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.1), a.1.max(p.1)));
+        // Far apart: no need for the exact test.
+        px1 <= r[0]
+            || r[0] + r[2] <= px0
+            || py1 <= r[1]
+            || r[1] + r[3] <= py0
+            || !overlaps(r, poly)
+    })
+}
+
+/// The places a box of `size` may take on a sheet of `sheet`, inset from its edges: the
+/// corners (bottom right, bottom left, top right, top left), then along the bottom, top,
+/// left and right edges; none when it is larger than the sheet.
+fn places(size: Point, sheet: Point) -> (Vec<Point>, Vec<Point>) {
+    let (left, top) = (INSET, INSET);
+    let (right, bottom) = (sheet.0 - size.0 - INSET, sheet.1 - size.1 - INSET);
+    if right < left || bottom < top {
+        return (Vec::new(), Vec::new());
+    }
+    let step = 0.1 * PX;
+    let along = |from: f64, to: f64| {
+        let n = ((to - from) / step).floor().max(0.0) as usize;
+        (0..=n).map(move |k| from + k as f64 * step).chain(std::iter::once(to)).rev()
+    };
+    let corners = vec![(right, bottom), (left, bottom), (right, top), (left, top)];
+    let edges = along(left, right)
+        .map(|x| (x, bottom))
+        .chain(along(left, right).map(|x| (x, top)))
+        .chain(along(top, bottom).map(|y| (left, y)))
+        .chain(along(top, bottom).map(|y| (right, y)))
+        .collect();
+    (corners, edges)
+}
+
+/// The first place on a sheet of `sheet` where a legend of one of `shapes` covers none of
+/// `hexes`: a corner in any shape (fewest columns first), else a place along an edge.
+pub fn free_place(
+    hexes: &[[(f64, f64); 6]],
+    shapes: &[Shape],
+    sheet: (f64, f64),
+) -> Option<Placed> {
+    let each = |corners: bool| {
+        shapes.iter().find_map(|s| {
+            let (c, e) = places((s.w, s.h), sheet);
+            let list = if corners { c } else { e };
+            list.into_iter()
+                .find(|at| clear_of(hexes, *at, (s.w, s.h)))
+                .map(|at| (*s, at))
+        })
+    };
+    each(true).or_else(|| each(false))
+}
+
+/// Draws the legend of `rows` under `title` laid out as `shape` with its top-left corner at
+/// `at`.
+pub fn draw(svg: &mut Svg, title: &str, rows: &[Row], shape: &Shape, at: (f64, f64)) {
+    let (x, y) = at;
+    svg.rect(
+        x,
+        y,
+        shape.w,
+        shape.h,
+        r##"fill="#ffffff" fill-opacity="0.9" stroke="#2b2b2b" stroke-width="1.5""##,
+    );
+    svg.text(
+        (x + PAD, y + LINE),
+        TITLE_SIZE,
+        "start",
+        r##"font-weight="bold" fill="#111111""##,
+        title,
+    );
+    for (i, (colour, symbol, name)) in rows.iter().enumerate() {
+        let (column, row) = (i / shape.per_column.max(1), i % shape.per_column.max(1));
+        let cx = x + PAD + column as f64 * shape.column_w;
+        let yy = y + LINE * (row as f64 + 2.0);
+        svg.rect(
+            cx,
+            yy - LINE * 0.6,
+            LINE * 0.7,
+            LINE * 0.6,
+            &format!(r##"fill="{colour}" stroke="#333333" stroke-width="0.8""##),
+        );
+        if let Some(symbol) = symbol {
+            let centre = (cx + LINE * 0.35, yy - LINE * 0.3);
+            map_symbols::place_in_box(svg, *symbol, centre, LINE * 0.6);
+        }
+        svg.text(
+            (cx + LINE, yy - LINE * 0.1),
+            NAME_SIZE,
+            "start",
+            r##"fill="#111111""##,
+            name,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(n: usize) -> Vec<Row> {
+        (0..n).map(|i| ("#000000".to_string(), None, format!("Terrain {i}"))).collect()
+    }
+
+    #[test]
+    fn more_columns_make_a_lower_wider_box() {
+        let s = shapes("Map", &rows(6));
+        assert_eq!(s.len(), 6);
+        assert_eq!((s[0].columns, s[0].per_column), (1, 6));
+        assert_eq!((s[1].columns, s[1].per_column), (2, 3));
+        assert!(s[1].w > s[0].w && s[1].h < s[0].h);
+        assert_eq!(lowest_within(&s, s[1].w), Some(s[1]));
+        assert_eq!(lowest_within(&s, 1.0), None);
+    }
+
+    #[test]
+    fn a_rectangle_overlaps_a_hexagon_only_where_they_share_area() {
+        // A pointy-top hexagon around (100, 100), 40 across the flats.
+        let r = 40.0 / 3f64.sqrt();
+        let hex: Vec<(f64, f64)> = (0..6)
+            .map(|k| {
+                let a =
+                    std::f64::consts::PI / 3.0 * k as f64 - std::f64::consts::PI / 2.0;
+                (100.0 + r * a.cos(), 100.0 + r * a.sin())
+            })
+            .collect();
+        assert!(overlaps([90.0, 90.0, 5.0, 5.0], &hex), "inside");
+        assert!(overlaps([0.0, 0.0, 200.0, 200.0], &hex), "around");
+        assert!(!overlaps([121.0, 0.0, 50.0, 200.0], &hex), "beside the flat side");
+        // Beside the top vertex, in the corner the bounding box would count.
+        assert!(!overlaps([78.0, 75.0, 8.0, 8.0], &hex), "in the bounding box's corner");
+        assert!(overlaps([95.0, 75.0, 8.0, 8.0], &hex), "over the top vertex");
+    }
+
+    #[test]
+    fn the_first_free_place_is_a_corner_else_a_place_along_an_edge() {
+        let sheet = (1000.0, 600.0);
+        let s = shapes("Map", &rows(2));
+        // Nothing on the sheet: the bottom-right corner.
+        let (_, at) = free_place(&[], &s, sheet).expect("a place");
+        assert_eq!(at, (1000.0 - s[0].w - INSET, 600.0 - s[0].h - INSET));
+        // A hexagon over every corner but room in the middle of the bottom edge.
+        let block = |x: f64, y: f64| -> [(f64, f64); 6] {
+            [
+                (x, y),
+                (x + 300.0, y),
+                (x + 300.0, y + 150.0),
+                (x, y + 150.0),
+                (x, y + 1.0),
+                (x, y + 2.0),
+            ]
+        };
+        let hexes =
+            [block(0.0, 0.0), block(700.0, 0.0), block(0.0, 450.0), block(700.0, 450.0)];
+        let (shape, at) = free_place(&hexes, &s, sheet).expect("a place");
+        assert!(at.0 >= 300.0 && at.0 + shape.w <= 700.0 && at.1 > 450.0 - 1.0, "{at:?}");
+        // Covered all over: none.
+        assert!(
+            free_place(&[block(-10.0, -10.0).map(|p| (p.0 * 5.0, p.1 * 5.0))], &s, sheet)
+                .is_none()
+        );
+    }
+}
