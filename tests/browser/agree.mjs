@@ -8,26 +8,12 @@
 // lists what the page reports for the setup and steps[k] after the k-th move, each a list of
 // the findings' texts; exits 1 when the page does not behave.
 import { readFileSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { openTable } from "./page.mjs";
 
 const [url, scenario, movesFile] = process.argv.slice(2);
 const moves = JSON.parse(readFileSync(movesFile, "utf8"));
-const browser = await chromium.launch({
-  executablePath: process.env.MUSTER_CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-const fail = async (why) => {
-  console.log(JSON.stringify({ ok: false, why }));
-  await browser.close();
-  process.exit(1);
-};
+const { browser, page, errors, fail } = await openTable(url, { width: 1200, height: 800 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(url);
-  await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
   await page.selectOption("#scenario", scenario);
   const listed = () => page.$$eval("#findings li.violation", (items) => items.map((i) => i.textContent));
   const steps = [await listed()];

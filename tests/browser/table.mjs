@@ -5,25 +5,11 @@
 //   node table.mjs URL UNIT FROM TO [SCREENSHOT.png]
 //
 // Prints one JSON line with what it saw; exits 1 when the page does not behave.
-import { chromium } from "playwright-core";
+import { openTable } from "./page.mjs";
 
 const [url, unit, from, to, shot] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.MUSTER_CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-const fail = async (why) => {
-  console.log(JSON.stringify({ ok: false, why }));
-  await browser.close();
-  process.exit(1);
-};
+const { browser, page, errors, fail } = await openTable(url, { width: 1500, height: 950 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(url);
-  await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
   await page.selectOption("#zoom", "0.5");
   const before = await page.textContent("#status");
   if (before.trim() !== "0 violation(s)") await fail(`the setup starts with ${before}`);

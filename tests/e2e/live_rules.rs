@@ -7,9 +7,8 @@
 //! the game VASSAL saves. One engine run per game.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use muster_package::module::live_rules::{END_SETUP, PREFERENCE};
 use muster_rules::embedded::{PieceAt, Request, RulesetDoc, Violation, check};
@@ -17,6 +16,7 @@ use muster_rules::{Breach, Category};
 use serde_json::Value;
 
 use crate::modules::built;
+use crate::table::{chromium, serve};
 use crate::util::{muster, root, seeds};
 use crate::vassal::{Run, play, tools};
 
@@ -618,14 +618,7 @@ fn table_lines(game: &Game, position: &[PieceAt]) -> BTreeSet<String> {
 /// checker finds: with the test above, the three checkers agree on every position.
 #[test]
 fn the_browser_table_lists_what_the_checker_finds_on_the_same_moves() {
-    let Ok(chromium) = std::env::var("MUSTER_CHROMIUM") else {
-        assert!(
-            std::env::var_os("MUSTER_REQUIRE_BROWSER").is_none(),
-            "MUSTER_CHROMIUM must name a Chromium for the browser test"
-        );
-        eprintln!("MUSTER_CHROMIUM is not set: .ci/run installs Chromium and sets it");
-        return;
-    };
+    let Some(chromium) = chromium() else { return };
     let dir = tempfile::tempdir().unwrap();
     let mut wrong = Vec::new();
     let mut planted = 0;
@@ -658,19 +651,7 @@ fn the_browser_table_lists_what_the_checker_finds_on_the_same_moves() {
         let file = dir.path().join(format!("{name}.json"));
         std::fs::write(&file, serde_json::to_vec(&moves).unwrap()).unwrap();
 
-        let mut server = Command::new(env!("CARGO_BIN_EXE_muster"))
-            .args(["serve", "--game", name, "--port", "0"])
-            .current_dir(built())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut first = String::new();
-        BufReader::new(server.stdout.take().unwrap()).read_line(&mut first).unwrap();
-        let url = first
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap()
-            .to_string();
+        let (mut server, url) = serve(name);
         let out = Command::new("node")
             .current_dir(root().join("tests/browser"))
             .env("MUSTER_CHROMIUM", &chromium)

@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use muster_package::archive::{Archive, write_zip};
 use muster_package::vassal::piece::Trait;
@@ -316,19 +316,24 @@ fn every_module_and_table_carries_the_checker() {
     }
 }
 
-#[test]
-fn the_table_reports_a_dragged_overstack_in_a_real_browser() {
+/// The Chromium the browser tests drive, from `MUSTER_CHROMIUM`; none (the test is skipped)
+/// when it is not set, unless `MUSTER_REQUIRE_BROWSER` asks for it.
+pub fn chromium() -> Option<String> {
     let Ok(chromium) = std::env::var("MUSTER_CHROMIUM") else {
         assert!(
             std::env::var_os("MUSTER_REQUIRE_BROWSER").is_none(),
             "MUSTER_CHROMIUM must name a Chromium for the browser test"
         );
         eprintln!("MUSTER_CHROMIUM is not set: .ci/run installs Chromium and sets it");
-        return;
+        return None;
     };
-    let (_, unit, from, to) = planted_move();
+    Some(chromium)
+}
+
+/// `muster serve` of the built `game`'s table on a free port, and its address.
+pub fn serve(game: &str) -> (Child, String) {
     let mut server = Command::new(env!("CARGO_BIN_EXE_muster"))
-        .args(["serve", "--game", GAME, "--port", "0"])
+        .args(["serve", "--game", game, "--port", "0"])
         .current_dir(built())
         .stdout(Stdio::piped())
         .spawn()
@@ -337,6 +342,14 @@ fn the_table_reports_a_dragged_overstack_in_a_real_browser() {
     BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let url =
         line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().to_string();
+    (server, url)
+}
+
+#[test]
+fn the_table_reports_a_dragged_overstack_in_a_real_browser() {
+    let Some(chromium) = chromium() else { return };
+    let (_, unit, from, to) = planted_move();
+    let (mut server, url) = serve(GAME);
     let shot = std::env::var("MUSTER_TABLE_SCREENSHOT").unwrap_or_default();
     let out = Command::new("node")
         .current_dir(root().join("tests/browser"))
