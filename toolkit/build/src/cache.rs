@@ -118,10 +118,12 @@ impl Cache {
     /// Opens (without creating) the cache in `root`. `record` keeps every drawn image's
     /// inputs for the benchmark.
     pub fn open(root: PathBuf, record: bool) -> Result<Self> {
-        Ok(Cache::with_identity(root, identity()?, record))
+        let identity = crate::identity::identity(&root)?;
+        Ok(Cache::with_identity(root, identity, record))
     }
 
-    /// Opens the cache in `root` for a muster whose identity is known ([`identity`]).
+    /// Opens the cache in `root` for a muster whose identity is known
+    /// ([`crate::identity::identity`]).
     pub fn with_identity(root: PathBuf, identity: blake3::Hash, record: bool) -> Self {
         Cache {
             root,
@@ -440,17 +442,6 @@ fn read_object(path: &Path) -> Option<Vec<u8>> {
     let stored = fs::read(path).ok()?;
     let (hash, bytes) = stored.split_at_checked(32)?;
     (blake3::hash(bytes).as_bytes() == hash).then(|| bytes.to_vec())
-}
-
-/// muster's identity: its version and the bytes of the running executable.
-pub fn identity() -> Result<blake3::Hash> {
-    let mut h = blake3::Hasher::new();
-    h.update(env!("CARGO_PKG_VERSION").as_bytes());
-    let exe = std::env::current_exe()
-        .io(|| "failed to find the muster executable".to_string())?;
-    let bytes = fs::read(&exe).io(|| format!("failed to read {}", exe.display()))?;
-    h.update(&bytes);
-    Ok(h.finalize())
 }
 
 /// The files the last build of `game` wrote under the output folder `out`, from its

@@ -27,7 +27,8 @@ impl Build {
     /// A build with these settings. Fails only when muster's own executable cannot be read
     /// (its bytes are part of every cache key).
     pub fn new(settings: Settings) -> Result<Self> {
-        Ok(Build { settings, identity: crate::cache::identity()? })
+        let identity = crate::identity::identity(&cache_dir(&settings.out))?;
+        Ok(Build { settings, identity })
     }
 
     /// The settings.

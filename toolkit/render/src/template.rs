@@ -266,14 +266,27 @@ impl Filler<'_> {
 
     /// References to the template's own ids (`url(#g)`, `#g`) prefixed with its tag.
     fn references(&self, v: &str) -> String {
-        let mut out = v.to_string();
-        for id in &self.ids {
-            let tagged = format!("{}-{id}", self.t.tag);
-            out = out.replace(&format!("url(#{id})"), &format!("url(#{tagged})"));
-            if out == format!("#{id}") {
-                out = format!("#{tagged}");
-            }
+        let tag = &self.t.tag;
+        if let Some(id) = v.strip_prefix('#')
+            && self.ids.contains(id)
+        {
+            return format!("#{tag}-{id}");
         }
+        let mut out = String::with_capacity(v.len());
+        let mut rest = v;
+        while let Some(at) = rest.find("url(#") {
+            let (before, after) = rest.split_at(at + "url(#".len());
+            let Some(end) = after.find(')') else { break };
+            out.push_str(before);
+            let id = &after[..end];
+            if self.ids.contains(id) {
+                out.push_str(tag);
+                out.push('-');
+            }
+            out.push_str(id);
+            rest = &after[end..];
+        }
+        out.push_str(rest);
         out
     }
 
@@ -654,6 +667,29 @@ mod tests {
         let mut back = fields("21");
         back.conditions.insert("back");
         assert!(fill(&t, &back, &[], 0.0).svg.contains("t0-if-back"));
+    }
+
+    #[test]
+    fn references_to_the_templates_own_ids_are_tagged_and_others_kept() {
+        let t = parse(FileId(0), T, "t.svg", "t0").unwrap();
+        let f = fields("21");
+        let filler = Filler {
+            t: &t,
+            fields: &f,
+            styles: &[],
+            bleed: 0.0,
+            ids: ["g".to_string(), "background".to_string()].into(),
+            drawn: BTreeSet::new(),
+            misfits: Vec::new(),
+        };
+        assert_eq!(filler.references("#g"), "#t0-g");
+        assert_eq!(filler.references("#other"), "#other");
+        assert_eq!(
+            filler.references("fill:url(#g);stroke:url(#other);x:url(#background)"),
+            "fill:url(#t0-g);stroke:url(#other);x:url(#t0-background)"
+        );
+        assert_eq!(filler.references("url(#g"), "url(#g", "an unclosed reference stays");
+        assert_eq!(filler.references("#fff"), "#fff", "a colour is no reference");
     }
 
     #[test]
