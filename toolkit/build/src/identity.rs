@@ -28,8 +28,8 @@ struct Remembered {
 /// muster's identity. `cache` is the cache folder: when it exists, the executable's hash
 /// is taken from it if the executable is unchanged, and kept there otherwise.
 pub fn identity(cache: &Path) -> Result<blake3::Hash> {
-    let exe =
-        std::env::current_exe().io(|| "failed to find the muster executable".to_string())?;
+    let exe = std::env::current_exe()
+        .io(|| "failed to find the muster executable".to_string())?;
     let meta = fs::metadata(&exe).io(|| format!("failed to read {}", exe.display()))?;
     let modified_ns = meta
         .modified()
@@ -46,7 +46,8 @@ pub fn identity(cache: &Path) -> Result<blake3::Hash> {
     let exe_hash = match remembered {
         Some(hash) => hash,
         None => {
-            let bytes = fs::read(&exe).io(|| format!("failed to read {}", exe.display()))?;
+            let bytes =
+                fs::read(&exe).io(|| format!("failed to read {}", exe.display()))?;
             let hash = blake3::hash(&bytes);
             if cache.is_dir() {
                 let r = Remembered {
@@ -78,7 +79,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let first = identity(dir.path()).unwrap();
         let file = dir.path().join(REMEMBERED);
-        let mut r: Remembered = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
+        let mut r: Remembered =
+            serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
         assert_eq!(identity(dir.path()).unwrap(), first, "the same executable");
         // What is remembered is used while the executable looks the same...
         let planted = blake3::hash(b"another executable").to_hex().to_string();

@@ -198,8 +198,9 @@ pub struct CounterImages {
     pub pages: usize,
     /// PNG sheet pages written.
     pub png_pages: usize,
-    /// The contact sheet.
-    pub contact_sheet: String,
+    /// The contact sheet's pages: `contact.png`, then `contact-2.png`… for a game of
+    /// more than 1,440 counters.
+    pub contact_sheets: Vec<String>,
     /// For each sheet of counter art, its preview with every cut outlined.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cut_previews: Vec<String>,

@@ -148,3 +148,40 @@ fn a_game_that_does_not_load_is_reported_and_not_built() {
     assert!(report.games.is_empty());
     assert!(!tmp.path().join("out/dist").exists());
 }
+
+/// Height and width of a PNG, from its header.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+#[test]
+fn a_game_of_more_than_1440_counters_has_its_contact_sheet_in_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let counters = 1500;
+    muster_build::bench::monster::generate(&dir.path().join("sources"), counters)
+        .unwrap();
+    let settings = Settings {
+        map_dpi: 4,
+        counters: CounterOptions { dpi: 8, sheet_dpi: 4, ..CounterOptions::default() },
+        ..settings(dir.path())
+    };
+    let report = Build::new(settings).unwrap().run(&NoProgress).unwrap();
+    let game = &report.games[0];
+    let pages: Vec<String> = game
+        .counters
+        .contact_sheets
+        .iter()
+        .map(|p| Path::new(p).file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(pages, ["contact.png", "contact-2.png"]);
+    // 120 rows of twelve on the first page, the other 60 counters (5 rows) on the second,
+    // each page under a title band of 0.4 inch, at 100 dpi.
+    let sizes: Vec<(u32, u32)> = game
+        .counters
+        .contact_sheets
+        .iter()
+        .map(|p| png_size(&std::fs::read(p).unwrap()))
+        .collect();
+    assert_eq!(sizes, [(1920, 40 + 120 * 95), (1920, 40 + 5 * 95)]);
+}

@@ -55,7 +55,6 @@ pub fn render_counters(
         pages.par_iter().map(|p| sheet::page_svg(game, &order, p, options)).collect();
     let bar = ctx.stage("sheets", svgs.len() + 2);
     let pdf_path = dir.join("sheets.pdf");
-    let contact_path = dir.join("contact.png");
     // The PDF, the sheet images and the contact sheet are independent: draw them at once.
     let (pdf, (pngs, contact)) = rayon::join(
         || -> Result<()> {
@@ -108,25 +107,38 @@ pub fn render_counters(
                         })
                         .collect::<Result<()>>()
                 },
-                || -> Result<()> {
-                    // Every counter, both sides, with its id.
-                    let bands: Vec<(String, u32)> = contact_bands(game, &all)
-                        .into_iter()
-                        .map(|(svg, h)| (svg, pixels(h, CONTACT_DPI)))
-                        .collect();
+                || -> Result<Vec<String>> {
+                    // Every counter, both sides, with its id, on pages of at most
+                    // `CONTACT_ROWS` rows.
                     let width = pixels(12.0 * 1.6, CONTACT_DPI);
-                    let png =
-                        ctx.cache.png_bands("contact.png", &bands, width, CONTACT_DPI)?;
-                    ctx.outputs.write(&contact_path, &png)?;
-                    bar.step();
-                    Ok(())
+                    let pages = contact_pages(game, &all);
+                    let count = pages.len();
+                    pages
+                        .into_par_iter()
+                        .enumerate()
+                        .map(|(i, bands)| {
+                            let name = contact_name(i);
+                            let bands: Vec<(String, u32)> = bands
+                                .into_iter()
+                                .map(|(svg, h)| (svg, pixels(h, CONTACT_DPI)))
+                                .collect();
+                            let png =
+                                ctx.cache.png_bands(&name, &bands, width, CONTACT_DPI)?;
+                            let path = dir.join(&name);
+                            ctx.outputs.write(&path, &png)?;
+                            if i + 1 == count {
+                                bar.step();
+                            }
+                            Ok(path.display().to_string())
+                        })
+                        .collect()
                 },
             )
         },
     );
     pdf?;
     pngs?;
-    contact?;
+    let contact_sheets = contact?;
     // Each sheet of art with the faces cut from it outlined.
     let cut_previews = muster_render::cuts::cut_previews(game)
         .par_iter()
@@ -148,21 +160,60 @@ pub fn render_counters(
         pdf: pdf_path.display().to_string(),
         pages: svgs.len(),
         png_pages: svgs.len(),
-        contact_sheet: contact_path.display().to_string(),
+        contact_sheets,
     })
 }
 
 /// Contact sheet resolution, in dots per inch.
 const CONTACT_DPI: u32 = 100;
 
-/// A contact sheet as bands drawn one under the other: a title, then one band per row of
-/// twelve counters, each with both sides side by side and its printed name beneath, 1.6 by
-/// 0.95 inches a cell. Returns each band's SVG and height in inches; a changed counter
+/// Rows of counters on one page of the contact sheet: 1,440 counters, some 11,500 pixels
+/// tall, so that the largest games stay within what image viewers (and PNG encoders) take.
+const CONTACT_ROWS: usize = 120;
+
+/// Counters in a row of the contact sheet.
+const CONTACT_COLUMNS: usize = 12;
+
+/// The file of page `i` (from 0) of the contact sheet: `contact.png`, then
+/// `contact-2.png`, `contact-3.png`…
+fn contact_name(i: usize) -> String {
+    if i == 0 { "contact.png".into() } else { format!("contact-{}.png", i + 1) }
+}
+
+/// The contact sheet's pages (see [`contact_bands`]), [`CONTACT_ROWS`] rows a page, each
+/// page under its own title.
+fn contact_pages(game: &Game, units: &[&Unit]) -> Vec<Vec<(String, f64)>> {
+    let per_page = CONTACT_ROWS * CONTACT_COLUMNS;
+    let pages = units.len().div_ceil(per_page).max(1);
+    (0..pages)
+        .map(|p| {
+            let from = p * per_page;
+            let these = &units[from..(from + per_page).min(units.len())];
+            let title = if pages == 1 {
+                format!("{} — {} counters", game.meta.title, units.len())
+            } else {
+                format!(
+                    "{} — counters {} to {} of {} (page {} of {pages})",
+                    game.meta.title,
+                    from + 1,
+                    from + these.len(),
+                    units.len(),
+                    p + 1
+                )
+            };
+            contact_bands(game, &title, these)
+        })
+        .collect()
+}
+
+/// A contact sheet page as bands drawn one under the other: a title, then one band per row
+/// of twelve counters, each with both sides side by side and its printed name beneath, 1.6
+/// by 0.95 inches a cell. Returns each band's SVG and height in inches; a changed counter
 /// changes only its own band.
-fn contact_bands(game: &Game, units: &[&Unit]) -> Vec<(String, f64)> {
+fn contact_bands(game: &Game, title: &str, units: &[&Unit]) -> Vec<(String, f64)> {
     use std::fmt::Write;
 
-    let cols = 12usize;
+    let cols = CONTACT_COLUMNS;
     let (cw, chh) = (1.6 * 96.0, 0.95 * 96.0);
     let size = 0.6 * 96.0;
     let w = cols as f64 * cw;
@@ -179,9 +230,8 @@ fn contact_bands(game: &Game, units: &[&Unit]) -> Vec<(String, f64)> {
         band(
             0.4 * 96.0,
             &format!(
-                r##"<text x="8" y="24" font-size="18" font-weight="bold">{} — {} counters</text>"##,
-                escape(&game.meta.title),
-                units.len()
+                r##"<text x="8" y="24" font-size="18" font-weight="bold">{}</text>"##,
+                escape(title),
             ),
         ),
         0.4,
