@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::files::{files_under, write_atomic, write_atomic_unsynced};
 use crate::report::{CacheReport, GameReport};
+use crate::stored::StoredDiagnostic;
 use crate::sync::lock;
 
 /// A cache key: the hash of a step's inputs.
@@ -86,6 +87,18 @@ struct Stamp {
     objects: Vec<String>,
     /// The game's build report.
     summary: GameReport,
+    /// The game's diagnostics: from loading it and from fitting its counters' text.
+    #[serde(default)]
+    diagnostics: Vec<StoredDiagnostic>,
+}
+
+/// What a game's stamp says of its last build, when that build still stands.
+#[derive(Debug)]
+pub struct Standing {
+    /// The build report.
+    pub report: GameReport,
+    /// The game's diagnostics.
+    pub diagnostics: Vec<StoredDiagnostic>,
 }
 
 /// The build cache, shared by the stages of a build.
@@ -176,21 +189,24 @@ impl Cache {
         crate::layout::stamp_path(&self.root, game)
     }
 
-    /// The summary of a game's last build when `key` matches it and every output it left
-    /// is still there, untouched, with nothing added.
+    /// The report and diagnostics of a game's last build when `key` matches it and every
+    /// output it left is still there, untouched, with nothing added.
     pub fn up_to_date(
         &self,
         game: &str,
         key: &Key,
         outputs: &[PathBuf],
-    ) -> Option<GameReport> {
+    ) -> Option<Standing> {
         let text = fs::read(self.stamp_path(game)).ok()?;
         let stamp: Stamp = serde_json::from_slice(&text).ok()?;
-        if stamp.key != key.hex() || stamp.outputs != listing(self.out(), outputs) {
+        if stamp.key != key.hex()
+            || stamp.summary.game != game
+            || stamp.outputs != listing(self.out(), outputs)
+        {
             return None;
         }
         lock(&self.kept).extend(stamp.objects);
-        Some(stamp.summary)
+        Some(Standing { report: stamp.summary, diagnostics: stamp.diagnostics })
     }
 
     /// Records a game's completed build, with the objects it used.
@@ -201,6 +217,7 @@ impl Cache {
         key: &Key,
         outputs: &[PathBuf],
         summary: &GameReport,
+        diagnostics: Vec<StoredDiagnostic>,
     ) -> Result<()> {
         let objects: Vec<String> = lock(&game.used).iter().cloned().collect();
         lock(&self.kept).extend(objects.iter().cloned());
@@ -209,6 +226,7 @@ impl Cache {
             outputs: listing(self.out(), outputs),
             objects,
             summary: summary.clone(),
+            diagnostics,
         };
         write_atomic(&self.stamp_path(id), &serde_json::to_vec(&stamp)?)?;
         Ok(())
@@ -529,15 +547,19 @@ mod tests {
         let k2 = cache.key("o").part(b"2").finish();
         let game = GameCache::new(&cache);
         game.get_or_make(&k1, String::new, || Ok(vec![1])).unwrap();
-        cache.stamp(&game, "g", &key, std::slice::from_ref(&out), &summary).unwrap();
+        cache
+            .stamp(&game, "g", &key, std::slice::from_ref(&out), &summary, vec![])
+            .unwrap();
         assert_eq!(
-            cache.up_to_date("g", &key, std::slice::from_ref(&out)).map(|r| r.game),
+            cache
+                .up_to_date("g", &key, std::slice::from_ref(&out))
+                .map(|s| s.report.game),
             Some(summary.game)
         );
         let other = cache.key("game").part(b"y").finish();
-        assert_eq!(cache.up_to_date("g", &other, std::slice::from_ref(&out)), None);
+        assert!(cache.up_to_date("g", &other, std::slice::from_ref(&out)).is_none());
         fs::write(out.join("b.png"), b"two").unwrap();
-        assert_eq!(cache.up_to_date("g", &key, std::slice::from_ref(&out)), None);
+        assert!(cache.up_to_date("g", &key, std::slice::from_ref(&out)).is_none());
 
         // An unstamped build's objects go; a stamped game's stay.
         GameCache::new(&cache).get_or_make(&k2, String::new, || Ok(vec![2])).unwrap();

@@ -57,6 +57,7 @@ pub mod report;
 pub mod reports;
 mod settings;
 pub mod stages;
+pub mod stored;
 mod sync;
 pub mod validate;
 pub mod watch;

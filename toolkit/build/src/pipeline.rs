@@ -3,10 +3,12 @@
 
 use std::time::Instant;
 
-use muster_model::{Game, LoadOptions, Loaded};
+use std::collections::BTreeMap;
+
+use muster_model::{Diagnostic, Game, LoadOptions, Loaded};
 use rayon::prelude::*;
 
-use crate::cache::{Cache, GameCache};
+use crate::cache::{Cache, GameCache, Key, Standing};
 use crate::error::Result;
 use crate::layout::{cache_dir, game_outputs};
 use crate::output::Outputs;
@@ -14,6 +16,7 @@ use crate::progress::Progress;
 use crate::report::{Attention, BuildReport, GameReport};
 use crate::settings::Settings;
 use crate::stages::{self, Context};
+use crate::stored::StoredDiagnostic;
 
 /// A build: its settings and muster's identity, which keys the cache. One `Build` can run
 /// any number of times (a watch rebuilds with the same one).
@@ -68,56 +71,137 @@ impl Build {
         progress: &dyn Progress,
     ) -> Result<BuildReport> {
         let started = Instant::now();
-        let mut loaded =
-            muster_model::load(&self.settings.sources, games, &LoadOptions::default());
+        // Games whose last build still stands are not loaded again: their reports and
+        // diagnostics come from their stamps.
+        let checked = self.standing(cache, games);
+        let standing: BTreeMap<&str, &Standing> = checked
+            .iter()
+            .filter_map(|(name, _, s)| Some((name.as_str(), s.as_ref()?)))
+            .collect();
+        let keys: BTreeMap<&str, Key> = checked
+            .iter()
+            .filter_map(|(name, key, _)| Some((name.as_str(), (*key)?)))
+            .collect();
+        let options = LoadOptions {
+            skip: standing.keys().map(|n| n.to_string()).collect(),
+            ..LoadOptions::default()
+        };
+        let mut loaded = muster_model::load(&self.settings.sources, games, &options);
         // The counters' text is fitted to their templates before anything is drawn, so
         // what does not fit is reported with the rest of the game's findings.
         // So is a map legend that has to cover hexes.
-        let misfits: Vec<_> = loaded
+        let misfits: Vec<Vec<Diagnostic>> = loaded
             .games
             .par_iter()
-            .flat_map(|g| {
+            .map(|g| {
                 let mut found = muster_render::counter::check(g);
                 found.extend(muster_render::map::check(g));
                 found
             })
             .collect();
-        loaded.diagnostics.extend(misfits);
+        // Each game's diagnostics together, games in order, after those of the sources
+        // folder as a whole; a standing game's as its stamp kept them.
+        let mut of_game: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        let mut whole = Vec::new();
+        for (i, d) in std::mem::take(&mut loaded.diagnostics).into_iter().enumerate() {
+            match loaded.of_game.iter().find(|(_, r)| r.contains(&i)) {
+                Some((name, _)) => of_game.entry(name.clone()).or_default().push(d),
+                None => whole.push(d),
+            }
+        }
+        for (game, found) in loaded.games.iter().zip(misfits) {
+            of_game.entry(folder_name(game)).or_default().extend(found);
+        }
+        for (name, s) in &standing {
+            let kept = of_game.entry(name.to_string()).or_default();
+            kept.extend(s.diagnostics.iter().map(|d| d.restore(&mut loaded.sources)));
+        }
+        loaded.of_game.clear();
+        loaded.diagnostics = whole;
+        for (name, found) in of_game {
+            let start = loaded.diagnostics.len();
+            loaded.diagnostics.extend(found);
+            loaded.of_game.insert(name, start..loaded.diagnostics.len());
+        }
         progress.loaded(&loaded);
         // Games build side by side; their reports come in order.
         let built: Vec<Result<GameReport>> = loaded
             .games
             .par_iter()
-            .map(|game| self.build_or_skip(game, &loaded, cache, progress))
+            .map(|game| {
+                let key =
+                    keys.get(game.id.as_str()).filter(|_| folder_name(game) == game.id);
+                self.build_or_skip(game, key.copied(), &loaded, cache, progress)
+            })
             .collect();
-        let games_built = built.into_iter().collect::<Result<Vec<_>>>()?;
+        let mut reports = built.into_iter().collect::<Result<Vec<_>>>()?;
+        for (name, s) in &standing {
+            let mut report = s.report.clone();
+            crate::files::remove_temporaries(&game_outputs(&self.settings.out, name))?;
+            report.up_to_date = true;
+            report.cache = Default::default();
+            report.seconds = 0.0;
+            reports.push(report);
+        }
+        reports.sort_by(|a, b| a.game.cmp(&b.game));
         if games.is_empty() && !loaded.has_errors() {
             cache.prune()?;
         }
         Ok(BuildReport {
             loaded,
-            games: games_built,
+            games: reports,
             seconds: started.elapsed().as_secs_f64(),
         })
     }
 
+    /// The selected game folders (by name) with their keys and, for those whose last build
+    /// still stands (inputs and outputs as it left them), what its stamp says. A game whose
+    /// id is not its folder's name is always loaded, and checked once loaded.
+    fn standing(
+        &self,
+        cache: &Cache,
+        games: &[String],
+    ) -> Vec<(String, Option<Key>, Option<Standing>)> {
+        let Ok(dirs) = muster_model::discover_games(&self.settings.sources) else {
+            return Vec::new();
+        };
+        dirs.par_iter()
+            .filter_map(|dir| {
+                let name = dir.file_name()?.to_string_lossy().into_owned();
+                if !games.is_empty() && !games.contains(&name) {
+                    return None;
+                }
+                let key = cache.game_key(dir, &name, &self.settings.key()).ok();
+                let owned = game_outputs(&self.settings.out, &name);
+                let standing =
+                    key.as_ref().and_then(|k| cache.up_to_date(&name, k, &owned));
+                Some((name, key, standing))
+            })
+            .collect()
+    }
+
     /// Builds one game, or reports it up to date when its inputs and outputs are as its
-    /// last build left them.
+    /// last build left them. `key` is the game's key when it is known already.
     fn build_or_skip(
         &self,
         game: &Game,
+        key: Option<Key>,
         loaded: &Loaded,
         cache: &Cache,
         progress: &dyn Progress,
     ) -> Result<GameReport> {
         let t = Instant::now();
         let out = &self.settings.out;
-        let key = cache.game_key(&game.dir, &game.id, &self.settings.key())?;
+        let key = match key {
+            Some(k) => k,
+            None => cache.game_key(&game.dir, &game.id, &self.settings.key())?,
+        };
         let owned = game_outputs(out, &game.id);
-        if let Some(mut report) = cache.up_to_date(&game.id, &key, &owned) {
+        if let Some(standing) = cache.up_to_date(&game.id, &key, &owned) {
             // What a killed build left beside the module; under the folders it would
             // have made the game out of date.
             crate::files::remove_temporaries(&owned)?;
+            let mut report = standing.report;
             report.up_to_date = true;
             report.cache = Default::default();
             report.seconds = t.elapsed().as_secs_f64();
@@ -142,7 +226,17 @@ impl Build {
         ctx.outputs.sweep(&owned)?;
         crate::files::remove_temporaries(&owned)?;
         report.seconds = t.elapsed().as_secs_f64();
-        cache.stamp(&ctx.cache, &game.id, &key, &owned, &report)?;
+        let diagnostics = loaded
+            .of_game
+            .get(&folder_name(game))
+            .map(|r| {
+                loaded.diagnostics[r.clone()]
+                    .iter()
+                    .map(|d| StoredDiagnostic::keep(d, &loaded.sources))
+                    .collect()
+            })
+            .unwrap_or_default();
+        cache.stamp(&ctx.cache, &game.id, &key, &owned, &report, diagnostics)?;
         report.up_to_date = false;
         report.cache = ctx.cache.report();
         Ok(report)
@@ -206,4 +300,11 @@ impl Build {
             ..report
         })
     }
+}
+
+/// The name of the folder a game was loaded from.
+fn folder_name(game: &Game) -> String {
+    game.dir
+        .file_name()
+        .map_or_else(|| game.id.clone(), |n| n.to_string_lossy().into_owned())
 }

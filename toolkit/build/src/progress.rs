@@ -6,7 +6,9 @@ use muster_model::Loaded;
 /// Receives a build's progress. Every method has a default that does nothing. Games build
 /// side by side and stages spread over threads, so calls come from several threads.
 pub trait Progress: Sync {
-    /// The games are loaded (before any is built); `loaded` holds every diagnostic.
+    /// The games are loaded (before any is built); `loaded` holds every diagnostic. A game
+    /// whose last build still stands is not loaded again (it is not in `loaded.games`), but
+    /// its diagnostics, as that build found them, are there.
     fn loaded(&self, loaded: &Loaded) {
         let _ = loaded;
     }

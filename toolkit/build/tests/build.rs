@@ -185,3 +185,63 @@ fn a_game_of_more_than_1440_counters_has_its_contact_sheet_in_pages() {
         .collect();
     assert_eq!(sizes, [(1920, 40 + 120 * 95), (1920, 40 + 5 * 95)]);
 }
+
+/// Collects every diagnostic the build tells, rendered, and how many games it loaded.
+#[derive(Default)]
+struct Told {
+    games: AtomicUsize,
+    rendered: Mutex<Vec<String>>,
+}
+
+impl Progress for Told {
+    fn loaded(&self, loaded: &Loaded) {
+        self.games.fetch_add(loaded.games.len(), Ordering::Relaxed);
+        let mut told = self.rendered.lock().unwrap();
+        told.extend(loaded.diagnostics.iter().map(|d| loaded.sources.render(d)));
+    }
+}
+
+#[test]
+fn a_game_whose_build_stands_is_not_loaded_again_and_its_findings_are_told_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("sources/example-oasis");
+    copy_tree(&root().join("sources/example-oasis"), &game);
+    // A file muster does not read (a warning at no place) and a designation too long for
+    // its counter (a warning at its line).
+    std::fs::write(game.join("extra.yml"), "x: 1\n").unwrap();
+    let path = game.join("counters.yaml");
+    let text = std::fs::read_to_string(&path).unwrap().replacen(
+        "      - {printed: 1 Bde HQ, front: {movement: 8}}\n",
+        "      - {printed: 1 Bde HQ, front: {movement: 8}}\n      - {printed: 3/1 Extraordinarily Long Reconnaissance Bn, front: {movement: 9}}\n",
+        1,
+    );
+    std::fs::write(&path, text).unwrap();
+    let build = Build::new(settings(tmp.path())).unwrap();
+    let first = Told::default();
+    let report = build.run(&first).unwrap();
+    assert!(!report.games[0].up_to_date);
+    assert_eq!(first.games.load(Ordering::Relaxed), 1);
+    let told = first.rendered.lock().unwrap().clone();
+    assert!(told.iter().any(|d| d.contains("extra.yml")), "{told:#?}");
+    assert!(
+        told.iter()
+            .any(|d| d.contains("counters.yaml:6:") && d.contains("Extraordinarily")),
+        "{told:#?}"
+    );
+
+    let again = Told::default();
+    let report = build.run(&again).unwrap();
+    assert!(report.games[0].up_to_date);
+    assert_eq!(report.games[0].game, "example-oasis");
+    assert_eq!(again.games.load(Ordering::Relaxed), 0, "the game is not loaded again");
+    assert_eq!(*again.rendered.lock().unwrap(), told);
+
+    // Changed, it is loaded and built again.
+    std::fs::remove_file(game.join("extra.yml")).unwrap();
+    let changed = Told::default();
+    let report = build.run(&changed).unwrap();
+    assert!(!report.games[0].up_to_date);
+    assert_eq!(changed.games.load(Ordering::Relaxed), 1);
+    let now = changed.rendered.lock().unwrap().clone();
+    assert_eq!(now.len(), told.len() - 1, "{now:#?}");
+}

@@ -1,6 +1,6 @@
 //! Printed unit references resolved to counters and formations of the manifest.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
 use muster_model::notation::{UnitItem, parse_name};
@@ -110,6 +110,11 @@ pub struct Resolver<'g> {
     /// Per counter (units, then markers): normalised printed name without marks, normalised
     /// printed name, normalised designation.
     names: Vec<(String, String, String)>,
+    /// Normalised printed name, with or without marks → the counters (indexes into
+    /// `names`) that carry it.
+    by_name: HashMap<String, Vec<usize>>,
+    /// Normalised designation → the counters that carry it.
+    by_designation: HashMap<String, Vec<usize>>,
     /// normalised name → formation id
     formations: BTreeMap<String, String>,
     /// the same, from headings and declared names only (not from HQ counters)
@@ -183,8 +188,17 @@ impl<'g> Resolver<'g> {
                     printed.first().map_or(u.printed.v.as_str(), |i| i.name.as_str());
                 (normalise(bare), normalise(&u.printed.v), normalise(&u.name.designation))
             })
-            .collect();
-        Resolver { game, names, formations, headings, generic }
+            .collect::<Vec<(String, String, String)>>();
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_designation: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, (bare, printed, designation)) in names.iter().enumerate() {
+            by_name.entry(bare.clone()).or_default().push(i);
+            if printed != bare {
+                by_name.entry(printed.clone()).or_default().push(i);
+            }
+            by_designation.entry(designation.clone()).or_default().push(i);
+        }
+        Resolver { game, names, by_name, by_designation, formations, headings, generic }
     }
 
     /// The formation a printed name or heading refers to: an exact name first, then the
@@ -468,20 +482,26 @@ impl<'g> Resolver<'g> {
         };
         let exact = normalise(&item.name);
         let designation = normalise(&parts.designation);
-        let candidates: Vec<&muster_model::Unit> = g
-            .units
-            .iter()
-            .chain(&g.markers)
-            .zip(&self.names)
-            .filter(|(u, _)| u.side == side || u.side.is_empty())
-            .filter(|(u, (bare, printed, d))| {
-                *bare == exact
-                    || *printed == exact
-                    || (!designation.is_empty()
-                        && *d == designation
-                        && want_type(&u.unit_type))
-            })
-            .map(|(u, _)| u)
+        // The counters printed `exact`, or of the same designation and type, in the
+        // manifest's order (units, then markers).
+        let counter =
+            |i: usize| g.units.get(i).unwrap_or_else(|| &g.markers[i - g.units.len()]);
+        let mut found: Vec<usize> = self.by_name.get(&exact).cloned().unwrap_or_default();
+        if !designation.is_empty() {
+            found.extend(
+                self.by_designation
+                    .get(&designation)
+                    .into_iter()
+                    .flatten()
+                    .filter(|&&i| want_type(&counter(i).unit_type)),
+            );
+        }
+        found.sort_unstable();
+        found.dedup();
+        let candidates: Vec<&muster_model::Unit> = found
+            .into_iter()
+            .map(counter)
+            .filter(|u| u.side == side || u.side.is_empty())
             .collect();
         let pick = |cands: &[&muster_model::Unit],
                     used: &mut BTreeMap<String, u32>|

@@ -103,7 +103,7 @@ pub fn print_report(g: &Global, report: &BuildReport, format: Format) -> Result<
             let findings: usize = report.games.iter().map(|g| g.attention.len()).sum();
             errln!(
                 "built {} game(s) in {:.2} s; {errors} error(s), {warnings} warning(s) loading; {findings} finding(s) need attention",
-                loaded.games.len(),
+                report.games.len(),
                 report.seconds
             )?;
         }

@@ -1,6 +1,8 @@
 //! Reading a game folder: discovery, file limits, parsing every document.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
@@ -19,11 +21,14 @@ use crate::validate;
 pub struct LoadOptions {
     /// Largest YAML file accepted, in bytes. Default: 8 MiB.
     pub max_file_bytes: u64,
+    /// Game folders (by name) not to load, such as those a build finds up to date.
+    /// Default: none.
+    pub skip: BTreeSet<String>,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        LoadOptions { max_file_bytes: 8 * 1024 * 1024 }
+        LoadOptions { max_file_bytes: 8 * 1024 * 1024, skip: BTreeSet::new() }
     }
 }
 
@@ -36,6 +41,9 @@ pub struct Loaded {
     pub games: Vec<Game>,
     /// Errors and warnings, in file order.
     pub diagnostics: Vec<Diagnostic>,
+    /// For each game folder loaded (by name), where its own diagnostics are in
+    /// `diagnostics`; the others concern the sources folder as a whole.
+    pub of_game: BTreeMap<String, Range<usize>>,
 }
 
 impl Loaded {
@@ -106,9 +114,10 @@ pub fn load(root: &Path, only: &[String], options: &LoadOptions) -> Loaded {
         }
     }
     for (dir, name) in dirs.iter().zip(&names) {
-        if !only.is_empty() && !only.contains(name) {
+        if !only.is_empty() && !only.contains(name) || options.skip.contains(name) {
             continue;
         }
+        let start = loaded.diagnostics.len();
         match load_game(dir, &mut loaded.sources, options) {
             Ok((game, warnings)) => {
                 loaded.diagnostics.extend(warnings);
@@ -116,6 +125,7 @@ pub fn load(root: &Path, only: &[String], options: &LoadOptions) -> Loaded {
             }
             Err(errors) => loaded.diagnostics.extend(errors),
         }
+        loaded.of_game.insert(name.clone(), start..loaded.diagnostics.len());
     }
     loaded
 }

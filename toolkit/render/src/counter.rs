@@ -15,6 +15,7 @@ use muster_model::source::{FaceName, FieldStyle, Marking, Mobility};
 use muster_model::template::{self, Template};
 use muster_model::{Diagnostic, FindingKind, Game, Span, Unit};
 use muster_rules::Category;
+use rayon::prelude::*;
 
 use crate::svg::{data_url, n};
 use crate::template::{Fields, Misfit, Run, fill};
@@ -402,9 +403,19 @@ struct Sighting {
 pub fn check(game: &Game) -> Vec<Diagnostic> {
     // By template, field and text: the first counter that prints it, and the others.
     let mut seen: BTreeMap<(String, String, String), Sighting> = BTreeMap::new();
-    for unit in game.units.iter().chain(&game.markers) {
-        for face in faces(unit) {
-            let art = counter_fragment(game, unit, face, 0.0);
+    // Every face is fitted (side by side), then the misfits are gathered in order.
+    let counters: Vec<&Unit> = game.units.iter().chain(&game.markers).collect();
+    let fitted: Vec<Vec<(Face, CounterArt)>> = counters
+        .par_iter()
+        .map(|unit| {
+            faces(unit)
+                .into_iter()
+                .map(|face| (face, counter_fragment(game, unit, face, 0.0)))
+                .collect()
+        })
+        .collect();
+    for (unit, faces) in counters.iter().zip(fitted) {
+        for (face, art) in faces {
             for m in art.misfits {
                 let key = (art.template.clone(), m.field.clone(), m.text.clone());
                 let label = format!(

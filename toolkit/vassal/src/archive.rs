@@ -28,9 +28,14 @@ fn err(e: impl std::fmt::Display) -> ArchiveError {
     ArchiveError(e.to_string())
 }
 
+/// Endings of entries whose bytes are compressed already, which deflating again would only
+/// slow down: PNG and JPEG images, VASSAL saves and archives (zips themselves).
+pub const COMPRESSED: [&str; 6] = [".png", ".jpg", ".jpeg", ".vsav", ".vmod", ".zip"];
+
 /// Writes `files` (archive path → bytes) as a zip whose bytes depend only on them: entries
-/// sorted by name, dated 1980-01-01, Unix permissions 0644. PNG images are stored, as they
-/// are compressed already; everything else is deflated.
+/// sorted by name, dated 1980-01-01, Unix permissions 0644. Entries that are compressed
+/// already ([`COMPRESSED`]: images, saved games, archives) are stored; everything else is
+/// deflated.
 pub fn write_zip(files: &BTreeMap<String, Vec<u8>>) -> Result<Vec<u8>, ArchiveError> {
     let time = DateTime::from_date_and_time(1980, 1, 1, 0, 0, 0).map_err(err)?;
     let base = SimpleFileOptions::default()
@@ -40,7 +45,7 @@ pub fn write_zip(files: &BTreeMap<String, Vec<u8>>) -> Result<Vec<u8>, ArchiveEr
     let mut z = ZipWriter::new(Cursor::new(Vec::new()));
     for (name, bytes) in files {
         check_name(name)?;
-        let options = if name.ends_with(".png") {
+        let options = if COMPRESSED.iter().any(|ext| name.ends_with(ext)) {
             base.compression_method(CompressionMethod::Stored)
         } else {
             base.compression_method(CompressionMethod::Deflated)
@@ -173,6 +178,27 @@ mod tests {
         let mut a = Archive::open(one).expect("opens");
         assert_eq!(a.names(), ["b.txt", "images/a.png"]);
         assert_eq!(a.read("b.txt").expect("reads"), b"hello");
+    }
+
+    #[test]
+    fn compressed_entries_are_stored_and_the_rest_deflated() {
+        let text =
+            b"buildFile text buildFile text buildFile text buildFile text".repeat(20);
+        let mut files = BTreeMap::new();
+        for name in ["buildFile.xml", "images/a.png", "photo.jpg", "setup.vsav"] {
+            files.insert(name.to_string(), text.clone());
+        }
+        let zip = write_zip(&files).expect("writes");
+        let mut z = ZipArchive::new(Cursor::new(zip)).expect("opens");
+        for (name, method) in [
+            ("buildFile.xml", CompressionMethod::Deflated),
+            ("images/a.png", CompressionMethod::Stored),
+            ("photo.jpg", CompressionMethod::Stored),
+            ("setup.vsav", CompressionMethod::Stored),
+        ] {
+            let entry = z.by_name(name).expect("entry");
+            assert_eq!(entry.compression(), method, "{name}");
+        }
     }
 
     #[test]

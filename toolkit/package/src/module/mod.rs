@@ -14,6 +14,7 @@ mod setups;
 pub mod table;
 pub mod turns;
 
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 use muster_check::Solution;
@@ -277,21 +278,31 @@ pub fn build(
 
     // Setups.
     let lookup = pieces::lookup(&prototypes);
+    // Each scenario's save is written on its own (side by side), and added in order.
+    let saves = solutions
+        .par_iter()
+        .map(|solution| {
+            // The setup lines the live checks read, when they check them.
+            let lines = doc
+                .scenarios
+                .get(&solution.scenario)
+                .filter(|_| !live_traits.is_empty() && live.setup.is_some());
+            setups::save(
+                game,
+                solution,
+                &slots,
+                &setups::Surroundings {
+                    plan: &plan,
+                    table: &table,
+                    dead_piles: &dead_piles,
+                },
+                lines,
+                &lookup,
+            )
+        })
+        .collect::<Result<Vec<_>, PackageError>>()?;
     let mut setup_files = Vec::new();
-    for solution in solutions {
-        // The setup lines the live checks read, when they check them.
-        let lines = doc
-            .scenarios
-            .get(&solution.scenario)
-            .filter(|_| !live_traits.is_empty() && live.setup.is_some());
-        let (name, bytes, file) = setups::save(
-            game,
-            solution,
-            &slots,
-            &setups::Surroundings { plan: &plan, table: &table, dead_piles: &dead_piles },
-            lines,
-            &lookup,
-        )?;
+    for (name, bytes, file) in saves {
         files.insert(name, bytes);
         setup_files.push(file);
     }

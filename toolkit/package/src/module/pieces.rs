@@ -320,7 +320,7 @@ pub fn slots(game: &Game, dead_piles: &DeadPiles) -> Vec<Slot> {
 }
 
 /// Prototype lookup for [`Piece::expand`].
-pub fn lookup(prototypes: &[Prototype]) -> impl Fn(&str) -> Option<Piece> + '_ {
+pub fn lookup(prototypes: &[Prototype]) -> impl Fn(&str) -> Option<Piece> + Sync + '_ {
     let map: BTreeMap<&str, &Piece> =
         prototypes.iter().map(|p| (p.name.as_str(), &p.piece)).collect();
     move |name| map.get(name).map(|p| (*p).clone())

@@ -2,7 +2,7 @@
 //! the hex the solver gives it (stacked), off-map counters in their holding boxes, reduced
 //! counters showing their reduced side.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use muster_check::Solution;
 use muster_model::{Game, PlacementKind};
@@ -179,7 +179,7 @@ pub fn save(
     slots: &[Slot],
     maps: &Surroundings,
     lines: Option<&BTreeMap<String, Allowed>>,
-    prototypes: &dyn Fn(&str) -> Option<Piece>,
+    prototypes: &(dyn Fn(&str) -> Option<Piece> + Sync),
 ) -> Result<(String, Vec<u8>, SetupFile), PackageError> {
     let Surroundings { plan, table, dead_piles } = *maps;
     let scenario = game
@@ -192,8 +192,13 @@ pub fn save(
     let mut adds = Vec::new();
     let mut stacks: BTreeMap<(String, i64, i64), Vec<String>> = BTreeMap::new();
     let mut order: Vec<(String, i64, i64)> = Vec::new();
+    // The first slot of each unit.
+    let mut slot_of: HashMap<&str, &Slot> = HashMap::new();
+    for s in slots {
+        slot_of.entry(s.id.as_str()).or_insert(s);
+    }
     for (k, Wanted { unit, cell, holding, reduced, .. }) in wanted.iter().enumerate() {
-        let slot = slots.iter().find(|s| s.id == *unit).ok_or_else(|| {
+        let slot = slot_of.get(unit.as_str()).ok_or_else(|| {
             PackageError(format!(
                 "scenario {} places {unit}, which has no counter",
                 scenario.id.v
