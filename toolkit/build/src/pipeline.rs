@@ -264,8 +264,13 @@ impl Build {
         let t = timed("counters", t);
         let (solutions, findings) = stages::setups::write_setups(ctx, game)?;
         let t = timed("setups", t);
-        let errata =
-            stages::errata::write_errata(&ctx.outputs, ctx.out, game, &loaded.sources)?;
+        let errata = stages::errata::write_errata(
+            &ctx.outputs,
+            ctx.out,
+            game,
+            &solutions,
+            &loaded.sources,
+        )?;
         let t = timed("errata", t);
         let module = stages::module::write_module(
             ctx,

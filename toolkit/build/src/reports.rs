@@ -19,7 +19,7 @@ pub fn errata(out: &Path, loaded: &Loaded) -> Result<Vec<Vec<Erratum>>> {
         .iter()
         .map(|game| {
             let outputs = Outputs::default();
-            let found = write_errata(&outputs, out, game, &loaded.sources)?;
+            let found = write_errata(&outputs, out, game, &[], &loaded.sources)?;
             outputs.commit()?;
             Ok(found)
         })

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use muster_check::Erratum;
+use muster_check::{Erratum, Solution};
 use muster_model::{Certainty, Game, Sources};
 use serde_json::{Value, json};
 
@@ -10,14 +10,16 @@ use crate::error::Result;
 use crate::output::Outputs;
 
 /// Writes `dist/<game>/errata.md` and `errata.json` through `outputs`; returns the
-/// findings.
+/// findings. `solutions` are the game's scenarios solved already, if any (the others are
+/// solved here).
 pub fn write_errata(
     outputs: &Outputs,
     out: &Path,
     game: &Game,
+    solutions: &[Solution],
     sources: &Sources,
 ) -> Result<Vec<Erratum>> {
-    let errata = muster_check::errata(game);
+    let errata = muster_check::errata_of_solved(game, solutions);
     let dir = out.join("dist").join(&game.id);
     let json: Vec<Value> = errata.iter().map(|e| erratum_json(e, sources)).collect();
     let mut text = serde_json::to_string_pretty(&json)?;

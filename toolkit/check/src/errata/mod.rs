@@ -188,7 +188,7 @@ pub(crate) struct Scenario<'g> {
     /// groups.
     pub placements: Vec<&'g ParsedPlacement>,
     /// The solved setup, with each placement's resolutions and region.
-    pub solution: Solution,
+    pub solution: &'g Solution,
 }
 
 /// What every check reads: the game, its resolver and its solved scenarios.
@@ -202,14 +202,20 @@ pub(crate) struct Context<'g> {
 }
 
 impl<'g> Context<'g> {
-    fn new(game: &'g Game) -> Self {
+    /// The context of `game`, whose scenarios `solutions` solve (any order; a scenario
+    /// without its solution is solved here).
+    fn new(game: &'g Game, solutions: &'g [Solution], missing: &'g [Solution]) -> Self {
         let scenarios = game
             .scenarios
             .iter()
-            .map(|s| Scenario {
-                id: s.id.v.as_str(),
-                placements: placements(game, &s.id.v),
-                solution: solve(game, &s.id.v),
+            .filter_map(|s| {
+                let solution =
+                    solutions.iter().chain(missing).find(|x| x.scenario == s.id.v)?;
+                Some(Scenario {
+                    id: s.id.v.as_str(),
+                    placements: placements(game, &s.id.v),
+                    solution,
+                })
             })
             .collect();
         Context { game, resolver: Resolver::new(game), scenarios }
@@ -239,7 +245,19 @@ pub(crate) fn counter_ref(game: &Game, id: &str, extra: &str) -> String {
 
 /// Finds every inconsistency of a game, most certain first.
 pub fn errata(game: &Game) -> Vec<Erratum> {
-    let cx = Context::new(game);
+    errata_of_solved(game, &[])
+}
+
+/// [`errata`] of a game some or all of whose scenarios are solved already (`solutions`,
+/// as [`solve`] gives them); the others are solved here.
+pub fn errata_of_solved(game: &Game, solutions: &[Solution]) -> Vec<Erratum> {
+    let missing: Vec<Solution> = game
+        .scenarios
+        .iter()
+        .filter(|s| !solutions.iter().any(|x| x.scenario == s.id.v))
+        .map(|s| solve(game, &s.id.v))
+        .collect();
+    let cx = Context::new(game, solutions, &missing);
     let mut out = Vec::new();
     out.extend(manifest::check(&cx));
     let setups = setups::check(&cx);
