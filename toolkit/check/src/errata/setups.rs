@@ -255,7 +255,7 @@ fn missing_comma(
 /// more often than the manifest has them, overstacked hexes, bad labels, locations no
 /// form reads, units of the other side, undeclared marks and unknown entry areas.
 fn validation(cx: &Context, s: &Scenario) -> Vec<Erratum> {
-    crate::validate::validate_solved(cx.game, s.id, &s.solution)
+    crate::validate::validate_solved(cx.game, s.id, s.solution)
         .into_iter()
         .filter(|f| {
             !matches!(
