@@ -47,7 +47,7 @@ pub mod cache;
 pub mod clean;
 mod error;
 pub mod files;
-mod identity;
+pub mod identity;
 pub mod init;
 pub mod layout;
 pub mod output;
