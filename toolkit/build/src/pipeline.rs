@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use muster_model::{Diagnostic, Game, LoadOptions, Loaded};
 use rayon::prelude::*;
@@ -137,7 +138,7 @@ impl Build {
         let mut reports = built.into_iter().collect::<Result<Vec<_>>>()?;
         for (name, s) in &standing {
             let mut report = s.report.clone();
-            crate::files::remove_temporaries(&game_outputs(&self.settings.out, name))?;
+            remove_temporaries_beside(&game_outputs(&self.settings.out, name))?;
             report.up_to_date = true;
             report.cache = Default::default();
             report.seconds = 0.0;
@@ -198,9 +199,7 @@ impl Build {
         };
         let owned = game_outputs(out, &game.id);
         if let Some(standing) = cache.up_to_date(&game.id, &key, &owned) {
-            // What a killed build left beside the module; under the folders it would
-            // have made the game out of date.
-            crate::files::remove_temporaries(&owned)?;
+            remove_temporaries_beside(&owned)?;
             let mut report = standing.report;
             report.up_to_date = true;
             report.cache = Default::default();
@@ -312,4 +311,12 @@ fn folder_name(game: &Game) -> String {
     game.dir
         .file_name()
         .map_or_else(|| game.id.clone(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Removes what a killed build left beside the files among a standing game's outputs
+/// `owned` (its module). Its folders need no look: one holding a temporary file would
+/// not have matched the stamp.
+fn remove_temporaries_beside(owned: &[PathBuf]) -> Result<usize> {
+    let files: Vec<PathBuf> = owned.iter().filter(|p| !p.is_dir()).cloned().collect();
+    crate::files::remove_temporaries(&files)
 }
