@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use muster_hex::Cell;
 use muster_model::{FindingKind, Game, ParsedPlacement, PlacementKind, Span};
+use muster_rules::embedded::UnitFacts;
 use muster_rules::{PlacedUnit, Position, Ruleset, check_stacking};
 use serde::Serialize;
 
@@ -115,17 +116,26 @@ pub fn placements<'g>(game: &'g Game, scenario: &str) -> Vec<&'g ParsedPlacement
 /// The rules-checker view of a counter at a location.
 pub fn placed(game: &Game, id: &str, copy: usize, location: &str) -> Option<PlacedUnit> {
     let u = game.unit(id).or_else(|| game.markers.iter().find(|m| m.id == id))?;
-    Some(PlacedUnit {
-        id: if copy == 0 { u.id.clone() } else { format!("{}#{copy}", u.id) },
+    let mut placed = unit_facts(u).placed(location);
+    if copy != 0 {
+        placed.id = format!("{}#{copy}", u.id);
+    }
+    Some(placed)
+}
+
+/// What the rules read of a counter, as the checker and the module's ruleset give it.
+pub fn unit_facts(u: &muster_model::Unit) -> UnitFacts {
+    UnitFacts {
+        id: u.id.clone(),
         name: u.printed.v.clone(),
         side: u.side.clone(),
-        category: u.category,
-        unit_type: u.unit_type.clone().unwrap_or_default(),
-        size: u.size.clone().unwrap_or_default(),
-        steps: u.steps.unwrap_or(2),
+        nationality: u.nationality.clone(),
         formation: u.formation.clone(),
-        location: location.to_string(),
-    })
+        category: u.category,
+        unit_type: u.unit_type.clone(),
+        size: u.size.clone(),
+        steps: u.steps,
+    }
 }
 
 /// The game's rules with plain strings, for the checker.

@@ -26,7 +26,7 @@ pub use pieces::{Prototype, Slot, image_name};
 pub use setups::{PlacedPiece, SetupFile};
 
 use muster_rules::Turn;
-use muster_rules::embedded::{FORMAT, RulesetDoc, UnitFacts};
+use muster_rules::embedded::{FORMAT, RulesetDoc};
 
 use crate::vassal::xml::Element;
 
@@ -400,17 +400,7 @@ pub fn ruleset_doc(game: &Game, solutions: &[Solution]) -> RulesetDoc {
         .units
         .iter()
         .chain(&game.markers)
-        .map(|u| UnitFacts {
-            id: u.id.clone(),
-            name: u.printed.v.clone(),
-            side: u.side.clone(),
-            nationality: u.nationality.clone(),
-            formation: u.formation.clone(),
-            category: u.category,
-            unit_type: u.unit_type.clone(),
-            size: u.size.clone(),
-            steps: u.steps,
-        })
+        .map(muster_check::solve::unit_facts)
         .collect();
     let hexes = game
         .board
