@@ -586,6 +586,7 @@ pub fn page_svg(game: &Game, units: &[&Unit], page: &Page, o: &SheetOptions) -> 
 /// Writes pages to a PDF: vector art, fonts subset and embedded, no timestamps (the same
 /// pages give the same bytes).
 pub fn pdf(pages: &[String], page_in: (f64, f64)) -> Result<Vec<u8>, String> {
+    use rayon::prelude::*;
     use krilla::Document;
     use krilla::geom::Size;
     use krilla::page::PageSettings;
@@ -594,20 +595,30 @@ pub fn pdf(pages: &[String], page_in: (f64, f64)) -> Result<Vec<u8>, String> {
     let (w, h) = ((page_in.0 * 72.0) as f32, (page_in.1 * 72.0) as f32);
     let size = Size::from_wh(w, h).ok_or("bad page size")?;
     let mut doc = Document::new();
-    for svg in pages {
-        let tree = crate::raster::parse(svg).map_err(|e| e.to_string())?;
-        let mut page = doc.start_page_with(PageSettings::new(size));
-        let mut surface = page.surface();
-        surface.draw_svg(
-            &tree,
-            size,
-            SvgSettings { embed_text: true, ..Default::default() },
-        );
-        surface.finish();
-        page.finish();
+    // The pages are parsed a few at a time side by side (a parsed page is large), then
+    // drawn into the document in order.
+    for few in pages.chunks(PAGES_PARSED_AT_ONCE) {
+        let trees = few
+            .par_iter()
+            .map(|svg| crate::raster::parse(svg).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<_>, String>>()?;
+        for tree in trees {
+            let mut page = doc.start_page_with(PageSettings::new(size));
+            let mut surface = page.surface();
+            surface.draw_svg(
+                &tree,
+                size,
+                SvgSettings { embed_text: true, ..Default::default() },
+            );
+            surface.finish();
+            page.finish();
+        }
     }
     doc.finish().map_err(|e| format!("{e:?}"))
 }
+
+/// How many pages of print sheets are parsed at once for the PDF.
+const PAGES_PARSED_AT_ONCE: usize = 8;
 
 #[cfg(test)]
 mod tests {
