@@ -586,11 +586,11 @@ pub fn page_svg(game: &Game, units: &[&Unit], page: &Page, o: &SheetOptions) -> 
 /// Writes pages to a PDF: vector art, fonts subset and embedded, no timestamps (the same
 /// pages give the same bytes).
 pub fn pdf(pages: &[String], page_in: (f64, f64)) -> Result<Vec<u8>, String> {
-    use rayon::prelude::*;
     use krilla::Document;
     use krilla::geom::Size;
     use krilla::page::PageSettings;
     use krilla_svg::{SurfaceExt, SvgSettings};
+    use rayon::prelude::*;
 
     let (w, h) = ((page_in.0 * 72.0) as f32, (page_in.1 * 72.0) as f32);
     let size = Size::from_wh(w, h).ok_or("bad page size")?;
