@@ -182,7 +182,8 @@ impl Build {
     }
 
     /// Builds one game, or reports it up to date when its inputs and outputs are as its
-    /// last build left them. `key` is the game's key when it is known already.
+    /// last build left them. `key` is the game's key when [`Build::standing`] worked it out
+    /// and found the game's last build no longer stands, so it is not looked at again.
     fn build_or_skip(
         &self,
         game: &Game,
@@ -193,12 +194,15 @@ impl Build {
     ) -> Result<GameReport> {
         let t = Instant::now();
         let out = &self.settings.out;
-        let key = match key {
-            Some(k) => k,
-            None => cache.game_key(&game.dir, &game.id, &self.settings.key())?,
-        };
         let owned = game_outputs(out, &game.id);
-        if let Some(standing) = cache.up_to_date(&game.id, &key, &owned) {
+        let (key, standing) = match key {
+            Some(k) => (k, None),
+            None => {
+                let k = cache.game_key(&game.dir, &game.id, &self.settings.key())?;
+                (k, cache.up_to_date(&game.id, &k, &owned))
+            }
+        };
+        if let Some(standing) = standing {
             remove_temporaries_beside(&owned)?;
             let mut report = standing.report;
             report.up_to_date = true;
