@@ -10,27 +10,39 @@ pub const ESC: char = '\u{1b}';
 
 /// Encodes `tokens` with delimiter `d` exactly as VASSAL's `SequenceEncoder.append` does.
 pub fn encode<S: AsRef<str>>(tokens: &[S], d: char) -> String {
-    let mut out = String::new();
+    let len: usize = tokens.iter().map(|t| t.as_ref().len() + 3).sum();
+    let mut out = String::with_capacity(len);
     for (i, t) in tokens.iter().enumerate() {
         if i > 0 {
             out.push(d);
         }
-        let t = t.as_ref();
-        if t.is_empty() {
-            continue;
-        }
-        let escaped = t.replace(d, &format!("\\{d}"));
-        let quote = t.starts_with('\\')
-            || (t.len() > 1 && t.starts_with('\'') && t.ends_with('\''));
-        if quote {
-            out.push('\'');
-            out.push_str(&escaped);
-            out.push('\'');
-        } else {
-            out.push_str(&escaped);
-        }
+        push_token(&mut out, t.as_ref(), d);
     }
     out
+}
+
+/// Appends one token to `out` as [`encode`] writes it: its delimiters escaped, and quoted
+/// when it starts with a backslash or is wrapped in single quotes.
+fn push_token(out: &mut String, t: &str, d: char) {
+    if t.is_empty() {
+        return;
+    }
+    let quote =
+        t.starts_with('\\') || (t.len() > 1 && t.starts_with('\'') && t.ends_with('\''));
+    if quote {
+        out.push('\'');
+    }
+    let mut rest = t;
+    while let Some(at) = rest.find(d) {
+        out.push_str(&rest[..at]);
+        out.push('\\');
+        out.push(d);
+        rest = &rest[at + d.len_utf8()..];
+    }
+    out.push_str(rest);
+    if quote {
+        out.push('\'');
+    }
 }
 
 /// Decodes a `SequenceEncoder` value as VASSAL's `Decoder` does: a delimiter preceded by a
@@ -83,11 +95,18 @@ pub fn safe_token(s: &str) -> bool {
 /// Nests a list of items as VASSAL's decorator chains do: `[a, b, c]` becomes
 /// `enc(a, enc(b, c))` with TAB, outermost first.
 pub fn chain<S: AsRef<str>>(items: &[S]) -> String {
-    match items {
-        [] => String::new(),
-        [only] => only.as_ref().to_string(),
-        [first, rest @ ..] => encode(&[first.as_ref(), &chain(rest)], TAB),
+    // Built from the innermost item out: each level is its item, a TAB, and the levels
+    // inside it encoded as one token.
+    let Some((last, outer)) = items.split_last() else { return String::new() };
+    let mut inner = last.as_ref().to_string();
+    for item in outer.iter().rev() {
+        let mut level = String::with_capacity(item.as_ref().len() + inner.len() + 8);
+        push_token(&mut level, item.as_ref(), TAB);
+        level.push(TAB);
+        push_token(&mut level, &inner, TAB);
+        inner = level;
     }
+    inner
 }
 
 /// Splits a decorator chain back into its items, outermost first.
@@ -129,6 +148,37 @@ mod tests {
         assert_eq!(unchain(&c), vec!["a;1", "b;2", "c;3"]);
     }
 
+    /// `SequenceEncoder.append` written out step by step, as VASSAL's source reads: the
+    /// reference the single-pass [`encode`] and [`chain`] are held to.
+    fn reference_encode(tokens: &[&str], d: char) -> String {
+        let mut out = String::new();
+        for (i, t) in tokens.iter().enumerate() {
+            if i > 0 {
+                out.push(d);
+            }
+            if t.is_empty() {
+                continue;
+            }
+            let escaped = t.replace(d, &format!("\\{d}"));
+            if t.starts_with('\\')
+                || (t.len() > 1 && t.starts_with('\'') && t.ends_with('\''))
+            {
+                out.push_str(&format!("'{escaped}'"));
+            } else {
+                out.push_str(&escaped);
+            }
+        }
+        out
+    }
+
+    fn reference_chain(items: &[String]) -> String {
+        match items {
+            [] => String::new(),
+            [only] => only.clone(),
+            [first, rest @ ..] => reference_encode(&[first, &reference_chain(rest)], TAB),
+        }
+    }
+
     proptest! {
         #[test]
         fn round_trips_tokens_without_trailing_backslash(
@@ -138,6 +188,17 @@ mod tests {
             for d in [';', ',', '/', TAB] {
                 prop_assert_eq!(decode(&encode(&tokens, d), d), tokens.clone());
             }
+        }
+
+        #[test]
+        fn encodes_as_the_reference_does(
+            tokens in proptest::collection::vec("[a-z;,/\t'\\\\ ]{0,8}", 0..6)
+        ) {
+            let refs: Vec<&str> = tokens.iter().map(String::as_str).collect();
+            for d in [';', ',', '/', TAB, ESC] {
+                prop_assert_eq!(encode(&tokens, d), reference_encode(&refs, d));
+            }
+            prop_assert_eq!(chain(&tokens), reference_chain(&tokens));
         }
 
         #[test]
