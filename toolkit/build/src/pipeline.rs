@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use muster_model::{Diagnostic, Game, LoadOptions, Loaded};
+use muster_render::FaceArts;
 use rayon::prelude::*;
 
 use crate::cache::{Cache, GameCache, Key, Standing};
@@ -91,15 +92,17 @@ impl Build {
         // The counters' text is fitted to their templates before anything is drawn, so
         // what does not fit is reported with the rest of the game's findings.
         // So is a map legend that has to cover hexes.
-        let misfits: Vec<Vec<Diagnostic>> = loaded
+        // Every counter side is drawn once here, for the check and for all that shows it.
+        let (misfits, arts): (Vec<Vec<Diagnostic>>, Vec<FaceArts>) = loaded
             .games
             .par_iter()
             .map(|g| {
-                let mut found = muster_render::counter::check(g);
+                let arts = FaceArts::draw(g);
+                let mut found = muster_render::counter::check(g, &arts);
                 found.extend(muster_render::map::check(g));
-                found
+                (found, arts)
             })
-            .collect();
+            .unzip();
         // Each game's diagnostics together, games in order, after those of the sources
         // folder as a whole; a standing game's as its stamp kept them.
         let mut of_game: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
@@ -129,12 +132,14 @@ impl Build {
         let built: Vec<Result<GameReport>> = loaded
             .games
             .par_iter()
-            .map(|game| {
+            .zip(&arts)
+            .map(|(game, arts)| {
                 let key =
                     keys.get(game.id.as_str()).filter(|_| folder_name(game) == game.id);
-                self.build_or_skip(game, key.copied(), &loaded, cache, progress)
+                self.build_or_skip(game, arts, key.copied(), &loaded, cache, progress)
             })
             .collect();
+        drop(arts);
         let mut reports = built.into_iter().collect::<Result<Vec<_>>>()?;
         for (name, s) in &standing {
             let mut report = s.report.clone();
@@ -187,6 +192,7 @@ impl Build {
     fn build_or_skip(
         &self,
         game: &Game,
+        arts: &FaceArts,
         key: Option<Key>,
         loaded: &Loaded,
         cache: &Cache,
@@ -217,7 +223,7 @@ impl Build {
             progress,
             game: &game.id,
         };
-        let mut report = self.build_game(&ctx, game, loaded)?;
+        let mut report = self.build_game(&ctx, game, arts, loaded)?;
         let warned = loaded.diagnostics.iter().any(|d| d.severity.needs_attention());
         if self.settings.strict && (warned || !report.attention.is_empty()) {
             // A strict build with findings fails: the staged outputs go when `ctx` drops.
@@ -245,11 +251,13 @@ impl Build {
         Ok(report)
     }
 
-    /// Every stage of one game, in order: model, maps, counters, setups, errata, module.
+    /// Every stage of one game, in order: model, maps, counters, setups, errata, module;
+    /// `arts` are its counter sides, drawn.
     fn build_game(
         &self,
         ctx: &Context,
         game: &Game,
+        arts: &FaceArts,
         loaded: &Loaded,
     ) -> Result<GameReport> {
         let settings = &self.settings;
@@ -263,7 +271,8 @@ impl Build {
         let t = timed("model", t);
         let maps = stages::maps::render_maps(ctx, game, settings.map_dpi)?;
         let t = timed("maps", t);
-        let counters = stages::counters::render_counters(ctx, game, &settings.counters)?;
+        let counters =
+            stages::counters::render_counters(ctx, game, arts, &settings.counters)?;
         let t = timed("counters", t);
         let (solutions, findings) = stages::setups::write_setups(ctx, game)?;
         let t = timed("setups", t);
@@ -278,6 +287,7 @@ impl Build {
         let module = stages::module::write_module(
             ctx,
             game,
+            arts,
             &maps,
             &solutions,
             settings.counters.sheet.counter_in,

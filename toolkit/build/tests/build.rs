@@ -245,3 +245,76 @@ fn a_game_whose_build_stands_is_not_loaded_again_and_its_findings_are_told_again
     let now = changed.rendered.lock().unwrap().clone();
     assert_eq!(now.len(), told.len() - 1, "{now:#?}");
 }
+
+/// Adds one to the first movement value in a counter manifest.
+fn change_first_movement(path: &Path) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let at = text.find("movement: ").unwrap() + "movement: ".len();
+    let digits = text[at..].chars().take_while(char::is_ascii_digit).count();
+    let value: u32 = text[at..at + digits].parse().unwrap();
+    let changed = format!("{}{}{}", &text[..at], value + 1, &text[at + digits..]);
+    std::fs::write(path, changed).unwrap();
+}
+
+#[test]
+fn a_changed_counter_archives_again_only_the_setups_that_place_it_and_the_module_is_as_a_clean_build_makes_it()
+ {
+    let dir = tempfile::tempdir().unwrap();
+    let shape =
+        muster_build::bench::monster::generate(&dir.path().join("sources"), 200).unwrap();
+    let settings = Settings {
+        map_dpi: 4,
+        counters: CounterOptions { dpi: 8, sheet_dpi: 4, ..CounterOptions::default() },
+        ..settings(dir.path())
+    };
+    let build = Build::new(settings.clone()).unwrap();
+    let first = build.run(&NoProgress).unwrap();
+    assert!(!first.has_errors());
+    let saves = |made: &[String]| -> Vec<String> {
+        let mut saves: Vec<String> = made
+            .iter()
+            .filter_map(|m| m.strip_suffix(" of monster"))
+            .filter(|m| m.ends_with(".vsav"))
+            .map(String::from)
+            .collect();
+        saves.sort();
+        saves
+    };
+    assert_eq!(saves(&first.games[0].cache.made).len(), shape.scenarios);
+
+    change_first_movement(&dir.path().join("sources/monster/counters.yaml"));
+    let again = build.run(&NoProgress).unwrap();
+    let made = &again.games[0].cache.made;
+    // The changed counter is the one whose image was drawn again.
+    let changed: Vec<&str> = made
+        .iter()
+        .filter_map(|m| m.strip_prefix("counter ")?.strip_suffix("-front.png"))
+        .collect();
+    assert_eq!(changed.len(), 1, "{made:?}");
+    let module: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.path().join("out/dist/monster/module.json")).unwrap(),
+    )
+    .unwrap();
+    let mut placing: Vec<String> = module
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| {
+            s["pieces"].as_array().unwrap().iter().any(|p| p["unit"] == changed[0])
+        })
+        .map(|s| s["file"].as_str().unwrap().to_string())
+        .collect();
+    placing.sort();
+    assert!(!placing.is_empty() && placing.len() < shape.scenarios, "{placing:?}");
+    assert_eq!(saves(made), placing);
+
+    // A clean build of the changed game makes the same module, byte for byte.
+    let clean = Settings { out: dir.path().join("clean"), ..settings };
+    let report = Build::new(clean).unwrap().run(&NoProgress).unwrap();
+    assert!(!report.has_errors());
+    for file in ["monster.vmod", "monster/module.json"] {
+        let kept = std::fs::read(dir.path().join("out/dist").join(file)).unwrap();
+        let fresh = std::fs::read(dir.path().join("clean/dist").join(file)).unwrap();
+        assert!(kept == fresh, "{file} differs from a clean build's");
+    }
+}

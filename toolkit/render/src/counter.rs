@@ -6,7 +6,8 @@
 //! drawn as `?` and counted. [`check`] fits every counter's text and reports what does not
 //! fit, with the counter's line in the manifest.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 use std::sync::OnceLock;
 
@@ -378,14 +379,69 @@ pub fn counter_svg(
     size_in: f64,
 ) -> (String, usize) {
     let art = counter_fragment(game, unit, face, 0.0);
-    let svg = format!(
+    (standalone_svg(&art, size_in), art.unknown_values)
+}
+
+/// A standalone SVG, `size_in` inches square, of a counter side drawn without bleed.
+pub fn standalone_svg(art: &CounterArt, size_in: f64) -> String {
+    format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{s}in" height="{s}in" viewBox="0 0 100 100" font-family="{f}">{}<rect x="0" y="0" width="100" height="100" fill="none" stroke="#000000" stroke-opacity="0.35" stroke-width="0.8"/></svg>
 "##,
         art.fragment,
         s = n(size_in),
         f = crate::fonts::FAMILY,
-    );
-    (svg, art.unknown_values)
+    )
+}
+
+/// Every side of every counter and marker of a game, drawn once without bleed: the fit
+/// check, the counter images, the contact sheet and the module's images all start from
+/// it.
+#[derive(Debug, Default)]
+pub struct FaceArts {
+    /// By counter id and side; the sides of an id given to more than one counter are
+    /// not kept, but drawn when asked for.
+    arts: HashMap<(String, Face), CounterArt>,
+}
+
+impl FaceArts {
+    /// Draws every side of every counter and marker of `game`, side by side.
+    pub fn draw(game: &Game) -> Self {
+        let counters: Vec<&Unit> = game.units.iter().chain(&game.markers).collect();
+        let drawn: Vec<Vec<(Face, CounterArt)>> = counters
+            .par_iter()
+            .map(|unit| {
+                faces(unit)
+                    .into_iter()
+                    .map(|face| (face, counter_fragment(game, unit, face, 0.0)))
+                    .collect()
+            })
+            .collect();
+        let mut arts = HashMap::new();
+        let mut shared = HashSet::new();
+        for (unit, faces) in counters.iter().zip(drawn) {
+            if arts.contains_key(&(unit.id.clone(), Face::Front)) {
+                shared.insert(unit.id.clone());
+            }
+            for (face, art) in faces {
+                arts.insert((unit.id.clone(), face), art);
+            }
+        }
+        arts.retain(|(id, _), _| !shared.contains(id));
+        Self { arts }
+    }
+
+    /// The art of one side of `unit`, as [`counter_fragment`] draws it without bleed.
+    pub fn get<'a>(
+        &'a self,
+        game: &Game,
+        unit: &Unit,
+        face: Face,
+    ) -> Cow<'a, CounterArt> {
+        match self.arts.get(&(unit.id.clone(), face)) {
+            Some(art) => Cow::Borrowed(art),
+            None => Cow::Owned(counter_fragment(game, unit, face, 0.0)),
+        }
+    }
 }
 
 /// A text that does not fit, where it is first printed and on which other counters.
@@ -396,27 +452,17 @@ struct Sighting {
     others: Vec<String>,
 }
 
-/// Fits the text of every counter side of a game and reports each text that does not
-/// fit its field: a `text-overflow` warning where it is drawn at its smallest size, a
-/// `text-omitted` note where its field is left off. One finding per text and field, at
-/// the first counter that prints it, naming the others.
-pub fn check(game: &Game) -> Vec<Diagnostic> {
+/// Fits the text of every counter side of a game (as drawn in `arts`) and reports each
+/// text that does not fit its field: a `text-overflow` warning where it is drawn at its
+/// smallest size, a `text-omitted` note where its field is left off. One finding per text
+/// and field, at the first counter that prints it, naming the others.
+pub fn check(game: &Game, arts: &FaceArts) -> Vec<Diagnostic> {
     // By template, field and text: the first counter that prints it, and the others.
     let mut seen: BTreeMap<(String, String, String), Sighting> = BTreeMap::new();
-    // Every face is fitted (side by side), then the misfits are gathered in order.
-    let counters: Vec<&Unit> = game.units.iter().chain(&game.markers).collect();
-    let fitted: Vec<Vec<(Face, CounterArt)>> = counters
-        .par_iter()
-        .map(|unit| {
-            faces(unit)
-                .into_iter()
-                .map(|face| (face, counter_fragment(game, unit, face, 0.0)))
-                .collect()
-        })
-        .collect();
-    for (unit, faces) in counters.iter().zip(fitted) {
-        for (face, art) in faces {
-            for m in art.misfits {
+    for unit in game.units.iter().chain(&game.markers) {
+        for face in faces(unit) {
+            let art = arts.get(game, unit, face);
+            for m in &art.misfits {
                 let key = (art.template.clone(), m.field.clone(), m.text.clone());
                 let label = format!(
                     "`{}` ({}, line {})",
@@ -426,7 +472,7 @@ pub fn check(game: &Game) -> Vec<Diagnostic> {
                 );
                 seen.entry(key).and_modify(|e| e.others.push(label.clone())).or_insert(
                     Sighting {
-                        misfit: m,
+                        misfit: m.clone(),
                         span: unit.printed.span,
                         first: format!("`{}` ({})", unit.printed.v, face.name()),
                         others: vec![],

@@ -23,6 +23,8 @@ mod svg;
 mod symbols;
 pub mod template;
 
-pub use counter::{CounterArt, Face, counter_fragment, counter_svg, faces};
+pub use counter::{
+    CounterArt, Face, FaceArts, counter_fragment, counter_svg, faces, standalone_svg,
+};
 pub use map::{MapScene, map_svg};
 pub use raster::{Compression, Encoding, RasterError, render_png};

@@ -2,7 +2,7 @@
 //! and the contact sheet.
 
 use muster_model::{Game, Unit};
-use muster_render::counter::{counter_fragment, counter_svg, faces};
+use muster_render::counter::{FaceArts, faces, standalone_svg};
 use muster_render::sheet;
 use rayon::prelude::*;
 
@@ -12,10 +12,12 @@ use crate::report::CounterImages;
 use crate::settings::CounterOptions;
 
 /// Renders every counter side to `counters/<game>/<id>-<side>.png`, the print sheets to
-/// `counters/<game>/sheets.pdf` and `sheet-NN-<kind>.png`, and a contact sheet.
+/// `counters/<game>/sheets.pdf` and `sheet-NN-<kind>.png`, and a contact sheet, from the
+/// sides drawn in `arts`.
 pub fn render_counters(
     ctx: &Context,
     game: &Game,
+    arts: &FaceArts,
     args: &CounterOptions,
 ) -> Result<CounterImages> {
     let options = &args.sheet;
@@ -29,13 +31,14 @@ pub fn render_counters(
     let unknown_values = jobs
         .par_iter()
         .map(|(u, face)| {
-            let (svg, unknown) = counter_svg(game, u, *face, counter_in);
+            let art = arts.get(game, u, *face);
+            let svg = standalone_svg(&art, counter_in);
             let name = format!("{}-{}.png", u.id, face.name());
             let png =
                 ctx.cache.png(&format!("counter {name}"), &svg, px, px, args.dpi)?;
             ctx.outputs.write(&dir.join(&name), &png)?;
             bar.step();
-            Ok(unknown)
+            Ok(art.unknown_values)
         })
         .collect::<Result<Vec<usize>>>()?
         .into_iter()
@@ -111,7 +114,7 @@ pub fn render_counters(
                     // Every counter, both sides, with its id, on pages of at most
                     // `CONTACT_ROWS` rows.
                     let width = pixels(12.0 * 1.6, CONTACT_DPI);
-                    let pages = contact_pages(game, &all);
+                    let pages = contact_pages(game, arts, &all);
                     let count = pages.len();
                     pages
                         .into_par_iter()
@@ -182,7 +185,11 @@ fn contact_name(i: usize) -> String {
 
 /// The contact sheet's pages (see [`contact_bands`]), [`CONTACT_ROWS`] rows a page, each
 /// page under its own title.
-fn contact_pages(game: &Game, units: &[&Unit]) -> Vec<Vec<(String, f64)>> {
+fn contact_pages(
+    game: &Game,
+    arts: &FaceArts,
+    units: &[&Unit],
+) -> Vec<Vec<(String, f64)>> {
     let per_page = CONTACT_ROWS * CONTACT_COLUMNS;
     let pages = units.len().div_ceil(per_page).max(1);
     (0..pages)
@@ -201,7 +208,7 @@ fn contact_pages(game: &Game, units: &[&Unit]) -> Vec<Vec<(String, f64)>> {
                     p + 1
                 )
             };
-            contact_bands(game, &title, these)
+            contact_bands(game, arts, &title, these)
         })
         .collect()
 }
@@ -210,7 +217,12 @@ fn contact_pages(game: &Game, units: &[&Unit]) -> Vec<Vec<(String, f64)>> {
 /// of twelve counters, each with both sides side by side and its printed name beneath, 1.6
 /// by 0.95 inches a cell. Returns each band's SVG and height in inches; a changed counter
 /// changes only its own band.
-fn contact_bands(game: &Game, title: &str, units: &[&Unit]) -> Vec<(String, f64)> {
+fn contact_bands(
+    game: &Game,
+    arts: &FaceArts,
+    title: &str,
+    units: &[&Unit],
+) -> Vec<(String, f64)> {
     use std::fmt::Write;
 
     let cols = CONTACT_COLUMNS;
@@ -241,7 +253,7 @@ fn contact_bands(game: &Game, title: &str, units: &[&Unit]) -> Vec<(String, f64)
         for (i, u) in row.iter().enumerate() {
             let x = i as f64 * cw + 8.0;
             for (k, face) in faces(u).into_iter().enumerate() {
-                let art = counter_fragment(game, u, face, 0.0);
+                let art = arts.get(game, u, face);
                 let _ = write!(
                     s,
                     r##"<svg x="{:.2}" y="0" width="{size:.2}" height="{size:.2}" viewBox="0 0 100 100">{}<rect width="100" height="100" fill="none" stroke="#000000" stroke-width="1"/></svg>"##,

@@ -3,6 +3,7 @@
 use muster_check::Solution;
 use muster_model::Game;
 use muster_package::module::{ModuleOptions, SheetImage, build};
+use muster_render::FaceArts;
 
 use super::Context;
 use crate::error::{Error, ErrorKind, Result};
@@ -13,6 +14,7 @@ use crate::report::{LiveRulesReport, MapImage, ModuleReport, SetupReport};
 pub fn write_module(
     ctx: &Context,
     game: &Game,
+    arts: &FaceArts,
     maps: &[MapImage],
     solutions: &[Solution],
     counter_in: f64,
@@ -27,16 +29,33 @@ pub fn write_module(
             dpi: f64::from(m.dpi),
         })
         .collect();
-    let options = ModuleOptions { counter_in };
+    let options = ModuleOptions { counter_in, arts };
     let bar = ctx.stage("module", 1);
     let draw = |label: &str, svg: &str, w: u32, h: u32, dpi: u32| {
         ctx.cache
             .png(&format!("module {label}"), svg, w, h, dpi)
             .map_err(|e| format!("{e:#}"))
     };
-    let module = build(game, &sheets, solutions, &options, &draw).map_err(|e| {
-        Error::new(ErrorKind::Package, format!("failed to package {} ({e})", game.id))
-    })?;
+    let keep = |label: &str,
+                parts: &[&[u8]],
+                make: &dyn Fn() -> std::result::Result<Vec<u8>, String>| {
+        let mut key = ctx.cache.key("module part");
+        key.part(label.as_bytes());
+        for part in parts {
+            key.part(part);
+        }
+        ctx.cache
+            .get_or_make(
+                &key.finish(),
+                || format!("{label} of {}", game.id),
+                || make().map_err(|e| Error::new(ErrorKind::Package, e)),
+            )
+            .map_err(|e| format!("{e:#}"))
+    };
+    let module =
+        build(game, &sheets, solutions, &options, &draw, &keep).map_err(|e| {
+            Error::new(ErrorKind::Package, format!("failed to package {} ({e})", game.id))
+        })?;
     let bytes = ctx.cache.zip(&format!("{}.vmod", game.id), &module.files)?;
     let dist = ctx.out.join("dist");
     let path = dist.join(format!("{}.vmod", game.id));

@@ -18,7 +18,8 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 use muster_check::Solution;
-use muster_model::Game;
+use muster_model::{Game, Unit};
+use muster_render::FaceArts;
 
 pub use boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
 pub use dead_piles::{DeadPile, DeadPiles};
@@ -49,10 +50,12 @@ pub struct SheetImage {
 }
 
 /// Settings for a module (its version comes from `game.yaml`'s `module.version`).
-#[derive(Debug, Clone)]
-pub struct ModuleOptions {
+#[derive(Debug, Clone, Copy)]
+pub struct ModuleOptions<'a> {
     /// Counter size in inches (drawn at the maps' resolution).
     pub counter_in: f64,
+    /// The game's counter sides, drawn.
+    pub arts: &'a FaceArts,
 }
 
 /// Why a module could not be made.
@@ -95,16 +98,26 @@ pub struct LiveRulesReport {
 
 /// Draws an SVG as a PNG of the given size and resolution: `(label, svg, width, height,
 /// dpi)`. The caller chooses how (directly, or through a cache).
-pub type Draw<'a> = dyn Fn(&str, &str, u32, u32, u32) -> Result<Vec<u8>, String> + 'a;
+pub type Draw<'a> =
+    dyn Fn(&str, &str, u32, u32, u32) -> Result<Vec<u8>, String> + Sync + 'a;
+
+/// Makes a costly part of a module, or gives back what an earlier build made from the same
+/// parts: `(label, parts, make)`, where `make` is a function of `parts` alone. The caller
+/// chooses how (by calling `make`, or through a cache).
+pub type Keep<'a> = dyn Fn(&str, &[&[u8]], &dyn Fn() -> Result<Vec<u8>, String>) -> Result<Vec<u8>, String>
+    + Sync
+    + 'a;
 
 /// Builds every file of a game's module from its rendered sheets and solved scenarios,
-/// drawing counter images with `draw`.
+/// drawing counter images with `draw` and archiving each setup's saved game through
+/// `keep`.
 pub fn build(
     game: &Game,
     sheets: &[SheetImage],
     solutions: &[Solution],
     options: &ModuleOptions,
     draw: &Draw,
+    keep: &Keep,
 ) -> Result<Module, PackageError> {
     let dpi = sheets.first().map_or(150.0, |s| s.dpi);
     let counter_px = ((options.counter_in * dpi).round() as u32).max(16);
@@ -116,14 +129,23 @@ pub fn build(
 
     // Counter images at the map's resolution.
     let font = muster_render::fonts::FAMILY;
-    for u in game.units.iter().chain(&game.markers) {
-        for face in muster_render::faces(u) {
-            let (svg, _) = muster_render::counter_svg(game, u, face, options.counter_in);
-            let name = image_name(u, face);
+    let faces: Vec<(&Unit, muster_render::Face)> = game
+        .units
+        .iter()
+        .chain(&game.markers)
+        .flat_map(|u| muster_render::faces(u).into_iter().map(move |f| (u, f)))
+        .collect();
+    let images = faces
+        .par_iter()
+        .map(|(u, face)| {
+            let art = options.arts.get(game, u, *face);
+            let svg = muster_render::standalone_svg(&art, options.counter_in);
+            let name = image_name(u, *face);
             let png = render(&svg, counter_px, counter_px, &format!("counter {name}"))?;
-            files.insert(format!("images/{name}"), png);
-        }
-    }
+            Ok((format!("images/{name}"), png))
+        })
+        .collect::<Result<Vec<_>, PackageError>>()?;
+    files.extend(images);
 
     // The rules, for the embedded checker and compiled for VASSAL's own automation (on the
     // main map's hexes: a game without a board has none to check).
@@ -278,6 +300,7 @@ pub fn build(
 
     // Setups.
     let lookup = pieces::lookup(&prototypes);
+    let slot_pieces = setups::SlotPieces::new(&slots, &lookup);
     // Each scenario's save is written on its own (side by side), and added in order.
     let saves = solutions
         .par_iter()
@@ -290,14 +313,14 @@ pub fn build(
             setups::save(
                 game,
                 solution,
-                &slots,
+                &slot_pieces,
                 &setups::Surroundings {
                     plan: &plan,
                     table: &table,
                     dead_piles: &dead_piles,
                 },
                 lines,
-                &lookup,
+                keep,
             )
         })
         .collect::<Result<Vec<_>, PackageError>>()?;

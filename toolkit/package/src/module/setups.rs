@@ -3,6 +3,7 @@
 //! counters showing their reduced side.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
 use muster_check::Solution;
 use muster_model::{Game, PlacementKind};
@@ -14,6 +15,7 @@ use super::dead_piles::DeadPiles;
 use super::table::Table;
 use super::{PackageError, Slot, moduledata};
 use crate::archive::write_zip;
+use crate::vassal::encoder::{chain, encode};
 use crate::vassal::piece::{Piece, Position, Stack, Trait};
 use crate::vassal::save::{KEY, command_stream, obfuscate};
 
@@ -170,16 +172,169 @@ pub struct Surroundings<'a> {
     pub dead_piles: &'a DeadPiles,
 }
 
+/// The palette slots as saved games put them on a map, shared by every scenario's save:
+/// each unit's first slot, and its piece expanded and encoded once, the first time a save
+/// places it.
+pub struct SlotPieces<'a> {
+    /// The first slot of each unit, and its piece once worked out.
+    slots: HashMap<&'a str, (&'a Slot, OnceLock<SavedPiece>)>,
+    /// The prototypes, by name.
+    prototypes: &'a (dyn Fn(&str) -> Option<Piece> + Sync),
+}
+
+/// A slot's piece as every saved game writes it: what stays the same wherever it stands.
+struct SavedPiece {
+    /// The states of its traits, outermost first, the basic piece's last.
+    states: Vec<String>,
+    /// Its type chain, with the basic piece as saves write it.
+    type_chain: String,
+    /// The basic piece's image and name.
+    image: String,
+    name: String,
+    /// The layer that shows the reduced side, when it has one.
+    step_layer: Option<usize>,
+    /// The piece name.
+    piece_name: String,
+    /// A hash of everything above that goes into a saved game.
+    fingerprint: [u8; 32],
+}
+
+impl<'a> SlotPieces<'a> {
+    /// The slots of a module, the first of each unit id kept, and its prototypes.
+    pub fn new(
+        slots: &'a [Slot],
+        prototypes: &'a (dyn Fn(&str) -> Option<Piece> + Sync),
+    ) -> Self {
+        let mut by_unit = HashMap::new();
+        for s in slots {
+            by_unit.entry(s.id.as_str()).or_insert((s, OnceLock::new()));
+        }
+        Self { slots: by_unit, prototypes }
+    }
+
+    /// The slot of `unit` and its piece as saves write it; `None` when it has no slot.
+    fn get(&self, unit: &str) -> Option<(&'a Slot, &SavedPiece)> {
+        let (slot, piece) = self.slots.get(unit)?;
+        Some((slot, piece.get_or_init(|| SavedPiece::of(slot, self.prototypes))))
+    }
+}
+
+impl SavedPiece {
+    /// Expands the slot's prototypes, as VASSAL does when a piece is put into a game.
+    fn of(slot: &Slot, prototypes: &dyn Fn(&str) -> Option<Piece>) -> Self {
+        let piece = slot.piece.expand(prototypes, 8);
+        let fields = piece.traits.last().map(Trait::fields).unwrap_or_default();
+        let image = fields.get(2).cloned().unwrap_or_default();
+        let name = fields.get(3).cloned().unwrap_or_default();
+        // The basic piece's type does not depend on where it stands.
+        let basic = Trait::basic_with(&image, &name, &Position::default(), &[]);
+        let mut kinds: Vec<&str> = piece.traits.iter().map(|t| t.kind.as_str()).collect();
+        if let Some(last) = kinds.last_mut() {
+            *last = &basic.kind;
+        }
+        let step_layer = piece.traits.iter().position(|t| {
+            t.id() == "emb2" && t.fields().get(18).map(String::as_str) == Some("Step")
+        });
+        let type_chain = chain(&kinds);
+        let states: Vec<String> = piece.traits.iter().map(|t| t.state.clone()).collect();
+        let mut hash = blake3::Hasher::new();
+        let mut part = |bytes: &[u8]| {
+            hash.update(&(bytes.len() as u64).to_le_bytes());
+            hash.update(bytes);
+        };
+        part(type_chain.as_bytes());
+        part(image.as_bytes());
+        part(name.as_bytes());
+        part(&step_layer.map_or(u64::MAX, |l| l as u64).to_le_bytes());
+        for s in &states {
+            part(s.as_bytes());
+        }
+        Self {
+            fingerprint: *hash.finalize().as_bytes(),
+            type_chain,
+            states,
+            image,
+            name,
+            step_layer,
+            piece_name: slot.piece.name().unwrap_or_default(),
+        }
+    }
+
+    /// The `AddPiece` command that puts this piece at `at` with `properties`, showing its
+    /// reduced side when `reduced` and it has one.
+    fn add_command(
+        &self,
+        id: &str,
+        at: &Position,
+        properties: &[(&str, &str)],
+        reduced: bool,
+    ) -> String {
+        let basic = Trait::basic_with(&self.image, &self.name, at, properties);
+        let mut states: Vec<&str> = self.states.iter().map(String::as_str).collect();
+        if let Some(last) = states.last_mut() {
+            *last = &basic.state;
+        }
+        if reduced && let Some(layer) = self.step_layer {
+            states[layer] = "2";
+        }
+        format!("+/{}", encode(&[id, &self.type_chain, &chain(&states)], '/'))
+    }
+}
+
+/// One counter of a saved game: its piece and where it stands.
+struct PlacedSpec<'p> {
+    /// Its id in the saved game.
+    id: String,
+    /// Its piece.
+    piece: &'p SavedPiece,
+    /// Where it stands.
+    at: Position,
+    /// Its setup line's properties (none off the map, or without live checks).
+    properties: Vec<(&'static str, String)>,
+    /// Whether it shows its reduced side.
+    reduced: bool,
+}
+
+impl PlacedSpec<'_> {
+    /// Appends everything its `AddPiece` command is made from to `out`, each field after
+    /// its length, so that different specs never give the same bytes.
+    fn key_bytes(&self, out: &mut Vec<u8>) {
+        let mut field = |bytes: &[u8]| {
+            out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            out.extend_from_slice(bytes);
+        };
+        field(&self.piece.fingerprint);
+        field(self.id.as_bytes());
+        field(self.at.map.as_deref().unwrap_or_default().as_bytes());
+        field(&self.at.x.to_le_bytes());
+        field(&self.at.y.to_le_bytes());
+        field(self.at.gpid.as_bytes());
+        field(&[u8::from(self.reduced)]);
+        field(&(self.properties.len() as u64).to_le_bytes());
+        for (k, v) in &self.properties {
+            field(k.as_bytes());
+            field(v.as_bytes());
+        }
+    }
+
+    /// Its `AddPiece` command.
+    fn add_command(&self) -> String {
+        let properties: Vec<(&str, &str)> =
+            self.properties.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        self.piece.add_command(&self.id, &self.at, &properties, self.reduced)
+    }
+}
+
 /// Writes the saved game of one scenario; returns its archive path, bytes and contents.
 /// With `lines` (where each counter may stand, for the checks VASSAL makes), every counter
 /// on a hex carries its setup line and the game starts with those checks on.
 pub fn save(
     game: &Game,
     solution: &Solution,
-    slots: &[Slot],
+    slots: &SlotPieces,
     maps: &Surroundings,
     lines: Option<&BTreeMap<String, Allowed>>,
-    prototypes: &(dyn Fn(&str) -> Option<Piece> + Sync),
+    keep: &super::Keep,
 ) -> Result<(String, Vec<u8>, SetupFile), PackageError> {
     let Surroundings { plan, table, dead_piles } = *maps;
     let scenario = game
@@ -189,16 +344,11 @@ pub fn save(
         .ok_or_else(|| PackageError(format!("no scenario {}", solution.scenario)))?;
     let wanted = wanted(game, solution);
     let mut pieces = Vec::new();
-    let mut adds = Vec::new();
+    let mut specs = Vec::new();
     let mut stacks: BTreeMap<(String, i64, i64), Vec<String>> = BTreeMap::new();
     let mut order: Vec<(String, i64, i64)> = Vec::new();
-    // The first slot of each unit.
-    let mut slot_of: HashMap<&str, &Slot> = HashMap::new();
-    for s in slots {
-        slot_of.entry(s.id.as_str()).or_insert(s);
-    }
     for (k, Wanted { unit, cell, holding, reduced, .. }) in wanted.iter().enumerate() {
-        let slot = slot_of.get(unit.as_str()).ok_or_else(|| {
+        let (slot, piece) = slots.get(unit).ok_or_else(|| {
             PackageError(format!(
                 "scenario {} places {unit}, which has no counter",
                 scenario.id.v
@@ -228,37 +378,20 @@ pub fn save(
             _ => continue,
         };
         let id = format!("{}", 1_000_000 + k);
-        let mut piece = slot.piece.expand(prototypes, 8);
-        let last = piece.traits.len() - 1;
-        let basic = &piece.traits[last];
-        let fields = basic.fields();
         let properties = match (lines.and_then(|l| l.get(unit)), cell) {
             (Some(a), Some(_)) => super::live_rules::setup_properties(a),
             _ => Vec::new(),
         };
-        let properties: Vec<(&str, &str)> =
-            properties.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        piece.traits[last] = Trait::basic_with(
-            fields.get(2).map(String::as_str).unwrap_or_default(),
-            fields.get(3).map(String::as_str).unwrap_or_default(),
-            &Position { map: Some(map.clone()), x, y, gpid: slot.gpid.to_string() },
-            &properties,
-        );
-        if let Some(layer) = piece.traits.iter_mut().find(|t| {
-            t.id() == "emb2" && t.fields().get(18).map(String::as_str) == Some("Step")
-        }) && *reduced
-        {
-            layer.state = "2".into();
-        }
-        adds.push(piece.add_command(&id));
+        let at = Position { map: Some(map.clone()), x, y, gpid: slot.gpid.to_string() };
         let key = (map.clone(), x, y);
         if !stacks.contains_key(&key) {
             order.push(key.clone());
         }
-        stacks.entry(key).or_default().push(id);
+        stacks.entry(key).or_default().push(id.clone());
+        specs.push(PlacedSpec { id, piece, at, properties, reduced: *reduced });
         pieces.push(PlacedPiece {
             unit: unit.clone(),
-            name: slot.piece.name().unwrap_or_default(),
+            name: piece.piece_name.clone(),
             map,
             location,
             x,
@@ -266,11 +399,19 @@ pub fn save(
             reduced: *reduced,
         });
     }
-    for (i, key) in order.iter().enumerate() {
-        let stack =
-            Stack { map: key.0.clone(), x: key.1, y: key.2, pieces: stacks[key].clone() };
-        adds.push(stack.add_command(&format!("{}", 2_000_000 + i)));
-    }
+    let stack_adds: Vec<String> = order
+        .iter()
+        .enumerate()
+        .map(|(i, key)| {
+            let stack = Stack {
+                map: key.0.clone(),
+                x: key.1,
+                y: key.2,
+                pieces: stacks[key].clone(),
+            };
+            stack.add_command(&format!("{}", 2_000_000 + i))
+        })
+        .collect();
     let restores: Vec<String> = plan
         .main_restore()
         .into_iter()
@@ -278,12 +419,29 @@ pub fn save(
         .chain(dead_piles.any().then(super::boards::dead_pile_restore))
         .chain(lines.map(|_| super::live_rules::setup_restore()))
         .collect();
-    let text = command_stream(&adds, &restores);
-    let mut files = BTreeMap::new();
-    files.insert("savedGame".to_string(), obfuscate(&text, KEY));
-    files.insert("moduledata".to_string(), moduledata(game).into_bytes());
-    let bytes = write_zip(&files).map_err(|e| PackageError(e.0))?;
+    let data = moduledata(game);
     let file = format!("{}.vsav", scenario.id.v);
+    // The archive is a function of its counters' specs, its stacks, its restore commands
+    // and the module data alone: those are its key, and the commands are only encoded when
+    // the key is new.
+    let mut placed = Vec::new();
+    for spec in &specs {
+        spec.key_bytes(&mut placed);
+    }
+    let mut parts: Vec<&[u8]> = vec![&placed, data.as_bytes()];
+    let counts = [stack_adds.len() as u64, restores.len() as u64].map(u64::to_le_bytes);
+    parts.extend(counts.iter().map(|c| c.as_slice()));
+    parts.extend(stack_adds.iter().chain(&restores).map(String::as_bytes));
+    let bytes = keep(&file, &parts, &|| {
+        let mut adds: Vec<String> = specs.iter().map(PlacedSpec::add_command).collect();
+        adds.extend(stack_adds.iter().cloned());
+        let text = command_stream(&adds, &restores);
+        let mut files = BTreeMap::new();
+        files.insert("savedGame".to_string(), obfuscate(&text, KEY));
+        files.insert("moduledata".to_string(), data.clone().into_bytes());
+        write_zip(&files).map_err(|e| e.0)
+    })
+    .map_err(|e| PackageError(format!("failed to archive {file} ({e})")))?;
     Ok((
         file.clone(),
         bytes,
