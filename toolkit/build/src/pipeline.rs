@@ -262,37 +262,53 @@ impl Build {
     ) -> Result<GameReport> {
         let settings = &self.settings;
         let mut report = GameReport { game: game.id.clone(), ..GameReport::default() };
-        let mut timed = |stage: &str, t: Instant| {
-            report.stage_seconds.insert(stage.into(), t.elapsed().as_secs_f64());
-            Instant::now()
-        };
         let t = Instant::now();
         stages::model::write_model(ctx, game)?;
-        let t = timed("model", t);
+        report.stage_seconds.insert("model".into(), t.elapsed().as_secs_f64());
+        let t = Instant::now();
         let maps = stages::maps::render_maps(ctx, game, settings.map_dpi)?;
-        let t = timed("maps", t);
-        let counters =
-            stages::counters::render_counters(ctx, game, arts, &settings.counters)?;
-        let t = timed("counters", t);
-        let (solutions, findings) = stages::setups::write_setups(ctx, game)?;
-        let t = timed("setups", t);
-        let errata = stages::errata::write_errata(
-            &ctx.outputs,
-            ctx.out,
-            game,
-            &solutions,
-            &loaded.sources,
-        )?;
-        let t = timed("errata", t);
-        let module = stages::module::write_module(
-            ctx,
-            game,
-            arts,
-            &maps,
-            &solutions,
-            settings.counters.sheet.counter_in,
-        )?;
-        timed("module", t);
+        report.stage_seconds.insert("maps".into(), t.elapsed().as_secs_f64());
+        // The counter images and print sheets go side by side with the stages after them,
+        // which do not read them: the print sheets' PDF is written mostly on one thread.
+        let (counters, rest) = rayon::join(
+            || {
+                let t = Instant::now();
+                stages::counters::render_counters(ctx, game, arts, &settings.counters)
+                    .map(|c| (c, t.elapsed().as_secs_f64()))
+            },
+            || -> Result<_> {
+                let mut seconds = Vec::new();
+                let t = Instant::now();
+                let (solutions, findings) = stages::setups::write_setups(ctx, game)?;
+                seconds.push(("setups", t.elapsed().as_secs_f64()));
+                let t = Instant::now();
+                let errata = stages::errata::write_errata(
+                    &ctx.outputs,
+                    ctx.out,
+                    game,
+                    &solutions,
+                    &loaded.sources,
+                )?;
+                seconds.push(("errata", t.elapsed().as_secs_f64()));
+                let t = Instant::now();
+                let module = stages::module::write_module(
+                    ctx,
+                    game,
+                    arts,
+                    &maps,
+                    &solutions,
+                    settings.counters.sheet.counter_in,
+                )?;
+                seconds.push(("module", t.elapsed().as_secs_f64()));
+                Ok((findings, errata, module, seconds))
+            },
+        );
+        let (counters, counter_seconds) = counters?;
+        let (findings, errata, module, seconds) = rest?;
+        report.stage_seconds.insert("counters".into(), counter_seconds);
+        for (stage, s) in seconds {
+            report.stage_seconds.insert(stage.into(), s);
+        }
         Ok(GameReport {
             units: game.units.len(),
             markers: game.markers.len(),

@@ -595,9 +595,9 @@ pub fn pdf(pages: &[String], page_in: (f64, f64)) -> Result<Vec<u8>, String> {
     let (w, h) = ((page_in.0 * 72.0) as f32, (page_in.1 * 72.0) as f32);
     let size = Size::from_wh(w, h).ok_or("bad page size")?;
     let mut doc = Document::new();
-    // The pages are parsed a few at a time side by side (a parsed page is large), then
-    // drawn into the document in order.
-    for few in pages.chunks(PAGES_PARSED_AT_ONCE) {
+    // The pages are parsed one per thread side by side (a parsed page is large: more at
+    // once would cost memory and gain no speed), then drawn into the document in order.
+    for few in pages.chunks(rayon::current_num_threads().max(1)) {
         let trees = few
             .par_iter()
             .map(|svg| crate::raster::parse(svg).map_err(|e| e.to_string()))
@@ -616,9 +616,6 @@ pub fn pdf(pages: &[String], page_in: (f64, f64)) -> Result<Vec<u8>, String> {
     }
     doc.finish().map_err(|e| format!("{e:?}"))
 }
-
-/// How many pages of print sheets are parsed at once for the PDF.
-const PAGES_PARSED_AT_ONCE: usize = 8;
 
 #[cfg(test)]
 mod tests {
