@@ -29,13 +29,23 @@ pub fn finding_json(f: &Finding, sources: &Sources) -> Value {
 /// Validates every scenario of the games (or the one named), scenarios in parallel,
 /// findings in game and scenario order.
 pub fn scenario_findings(games: &[Game], only: Option<&str>) -> Vec<Finding> {
-    let scenarios: Vec<(&Game, &str)> = games
+    let selected = |s: &str| only.is_none_or(|o| o == s);
+    // Each game's resolver is built once, for all its selected scenarios.
+    let resolvers: Vec<muster_check::Resolver> = games
+        .par_iter()
+        .filter(|g| g.scenarios.iter().any(|s| selected(&s.id.v)))
+        .map(muster_check::Resolver::new)
+        .collect();
+    let scenarios: Vec<(&muster_check::Resolver, &str)> = resolvers
         .iter()
-        .flat_map(|g| g.scenarios.iter().map(move |s| (g, s.id.v.as_str())))
-        .filter(|(_, s)| only.is_none_or(|o| o == *s))
+        .flat_map(|r| r.game().scenarios.iter().map(move |s| (r, s.id.v.as_str())))
+        .filter(|(_, s)| selected(s))
         .collect();
     scenarios
         .par_iter()
-        .flat_map_iter(|(game, s)| muster_check::validate_scenario(game, s))
+        .flat_map_iter(|(resolver, s)| {
+            let solution = muster_check::solve_with(resolver, s);
+            muster_check::validate_solved(resolver.game(), s, &solution)
+        })
         .collect()
 }

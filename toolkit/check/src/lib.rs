@@ -20,7 +20,9 @@ pub(crate) mod words;
 
 pub use errata::{Erratum, errata, errata_of_solved};
 pub use resolve::{Resolution, Resolved, Resolver, normalise};
-pub use solve::{Duplicate, NOT_PLACED, Solution, SolvedUnit, ruleset, solve};
+pub use solve::{
+    Duplicate, NOT_PLACED, Solution, SolvedUnit, ruleset, solve, solve_with,
+};
 pub use validate::{
     Finding, acknowledged, allowed_hexes, allowed_in, check_position, validate_scenario,
     validate_solved,

@@ -135,6 +135,11 @@ const NOT_COUNTERS: [&str; 7] = [
 ];
 
 impl<'g> Resolver<'g> {
+    /// The game it resolves against.
+    pub fn game(&self) -> &'g Game {
+        self.game
+    }
+
     /// Indexes a game's formations, HQ names and generic counters.
     pub fn new(game: &'g Game) -> Self {
         let mut formations = BTreeMap::new();

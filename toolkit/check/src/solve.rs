@@ -171,7 +171,12 @@ fn in_target(
 /// no counter is used more often than the manifest has it (the excess is a [`Duplicate`]).
 /// Deterministic.
 pub fn solve(game: &Game, scenario: &str) -> Solution {
-    let resolver = Resolver::new(game);
+    solve_with(&Resolver::new(game), scenario)
+}
+
+/// [`solve`] with the game's resolver built already: the scenarios of one game share it.
+pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
+    let game = resolver.game();
     let rules = ruleset(game);
     let placements = placements(game, scenario);
     // Lines that name one exact hex are resolved and placed first, so flexible groups work

@@ -12,11 +12,12 @@ use crate::error::Result;
 /// and the findings.
 pub fn write_setups(ctx: &Context, game: &Game) -> Result<(Vec<Solution>, Vec<Finding>)> {
     let dir = ctx.out.join("dist").join(&game.id);
+    let resolver = muster_check::Resolver::new(game);
     let solved: Vec<(Solution, Vec<Finding>)> = game
         .scenarios
         .par_iter()
         .map(|s| {
-            let solution = muster_check::solve(game, &s.id.v);
+            let solution = muster_check::solve_with(&resolver, &s.id.v);
             let findings = muster_check::validate_solved(game, &s.id.v, &solution);
             (solution, findings)
         })
