@@ -14,10 +14,13 @@
 //! For each game, in order:
 //!
 //! 1. **load**: [`muster_model::load`] reads and cross-checks the game's YAML; a game with
-//!    an error is not built. Then [`stages::model::write_model`] writes `game.json`.
-//! 2. **render**: [`stages::maps::render_maps`] draws every map sheet and
-//!    [`stages::counters::render_counters`] every counter side, the print sheets and the
-//!    contact sheet.
+//!    an error is not built. Every counter side is drawn once
+//!    ([`muster_render::FaceArts`]) and its text fitted. Then
+//!    [`stages::model::write_model`] writes `game.json`.
+//! 2. **render**: [`stages::maps::render_maps`] draws every map sheet,
+//!    [`stages::counters::render_sides`] every counter side and
+//!    [`stages::counters::render_sheets`] the print sheets and the contact sheet, beside
+//!    the stages below.
 //! 3. **check**: [`stages::setups::write_setups`] solves and validates every scenario
 //!    ([`muster_check::solve()`]) and [`stages::errata::write_errata`] cross-checks the data
 //!    ([`muster_check::errata()`]).

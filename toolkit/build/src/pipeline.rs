@@ -251,8 +251,8 @@ impl Build {
         Ok(report)
     }
 
-    /// Every stage of one game, in order: model, maps, counters, setups, errata, module;
-    /// `arts` are its counter sides, drawn.
+    /// Every stage of one game: model, maps, counters, then sheets beside setups, errata
+    /// and module; `arts` are its counter sides, drawn.
     fn build_game(
         &self,
         ctx: &Context,
@@ -268,13 +268,23 @@ impl Build {
         let t = Instant::now();
         let maps = stages::maps::render_maps(ctx, game, settings.map_dpi)?;
         report.stage_seconds.insert("maps".into(), t.elapsed().as_secs_f64());
-        // The counter images and print sheets go side by side with the stages after them,
-        // which do not read them: the print sheets' PDF is written mostly on one thread.
+        let t = Instant::now();
+        let sides = stages::counters::render_sides(ctx, game, arts, &settings.counters)?;
+        report.stage_seconds.insert("counters".into(), t.elapsed().as_secs_f64());
+        // The print sheets go side by side with the stages after them, which do not read
+        // them: their PDF is written mostly on one thread. (The counter sides come first:
+        // the module draws the same images, which are then in the cache.)
         let (counters, rest) = rayon::join(
             || {
                 let t = Instant::now();
-                stages::counters::render_counters(ctx, game, arts, &settings.counters)
-                    .map(|c| (c, t.elapsed().as_secs_f64()))
+                stages::counters::render_sheets(
+                    ctx,
+                    game,
+                    arts,
+                    &settings.counters,
+                    sides,
+                )
+                .map(|c| (c, t.elapsed().as_secs_f64()))
             },
             || -> Result<_> {
                 let mut seconds = Vec::new();
@@ -303,9 +313,9 @@ impl Build {
                 Ok((findings, errata, module, seconds))
             },
         );
-        let (counters, counter_seconds) = counters?;
+        let (counters, sheet_seconds) = counters?;
         let (findings, errata, module, seconds) = rest?;
-        report.stage_seconds.insert("counters".into(), counter_seconds);
+        report.stage_seconds.insert("sheets".into(), sheet_seconds);
         for (stage, s) in seconds {
             report.stage_seconds.insert(stage.into(), s);
         }

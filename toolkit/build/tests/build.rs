@@ -86,7 +86,7 @@ fn a_game_builds_through_the_library_and_rebuilds_from_its_stamp() {
     assert_eq!(game.game, "example-oasis");
     assert!(!game.up_to_date);
     assert_eq!((game.counter_sides, game.maps, game.scenarios), (11, 1, 1));
-    for stage in ["model", "maps", "counters", "setups", "errata", "module"] {
+    for stage in ["model", "maps", "counters", "sheets", "setups", "errata", "module"] {
         assert!(game.stage_seconds.contains_key(stage), "{stage}");
     }
     assert!(game.cache.made.iter().any(|m| m == "example-oasis.vmod"));

@@ -1,5 +1,5 @@
-//! The render stage for counters: every counter side, the print sheets (PDF and PNG pages)
-//! and the contact sheet.
+//! The render stage for counters: every counter side ([`render_sides`]), then the print
+//! sheets (PDF and PNG pages) and the contact sheet ([`render_sheets`]).
 
 use muster_model::{Game, Unit};
 use muster_render::counter::{FaceArts, faces, standalone_svg};
@@ -11,21 +11,31 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::report::CounterImages;
 use crate::settings::CounterOptions;
 
-/// Renders every counter side to `counters/<game>/<id>-<side>.png`, the print sheets to
-/// `counters/<game>/sheets.pdf` and `sheet-NN-<kind>.png`, and a contact sheet, from the
-/// sides drawn in `arts`.
-pub fn render_counters(
+/// The counter sides [`render_sides`] drew.
+#[derive(Debug, Clone, Copy)]
+pub struct Sides {
+    /// How many (one PNG each).
+    pub count: usize,
+    /// Values drawn as `?` because the rulebook does not print them.
+    pub unknown_values: usize,
+}
+
+/// Renders every counter side, from the sides drawn in `arts`, to
+/// `counters/<game>/<id>-<side>.png`.
+pub fn render_sides(
     ctx: &Context,
     game: &Game,
     arts: &FaceArts,
     args: &CounterOptions,
-) -> Result<CounterImages> {
-    let options = &args.sheet;
-    let counter_in = options.counter_in;
+) -> Result<Sides> {
+    let counter_in = args.sheet.counter_in;
     let dir = ctx.out.join("counters").join(&game.id);
-    let all: Vec<&Unit> = game.units.iter().chain(&game.markers).collect();
-    let jobs: Vec<(&Unit, muster_render::Face)> =
-        all.iter().flat_map(|u| faces(u).into_iter().map(move |f| (*u, f))).collect();
+    let jobs: Vec<(&Unit, muster_render::Face)> = game
+        .units
+        .iter()
+        .chain(&game.markers)
+        .flat_map(|u| faces(u).into_iter().map(move |f| (u, f)))
+        .collect();
     let px = pixels(counter_in, args.dpi);
     let bar = ctx.stage("counters", jobs.len());
     let unknown_values = jobs
@@ -43,8 +53,22 @@ pub fn render_counters(
         .collect::<Result<Vec<usize>>>()?
         .into_iter()
         .sum();
-    drop(bar);
+    Ok(Sides { count: jobs.len(), unknown_values })
+}
 
+/// Renders the print sheets to `counters/<game>/sheets.pdf` and `sheet-NN-<kind>.png`, a
+/// contact sheet (from the sides drawn in `arts`) and the previews of cut art; `drawn` is
+/// what [`render_sides`] drew.
+pub fn render_sheets(
+    ctx: &Context,
+    game: &Game,
+    arts: &FaceArts,
+    args: &CounterOptions,
+    drawn: Sides,
+) -> Result<CounterImages> {
+    let options = &args.sheet;
+    let dir = ctx.out.join("counters").join(&game.id);
+    let all: Vec<&Unit> = game.units.iter().chain(&game.markers).collect();
     // Print sheets.
     let order = sheet::sheet_order(game);
     let sides: Vec<usize> = order.iter().map(|u| faces(u).len()).collect();
@@ -158,8 +182,8 @@ pub fn render_counters(
         .collect::<Result<Vec<String>>>()?;
     Ok(CounterImages {
         cut_previews,
-        sides: jobs.len(),
-        unknown_values,
+        sides: drawn.count,
+        unknown_values: drawn.unknown_values,
         pdf: pdf_path.display().to_string(),
         pages: svgs.len(),
         png_pages: svgs.len(),

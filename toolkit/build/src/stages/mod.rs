@@ -1,9 +1,9 @@
 //! The stages of one game's build after loading, each writing its outputs through the
 //! game's staged [`Outputs`] and drawing through its view of the cache.
 //!
-//! In order: [`model::write_model`], [`maps::render_maps`], [`counters::render_counters`],
-//! [`setups::write_setups`] (the check stage), [`errata::write_errata`] and
-//! [`module::write_module`] (the package stage).
+//! In order: [`model::write_model`], [`maps::render_maps`], [`counters::render_sides`],
+//! then [`counters::render_sheets`] beside [`setups::write_setups`] (the check stage),
+//! [`errata::write_errata`] and [`module::write_module`] (the package stage).
 
 pub mod counters;
 pub mod errata;
