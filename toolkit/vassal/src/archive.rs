@@ -7,8 +7,9 @@ use std::io::{Cursor, Read, Write};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 
-/// The most entries muster reads from one archive.
-pub const MAX_ENTRIES: usize = 20_000;
+/// The most entries muster reads from one archive: five times those of the module of a
+/// game of 10,000 two-sided counters (an image per side, some 20,000 entries).
+pub const MAX_ENTRIES: usize = 100_000;
 /// The most bytes muster unpacks from one archive, all entries together.
 pub const MAX_TOTAL_BYTES: u64 = 1 << 30;
 
@@ -178,6 +179,19 @@ mod tests {
         let mut a = Archive::open(one).expect("opens");
         assert_eq!(a.names(), ["b.txt", "images/a.png"]);
         assert_eq!(a.read("b.txt").expect("reads"), b"hello");
+    }
+
+    #[test]
+    fn a_module_of_the_largest_games_opens_and_one_past_the_limit_is_refused() {
+        let files = |n: usize| -> BTreeMap<String, Vec<u8>> {
+            (0..n).map(|i| (format!("images/{i}.png"), Vec::new())).collect()
+        };
+        // A game of 10,000 two-sided counters: two images a counter, and the rest.
+        let module = write_zip(&files(20_040)).expect("writes");
+        assert_eq!(Archive::open(module).expect("opens").names().len(), 20_040);
+        let past = write_zip(&files(MAX_ENTRIES + 1)).expect("writes");
+        let refused = Archive::open(past).err().expect("refused");
+        assert!(refused.0.contains("more than the 100000 muster reads"), "{refused}");
     }
 
     #[test]
