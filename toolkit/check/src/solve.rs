@@ -195,7 +195,7 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
         .iter()
         .map(|p| {
             (p.kind == PlacementKind::Setup).then(|| match &p.location {
-                Some(expr) => region(game, &resolver, expr),
+                Some(expr) => region(game, resolver, expr),
                 None => Region::unresolved(
                     FindingKind::UnresolvedLocation,
                     "the line prints no location",
