@@ -15,7 +15,7 @@
 //! A build of every game removes the objects it did not use; a build of some games keeps
 //! them all.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -443,13 +443,40 @@ impl<'a> GameCache<'a> {
         if let Some(drawn) = &self.cache.drawn {
             lock(drawn).zips.push(files.clone());
         }
+        use muster_package::archive::{deflated_entry, is_deflated, write_zip_from};
+        use rayon::prelude::*;
+        // Each entry to deflate is deflated on its own, side by side, and kept: an entry
+        // whose bytes did not change is copied as it was deflated before. Those stay
+        // cached for the next change even when the whole archive is reused.
+        let entries: Vec<(&String, &Vec<u8>, Key)> = files
+            .par_iter()
+            .filter(|(name, _)| is_deflated(name))
+            .map(|(name, bytes)| {
+                let mut key = self.cache.key("zip entry");
+                key.part(name.as_bytes()).part(bytes);
+                (name, bytes, key.finish())
+            })
+            .collect();
+        lock(&self.used).extend(entries.iter().map(|(_, _, key)| key.hex()));
         self.get_or_make(
             &key.finish(),
             || label.to_string(),
             || {
-                muster_package::archive::write_zip(files).map_err(|e| {
+                let failed = |e: muster_package::archive::ArchiveError| {
                     Error::new(ErrorKind::Package, format!("failed to zip {label} ({e})"))
-                })
+                };
+                let deflated = entries
+                    .par_iter()
+                    .map(|(name, bytes, key)| {
+                        let one = self.get_or_make(
+                            key,
+                            || format!("{name} in {label}"),
+                            || deflated_entry(name, bytes).map_err(failed),
+                        )?;
+                        Ok((name.to_string(), one))
+                    })
+                    .collect::<Result<BTreeMap<String, Vec<u8>>>>()?;
+                write_zip_from(files, &deflated).map_err(failed)
             },
         )
     }

@@ -38,22 +38,74 @@ pub const COMPRESSED: [&str; 6] = [".png", ".jpg", ".jpeg", ".vsav", ".vmod", ".
 /// already ([`COMPRESSED`]: images, saved games, archives) are stored; everything else is
 /// deflated.
 pub fn write_zip(files: &BTreeMap<String, Vec<u8>>) -> Result<Vec<u8>, ArchiveError> {
+    let mut z = ZipWriter::new(Cursor::new(Vec::new()));
+    for (name, bytes) in files {
+        check_name(name)?;
+        z.start_file(name.as_str(), entry_options(name)?).map_err(err)?;
+        z.write_all(bytes).map_err(err)?;
+    }
+    Ok(z.finish().map_err(err)?.into_inner())
+}
+
+/// Whether [`write_zip`] deflates an entry (it stores those [`COMPRESSED`] already).
+pub fn is_deflated(name: &str) -> bool {
+    !COMPRESSED.iter().any(|ext| name.ends_with(ext))
+}
+
+/// The options [`write_zip`] writes an entry with.
+fn entry_options(name: &str) -> Result<SimpleFileOptions, ArchiveError> {
     let time = DateTime::from_date_and_time(1980, 1, 1, 0, 0, 0).map_err(err)?;
     let base = SimpleFileOptions::default()
         .last_modified_time(time)
         .system(zip::System::Unix)
         .unix_permissions(0o644);
+    Ok(if is_deflated(name) {
+        base.compression_method(CompressionMethod::Deflated).compression_level(Some(6))
+    } else {
+        base.compression_method(CompressionMethod::Stored)
+    })
+}
+
+/// A zip of the one entry `name`, written as [`write_zip`] writes it: what
+/// [`write_zip_from`] copies into a larger archive as it is, so that a caller can keep an
+/// entry deflated once.
+pub fn deflated_entry(name: &str, bytes: &[u8]) -> Result<Vec<u8>, ArchiveError> {
+    check_name(name)?;
+    let mut z = ZipWriter::new(Cursor::new(Vec::new()));
+    z.start_file(name, entry_options(name)?).map_err(err)?;
+    z.write_all(bytes).map_err(err)?;
+    Ok(z.finish().map_err(err)?.into_inner())
+}
+
+/// Writes `files` as [`write_zip`] does, copying each entry it would deflate from
+/// `deflated` (entry name → its [`deflated_entry`]) instead of deflating it again; an
+/// entry missing there, or whose copy holds other bytes, is an error.
+pub fn write_zip_from(
+    files: &BTreeMap<String, Vec<u8>>,
+    deflated: &BTreeMap<String, Vec<u8>>,
+) -> Result<Vec<u8>, ArchiveError> {
     let mut z = ZipWriter::new(Cursor::new(Vec::new()));
     for (name, bytes) in files {
         check_name(name)?;
-        let options = if COMPRESSED.iter().any(|ext| name.ends_with(ext)) {
-            base.compression_method(CompressionMethod::Stored)
-        } else {
-            base.compression_method(CompressionMethod::Deflated)
-                .compression_level(Some(6))
-        };
-        z.start_file(name.as_str(), options).map_err(err)?;
-        z.write_all(bytes).map_err(err)?;
+        if !is_deflated(name) {
+            z.start_file(name.as_str(), entry_options(name)?).map_err(err)?;
+            z.write_all(bytes).map_err(err)?;
+            continue;
+        }
+        let one = deflated
+            .get(name)
+            .ok_or_else(|| ArchiveError(format!("no deflated copy of {name}")))?;
+        let mut source = ZipArchive::new(Cursor::new(one.as_slice())).map_err(err)?;
+        let entry = source.by_index_raw(0).map_err(err)?;
+        let same = entry.name().is_ok_and(|n| n == name.as_str())
+            && entry.size() == bytes.len() as u64
+            && entry.crc32() == crc32fast::hash(bytes);
+        if !same {
+            return Err(ArchiveError(format!(
+                "the deflated copy of {name} holds other bytes"
+            )));
+        }
+        z.raw_copy_file(entry).map_err(err)?;
     }
     Ok(z.finish().map_err(err)?.into_inner())
 }
@@ -192,6 +244,36 @@ mod tests {
         let past = write_zip(&files(MAX_ENTRIES + 1)).expect("writes");
         let refused = Archive::open(past).err().expect("refused");
         assert!(refused.0.contains("more than the 100000 muster reads"), "{refused}");
+    }
+
+    #[test]
+    fn an_archive_from_entries_deflated_apart_is_the_archive_written_whole() {
+        let mut files = BTreeMap::new();
+        files.insert("buildFile.xml".to_string(), b"<piece/>".repeat(500));
+        files.insert("images/a.png".to_string(), vec![7; 300]);
+        files.insert("rules/ruleset.json".to_string(), b"{\"units\": []}".repeat(90));
+        let deflated: BTreeMap<String, Vec<u8>> = files
+            .iter()
+            .filter(|(name, _)| is_deflated(name))
+            .map(|(name, bytes)| {
+                (name.clone(), deflated_entry(name, bytes).expect("writes"))
+            })
+            .collect();
+        assert_eq!(deflated.len(), 2);
+        let apart = write_zip_from(&files, &deflated).expect("writes");
+        assert_eq!(apart, write_zip(&files).expect("writes"));
+        // A copy that is missing, or of other bytes, is refused.
+        let mut missing = deflated.clone();
+        missing.remove("buildFile.xml");
+        let e = write_zip_from(&files, &missing).expect_err("refused");
+        assert!(e.0.contains("no deflated copy of buildFile.xml"), "{e}");
+        let mut other = deflated;
+        other.insert(
+            "buildFile.xml".into(),
+            deflated_entry("buildFile.xml", b"<other/>").expect("writes"),
+        );
+        let e = write_zip_from(&files, &other).expect_err("refused");
+        assert!(e.0.contains("holds other bytes"), "{e}");
     }
 
     #[test]
