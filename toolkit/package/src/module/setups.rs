@@ -237,20 +237,16 @@ impl SavedPiece {
         });
         let type_chain = chain(&kinds);
         let states: Vec<String> = piece.traits.iter().map(|t| t.state.clone()).collect();
-        let mut hash = blake3::Hasher::new();
-        let mut part = |bytes: &[u8]| {
-            hash.update(&(bytes.len() as u64).to_le_bytes());
-            hash.update(bytes);
-        };
-        part(type_chain.as_bytes());
-        part(image.as_bytes());
-        part(name.as_bytes());
-        part(&step_layer.map_or(u64::MAX, |l| l as u64).to_le_bytes());
+        let mut hashed = Vec::new();
+        field(&mut hashed, type_chain.as_bytes());
+        field(&mut hashed, image.as_bytes());
+        field(&mut hashed, name.as_bytes());
+        field(&mut hashed, &step_layer.map_or(u64::MAX, |l| l as u64).to_le_bytes());
         for s in &states {
-            part(s.as_bytes());
+            field(&mut hashed, s.as_bytes());
         }
         Self {
-            fingerprint: *hash.finalize().as_bytes(),
+            fingerprint: *blake3::hash(&hashed).as_bytes(),
             type_chain,
             states,
             image,
@@ -299,21 +295,17 @@ impl PlacedSpec<'_> {
     /// Appends everything its `AddPiece` command is made from to `out`, each field after
     /// its length, so that different specs never give the same bytes.
     fn key_bytes(&self, out: &mut Vec<u8>) {
-        let mut field = |bytes: &[u8]| {
-            out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-            out.extend_from_slice(bytes);
-        };
-        field(&self.piece.fingerprint);
-        field(self.id.as_bytes());
-        field(self.at.map.as_deref().unwrap_or_default().as_bytes());
-        field(&self.at.x.to_le_bytes());
-        field(&self.at.y.to_le_bytes());
-        field(self.at.gpid.as_bytes());
-        field(&[u8::from(self.reduced)]);
-        field(&(self.properties.len() as u64).to_le_bytes());
+        field(out, &self.piece.fingerprint);
+        field(out, self.id.as_bytes());
+        field(out, self.at.map.as_deref().unwrap_or_default().as_bytes());
+        field(out, &self.at.x.to_le_bytes());
+        field(out, &self.at.y.to_le_bytes());
+        field(out, self.at.gpid.as_bytes());
+        field(out, &[u8::from(self.reduced)]);
+        field(out, &(self.properties.len() as u64).to_le_bytes());
         for (k, v) in &self.properties {
-            field(k.as_bytes());
-            field(v.as_bytes());
+            field(out, k.as_bytes());
+            field(out, v.as_bytes());
         }
     }
 
@@ -323,6 +315,13 @@ impl PlacedSpec<'_> {
             self.properties.iter().map(|(k, v)| (*k, v.as_str())).collect();
         self.piece.add_command(&self.id, &self.at, &properties, self.reduced)
     }
+}
+
+/// Appends `bytes` to `out` after their length, so that different sequences of fields
+/// never give the same bytes.
+fn field(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+    out.extend_from_slice(bytes);
 }
 
 /// Writes the saved game of one scenario; returns its archive path, bytes and contents.
