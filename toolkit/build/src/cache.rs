@@ -349,7 +349,6 @@ impl<'a> GameCache<'a> {
         width: u32,
         dpi: u32,
     ) -> Result<Vec<u8>> {
-        use rayon::prelude::*;
         let keys: Vec<Key> = bands
             .iter()
             .map(|(svg, h)| {
@@ -375,38 +374,25 @@ impl<'a> GameCache<'a> {
                 dpi,
             }));
         }
-        // The bands stay cached for the next change even when the whole image is reused.
-        lock(&self.used).extend(keys.iter().map(Key::hex));
         let height: u32 = bands.iter().map(|(_, h)| h).sum();
-        self.get_or_make(
+        self.joined(
             &whole.finish(),
-            || label.to_string(),
-            || {
-                let pixels = bands
-                    .par_iter()
-                    .zip(&keys)
-                    .enumerate()
-                    .map(|(i, ((svg, h), key))| {
-                        self.get_or_make(
-                            key,
-                            || format!("{label} band {i}"),
-                            || {
-                                muster_render::raster::render_rgb(svg, width, *h).map_err(
-                                    |e| {
-                                        Error::with_source(
-                                            ErrorKind::Render,
-                                            format!("failed to draw {label}"),
-                                            e,
-                                        )
-                                    },
-                                )
-                            },
-                        )
-                    })
-                    .collect::<Result<Vec<_>>>()?
-                    .concat();
+            label,
+            &keys,
+            |i| format!("{label} band {i}"),
+            |i| {
+                let (svg, h) = &bands[i];
+                muster_render::raster::render_rgb(svg, width, *h).map_err(|e| {
+                    Error::with_source(
+                        ErrorKind::Render,
+                        format!("failed to draw {label}"),
+                        e,
+                    )
+                })
+            },
+            |pixels| {
                 muster_render::raster::encode_png(
-                    &pixels,
+                    &pixels.concat(),
                     width,
                     height,
                     Encoding::at(dpi),
@@ -418,6 +404,36 @@ impl<'a> GameCache<'a> {
                         e,
                     )
                 })
+            },
+        )
+    }
+
+    /// Bytes joined from parts each kept in the cache under its own key in `parts`: the
+    /// whole from the cache under `whole`, or joined by `join` from the parts in order,
+    /// each from the cache or made now by `make` (side by side). The parts stay cached for
+    /// the next change even when the whole is reused, so a change makes only its own part
+    /// again.
+    pub fn joined(
+        &self,
+        whole: &Key,
+        label: &str,
+        parts: &[Key],
+        part_label: impl Fn(usize) -> String + Sync,
+        make: impl Fn(usize) -> Result<Vec<u8>> + Sync,
+        join: impl FnOnce(Vec<Vec<u8>>) -> Result<Vec<u8>>,
+    ) -> Result<Vec<u8>> {
+        use rayon::prelude::*;
+        lock(&self.used).extend(parts.iter().map(Key::hex));
+        self.get_or_make(
+            whole,
+            || label.to_string(),
+            || {
+                let made = parts
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, key)| self.get_or_make(key, || part_label(i), || make(i)))
+                    .collect::<Result<Vec<_>>>()?;
+                join(made)
             },
         )
     }
@@ -457,25 +473,22 @@ impl<'a> GameCache<'a> {
                 (name, bytes, key.finish())
             })
             .collect();
-        lock(&self.used).extend(entries.iter().map(|(_, _, key)| key.hex()));
-        self.get_or_make(
+        let keys: Vec<Key> = entries.iter().map(|(_, _, key)| *key).collect();
+        let failed = |e: muster_package::archive::ArchiveError| {
+            Error::new(ErrorKind::Package, format!("failed to zip {label} ({e})"))
+        };
+        self.joined(
             &key.finish(),
-            || label.to_string(),
-            || {
-                let failed = |e: muster_package::archive::ArchiveError| {
-                    Error::new(ErrorKind::Package, format!("failed to zip {label} ({e})"))
-                };
-                let deflated = entries
-                    .par_iter()
-                    .map(|(name, bytes, key)| {
-                        let one = self.get_or_make(
-                            key,
-                            || format!("{name} in {label}"),
-                            || deflated_entry(name, bytes).map_err(failed),
-                        )?;
-                        Ok((name.to_string(), one))
-                    })
-                    .collect::<Result<BTreeMap<String, Vec<u8>>>>()?;
+            label,
+            &keys,
+            |i| format!("{} in {label}", entries[i].0),
+            |i| deflated_entry(entries[i].0, entries[i].1).map_err(failed),
+            |deflated| {
+                let deflated: BTreeMap<String, Vec<u8>> = entries
+                    .iter()
+                    .map(|(name, _, _)| name.to_string())
+                    .zip(deflated)
+                    .collect();
                 write_zip_from(files, &deflated).map_err(failed)
             },
         )

@@ -584,35 +584,50 @@ pub fn page_svg(game: &Game, units: &[&Unit], page: &Page, o: &SheetOptions) -> 
 }
 
 /// Writes pages to a PDF: vector art, fonts subset and embedded, no timestamps (the same
-/// pages give the same bytes).
+/// pages give the same bytes). The same as [`join_pdf`] of each page's [`page_pdf`].
 pub fn pdf(pages: &[String], page_in: (f64, f64)) -> Result<Vec<u8>, String> {
+    use rayon::prelude::*;
+
+    let pages = pages
+        .par_iter()
+        .map(|svg| page_pdf(svg, page_in))
+        .collect::<Result<Vec<_>, String>>()?;
+    join_pdf(&pages)
+}
+
+/// One page as a PDF of its own (vector art, its fonts subset and embedded), to be joined
+/// with the others by [`join_pdf`]: a changed counter draws only its own page again.
+pub fn page_pdf(svg: &str, page_in: (f64, f64)) -> Result<Vec<u8>, String> {
     use krilla::Document;
     use krilla::geom::Size;
     use krilla::page::PageSettings;
     use krilla_svg::{SurfaceExt, SvgSettings};
-    use rayon::prelude::*;
 
     let (w, h) = ((page_in.0 * 72.0) as f32, (page_in.1 * 72.0) as f32);
     let size = Size::from_wh(w, h).ok_or("bad page size")?;
+    let tree = crate::raster::parse(svg).map_err(|e| e.to_string())?;
     let mut doc = Document::new();
-    // The pages are parsed one per thread side by side (a parsed page is large: more at
-    // once would cost memory and gain no speed), then drawn into the document in order.
-    for few in pages.chunks(rayon::current_num_threads().max(1)) {
-        let trees = few
-            .par_iter()
-            .map(|svg| crate::raster::parse(svg).map_err(|e| e.to_string()))
-            .collect::<Result<Vec<_>, String>>()?;
-        for tree in trees {
-            let mut page = doc.start_page_with(PageSettings::new(size));
-            let mut surface = page.surface();
-            surface.draw_svg(
-                &tree,
-                size,
-                SvgSettings { embed_text: true, ..Default::default() },
-            );
-            surface.finish();
-            page.finish();
-        }
+    let mut page = doc.start_page_with(PageSettings::new(size));
+    let mut surface = page.surface();
+    surface.draw_svg(&tree, size, SvgSettings { embed_text: true, ..Default::default() });
+    surface.finish();
+    page.finish();
+    doc.finish().map_err(|e| format!("{e:?}"))
+}
+
+/// The first page of each of `pages` (PDFs [`page_pdf`] wrote), in order, as one PDF. The
+/// pages' content and fonts are copied as they are, not drawn again.
+pub fn join_pdf(pages: &[Vec<u8>]) -> Result<Vec<u8>, String> {
+    use std::sync::Arc;
+
+    use krilla::Document;
+    use krilla::pdf::{Pdf, PdfDocument};
+
+    let mut doc = Document::new();
+    for (i, bytes) in pages.iter().enumerate() {
+        let pdf = Pdf::new(Arc::new(bytes.clone()))
+            .map_err(|e| format!("page {} is not a PDF ({e:?})", i + 1))?;
+        doc.embed_pdf_pages(&PdfDocument::new(Arc::new(pdf)), &[0]);
     }
     doc.finish().map_err(|e| format!("{e:?}"))
 }

@@ -85,26 +85,34 @@ pub fn render_sheets(
     // The PDF, the sheet images and the contact sheet are independent: draw them at once.
     let (pdf, (pngs, contact)) = rayon::join(
         || -> Result<()> {
-            let mut key = ctx.cache.key("pdf");
-            key.part(&options.page_in.0.to_le_bytes())
-                .part(&options.page_in.1.to_le_bytes());
-            for svg in &svgs {
-                key.part(svg.as_bytes());
+            // Each page is a PDF of its own, kept in the cache: a changed counter draws
+            // only its page again, and the document joins them.
+            let page_key = |svg: &String| {
+                ctx.cache
+                    .key("pdf page")
+                    .part(&options.page_in.0.to_le_bytes())
+                    .part(&options.page_in.1.to_le_bytes())
+                    .part(svg.as_bytes())
+                    .finish()
+            };
+            let keys: Vec<_> = svgs.par_iter().map(page_key).collect();
+            let mut whole = ctx.cache.key("pdf");
+            for key in &keys {
+                whole.part(key.hex().as_bytes());
             }
-            let pdf = ctx.cache.get_or_make(
-                &key.finish(),
-                || format!("sheets.pdf of {}", game.id),
-                || {
-                    sheet::pdf(&svgs, options.page_in).map_err(|e| {
-                        Error::new(
-                            ErrorKind::Render,
-                            format!(
-                                "failed to write the PDF sheets of {} ({e})",
-                                game.id
-                            ),
-                        )
-                    })
-                },
+            let failed = |e: String| {
+                Error::new(
+                    ErrorKind::Render,
+                    format!("failed to write the PDF sheets of {} ({e})", game.id),
+                )
+            };
+            let pdf = ctx.cache.joined(
+                &whole.finish(),
+                &format!("sheets.pdf of {}", game.id),
+                &keys,
+                |i| format!("page {} of sheets.pdf of {}", i + 1, game.id),
+                |i| sheet::page_pdf(&svgs[i], options.page_in).map_err(failed),
+                |pages| sheet::join_pdf(&pages).map_err(failed),
             )?;
             ctx.outputs.write(&pdf_path, &pdf)?;
             bar.step();
