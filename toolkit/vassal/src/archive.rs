@@ -110,6 +110,145 @@ pub fn write_zip_from(
     Ok(z.finish().map_err(err)?.into_inner())
 }
 
+/// Writes one-entry zips (entry name → a zip [`deflated_entry`] or [`joined_entry`]
+/// wrote) as one archive, copying each entry as it is, in name order.
+pub fn write_zip_entries(
+    entries: &BTreeMap<String, Vec<u8>>,
+) -> Result<Vec<u8>, ArchiveError> {
+    let mut z = ZipWriter::new(Cursor::new(Vec::new()));
+    for (name, one) in entries {
+        check_name(name)?;
+        let mut source = ZipArchive::new(Cursor::new(one.as_slice())).map_err(err)?;
+        let entry = source.by_index_raw(0).map_err(err)?;
+        if !entry.name().is_ok_and(|n| n == name.as_str()) {
+            return Err(ArchiveError(format!("the copy of {name} holds another entry")));
+        }
+        z.raw_copy_file(entry).map_err(err)?;
+    }
+    Ok(z.finish().map_err(err)?.into_inner())
+}
+
+/// Part of an entry's bytes deflated on its own, ending on a byte boundary and not the
+/// last block, so that parts deflated apart (and kept apart) join into one entry
+/// ([`joined_entry`]) without deflating the whole again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeflatedPart {
+    /// The CRC-32 of the part's bytes.
+    pub crc: u32,
+    /// How many bytes the part holds.
+    pub len: u64,
+    /// The part, deflated.
+    pub data: Vec<u8>,
+}
+
+impl DeflatedPart {
+    /// Deflates `bytes` at the level [`write_zip`] uses, flushed to a byte boundary.
+    pub fn of(bytes: &[u8]) -> Result<Self, ArchiveError> {
+        use flate2::{Compress, Compression, FlushCompress};
+        let mut deflate = Compress::new(Compression::new(6), false);
+        let mut data: Vec<u8> = Vec::with_capacity(bytes.len() / 4 + 64);
+        loop {
+            if data.capacity() - data.len() < 64 {
+                data.reserve(bytes.len() / 8 + 64);
+            }
+            let read = deflate.total_in() as usize;
+            deflate
+                .compress_vec(&bytes[read..], &mut data, FlushCompress::Sync)
+                .map_err(err)?;
+            // Done when all is read and the flush had room to end.
+            if deflate.total_in() as usize == bytes.len() && data.len() < data.capacity()
+            {
+                break;
+            }
+        }
+        Ok(DeflatedPart { crc: crc32fast::hash(bytes), len: bytes.len() as u64, data })
+    }
+
+    /// The part as bytes to keep: CRC, length, then the deflated data.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(12 + self.data.len());
+        out.extend_from_slice(&self.crc.to_le_bytes());
+        out.extend_from_slice(&self.len.to_le_bytes());
+        out.extend_from_slice(&self.data);
+        out
+    }
+
+    /// A part from what [`DeflatedPart::to_bytes`] wrote.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, ArchiveError> {
+        let short = || ArchiveError("a kept deflated part is cut short".into());
+        let crc = bytes.get(..4).and_then(|b| b.try_into().ok()).ok_or_else(short)?;
+        let len = bytes.get(4..12).and_then(|b| b.try_into().ok()).ok_or_else(short)?;
+        Ok(DeflatedPart {
+            crc: u32::from_le_bytes(crc),
+            len: u64::from_le_bytes(len),
+            data: bytes[12..].to_vec(),
+        })
+    }
+}
+
+/// A zip of the one deflated entry `name` whose bytes are `parts` in order: what
+/// [`write_zip_entries`] copies into a larger archive. Dated and permitted as
+/// [`write_zip`] writes entries.
+pub fn joined_entry(name: &str, parts: &[DeflatedPart]) -> Result<Vec<u8>, ArchiveError> {
+    check_name(name)?;
+    let mut crc = crc32fast::Hasher::new();
+    let mut data =
+        Vec::with_capacity(parts.iter().map(|p| p.data.len()).sum::<usize>() + 2);
+    for p in parts {
+        crc.combine(&crc32fast::Hasher::new_with_initial_len(p.crc, p.len));
+        data.extend_from_slice(&p.data);
+    }
+    // The last block: empty, fixed codes, final.
+    data.extend_from_slice(&[0x03, 0x00]);
+    let len: u64 = parts.iter().map(|p| p.len).sum();
+    let too_big = || ArchiveError(format!("{name} is too large for a zip entry"));
+    let size = u32::try_from(len).ok().filter(|&s| s < u32::MAX).ok_or_else(too_big)?;
+    let packed =
+        u32::try_from(data.len()).ok().filter(|&s| s < u32::MAX).ok_or_else(too_big)?;
+    let name_len = u16::try_from(name.len()).map_err(|_| too_big())?;
+    let crc = crc.finalize();
+    // 1980-01-01 00:00 in MS-DOS form.
+    let (time, date) = (0u16, (1u16 << 5) | 1);
+    let mut z = Vec::with_capacity(data.len() + 2 * name.len() + 128);
+    let common = |z: &mut Vec<u8>| {
+        for half in [20u16, 0, 8, time, date] {
+            z.extend_from_slice(&half.to_le_bytes());
+        }
+        for word in [crc, packed, size] {
+            z.extend_from_slice(&word.to_le_bytes());
+        }
+        z.extend_from_slice(&name_len.to_le_bytes());
+        z.extend_from_slice(&0u16.to_le_bytes());
+    };
+    // Local header, then the data.
+    z.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
+    common(&mut z);
+    z.extend_from_slice(name.as_bytes());
+    z.extend_from_slice(&data);
+    // Central directory: made on Unix, mode 0644.
+    let directory = z.len() as u32;
+    z.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
+    z.extend_from_slice(&((3u16 << 8) | 20).to_le_bytes());
+    common(&mut z);
+    for half in [0u16, 0, 0] {
+        z.extend_from_slice(&half.to_le_bytes());
+    }
+    z.extend_from_slice(&(0o100_644u32 << 16).to_le_bytes());
+    z.extend_from_slice(&0u32.to_le_bytes());
+    z.extend_from_slice(name.as_bytes());
+    let directory_len = z.len() as u32 - directory;
+    // End of the central directory.
+    z.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    for half in [0u16, 0, 1, 1] {
+        z.extend_from_slice(&half.to_le_bytes());
+    }
+    for word in [directory_len, directory] {
+        z.extend_from_slice(&word.to_le_bytes());
+    }
+    z.extend_from_slice(&0u16.to_le_bytes());
+    Ok(z)
+}
+
 /// Checks that an entry name stays inside the folder it is unpacked to: relative, no `..`,
 /// no backslashes or drive letters, no empty or NUL-containing parts.
 pub fn check_name(name: &str) -> Result<(), ArchiveError> {
@@ -219,6 +358,36 @@ impl Archive {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parts_deflated_apart_join_into_one_entry_that_reads_back_whole() {
+        let text: Vec<u8> =
+            (0..200_000u32).flat_map(|i| (i % 251).to_le_bytes()).collect();
+        for cuts in [vec![], vec![0], vec![1, 5000], vec![100_000, 100_000, 799_999]] {
+            let mut parts = Vec::new();
+            let mut from = 0;
+            for &to in cuts.iter().chain([&text.len()]) {
+                let part = DeflatedPart::of(&text[from..to]).expect("deflates");
+                let kept = DeflatedPart::from_bytes(&part.to_bytes()).expect("reads");
+                assert_eq!(kept, part);
+                parts.push(kept);
+                from = to;
+            }
+            let mut entries = BTreeMap::new();
+            entries.insert("a".to_string(), deflated_entry("a", b"first").expect("zips"));
+            entries.insert("b".to_string(), joined_entry("b", &parts).expect("joins"));
+            let zip = write_zip_entries(&entries).expect("writes");
+            let mut archive = Archive::open(zip.clone()).expect("opens");
+            assert_eq!(archive.names(), ["a", "b"]);
+            assert_eq!(archive.read("a").expect("reads a"), b"first");
+            assert_eq!(archive.read("b").expect("reads b"), text, "cut at {cuts:?}");
+            assert_eq!(write_zip_entries(&entries).expect("writes"), zip, "reproducible");
+        }
+        assert!(DeflatedPart::from_bytes(&[1, 2, 3]).is_err());
+        let mut wrong = BTreeMap::new();
+        wrong.insert("c".to_string(), deflated_entry("a", b"x").expect("zips"));
+        assert!(write_zip_entries(&wrong).is_err(), "an entry under another name");
+    }
 
     #[test]
     fn same_files_give_the_same_bytes() {

@@ -23,7 +23,7 @@ pub fn encode<S: AsRef<str>>(tokens: &[S], d: char) -> String {
 
 /// Appends one token to `out` as [`encode`] writes it: its delimiters escaped, and quoted
 /// when it starts with a backslash or is wrapped in single quotes.
-fn push_token(out: &mut String, t: &str, d: char) {
+pub(crate) fn push_token(out: &mut String, t: &str, d: char) {
     if t.is_empty() {
         return;
     }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::encoder::{ESC, decode, encode};
+use super::encoder::{ESC, decode, encode, push_token};
 use super::piece::{Added, decode_add};
 use super::restore::{Restore, decode_restore};
 
@@ -13,14 +13,23 @@ pub const KEY: u8 = 0x5a;
 /// Obfuscates a command stream as VASSAL 3.x writes `savedGame`: `!VCSK`, the key as two
 /// hex digits, then every byte XOR the key as two lowercase hex digits.
 pub fn obfuscate(text: &str, key: u8) -> Vec<u8> {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = Vec::with_capacity(7 + text.len() * 2);
     out.extend_from_slice(b"!VCSK");
-    for b in std::iter::once(key).chain(text.bytes().map(|b| b ^ key)) {
+    obfuscate_into(&mut out, &[key], 0);
+    obfuscate_into(&mut out, text.as_bytes(), key);
+    out
+}
+
+/// Appends `bytes` as [`obfuscate`] writes a command stream's bytes after its header: each
+/// byte XOR `key`, as two lowercase hex digits. A stream obfuscated in parts is the same as
+/// obfuscated whole.
+pub fn obfuscate_into(out: &mut Vec<u8>, bytes: &[u8], key: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(bytes.len() * 2);
+    for b in bytes.iter().map(|b| b ^ key) {
         out.push(HEX[usize::from(b >> 4)]);
         out.push(HEX[usize::from(b & 15)]);
     }
-    out
 }
 
 /// Why a saved game could not be read.
@@ -73,11 +82,43 @@ pub fn deobfuscate(raw: &[u8]) -> Result<String, SaveError> {
 }
 
 /// The command stream of a saved game: the pieces (every piece before the stack that lists
-/// it) and the restore commands of components such as the board pickers.
+/// it) and the restore commands of components such as the board pickers. It is
+/// [`STREAM_HEAD`], then each add command as [`push_add`] writes it, then
+/// [`stream_tail`]: a caller can write the adds in parts and keep them.
 pub fn command_stream(adds: &[String], restores: &[String]) -> String {
-    let mut pieces = vec![String::new()];
-    pieces.extend(adds.iter().cloned());
-    let mut top = vec!["begin_save".to_string(), String::new(), encode(&pieces, ESC)];
+    let mut text = STREAM_HEAD.to_string();
+    for add in adds {
+        push_add(&mut text, add);
+    }
+    text.push_str(&stream_tail(restores));
+    text
+}
+
+/// How every command stream starts: `begin_save`, then the (empty) first command of the
+/// nested list of adds.
+pub const STREAM_HEAD: &str = "begin_save\u{1b}\u{1b}";
+
+/// Appends one add command as it stands in a [`command_stream`]: in the nested list of adds,
+/// escaped once for that list and once more for the stream around it.
+pub fn push_add(out: &mut String, add: &str) {
+    let mut nested = String::with_capacity(add.len() + 8);
+    push_token(&mut nested, add, ESC);
+    out.push('\\');
+    out.push(ESC);
+    // The nested list as a whole is never quoted: it starts with its empty first command.
+    let mut rest = nested.as_str();
+    while let Some(at) = rest.find(ESC) {
+        out.push_str(&rest[..at]);
+        out.push('\\');
+        out.push(ESC);
+        rest = &rest[at + ESC.len_utf8()..];
+    }
+    out.push_str(rest);
+}
+
+/// How a command stream ends, after its adds: its `restores`, then `end_save`.
+pub fn stream_tail(restores: &[String]) -> String {
+    let mut top = vec![String::new()];
     top.extend(restores.iter().cloned());
     top.push("end_save".into());
     encode(&top, ESC)
@@ -314,5 +355,33 @@ mod tests {
         assert_eq!(g.component_restores(), ["mBoardPicker\tA\t0\t0"]);
         let again = command_stream(&adds, &g.component_restores());
         assert_eq!(again, s, "written back the same");
+    }
+
+    proptest::proptest! {
+        /// The stream written head, adds and tail is the stream VASSAL's nesting gives: the
+        /// adds encoded as one list, that list a token of the stream. Obfuscated in parts,
+        /// it is the same as obfuscated whole.
+        #[test]
+        fn a_stream_written_in_parts_is_the_nested_encoding(
+            adds in proptest::collection::vec("[+/a-z;,\\t'\\\\ \u{1b}]{0,12}", 0..6),
+            restores in proptest::collection::vec("[a-z;\\t'\\\\ \u{1b}]{0,8}", 0..3),
+            split in 0usize..6,
+        ) {
+            let mut pieces = vec![String::new()];
+            pieces.extend(adds.iter().cloned());
+            let mut top = vec!["begin_save".to_string(), String::new(), encode(&pieces, ESC)];
+            top.extend(restores.iter().cloned());
+            top.push("end_save".into());
+            let nested = encode(&top, ESC);
+            let text = command_stream(&adds, &restores);
+            proptest::prop_assert_eq!(&text, &nested);
+            let at = split.min(text.len());
+            let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let mut parts = b"!VCSK".to_vec();
+            obfuscate_into(&mut parts, &[KEY], 0);
+            obfuscate_into(&mut parts, &text.as_bytes()[..at], KEY);
+            obfuscate_into(&mut parts, &text.as_bytes()[at..], KEY);
+            proptest::prop_assert_eq!(parts, obfuscate(&text, KEY));
+        }
     }
 }
