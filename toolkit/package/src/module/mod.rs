@@ -300,7 +300,7 @@ pub fn build(
 
     // Setups.
     let lookup = pieces::lookup(&prototypes);
-    let slot_pieces = setups::SlotPieces::new(&slots, &lookup);
+    let slot_pieces = setups::SlotPieces::new(&slots, &prototypes, &lookup);
     // Each scenario's save is written on its own (side by side), and added in order.
     let saves = solutions
         .par_iter()

@@ -12,12 +12,18 @@ use serde::Serialize;
 
 use super::boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
 use super::dead_piles::DeadPiles;
+use super::pieces::Prototype;
 use super::table::Table;
 use super::{PackageError, Slot, moduledata};
-use crate::archive::write_zip;
+use rayon::prelude::*;
+
+use crate::archive::{DeflatedPart, deflated_entry, joined_entry, write_zip_entries};
 use crate::vassal::encoder::{chain, encode};
 use crate::vassal::piece::{Piece, Position, Stack, Trait};
-use crate::vassal::save::{KEY, command_stream, obfuscate};
+use crate::vassal::save::{KEY, STREAM_HEAD, obfuscate_into, push_add, stream_tail};
+
+/// Pieces in each run of a saved game's adds that is written and kept on its own.
+const RUN: usize = 64;
 
 /// The box for a scenario's counters that no printed placement puts on the map.
 pub const NOT_PLACED: &str = "Not placed";
@@ -174,12 +180,30 @@ pub struct Surroundings<'a> {
 
 /// The palette slots as saved games put them on a map, shared by every scenario's save:
 /// each unit's first slot, and its piece expanded and encoded once, the first time a save
-/// places it.
+/// writes it.
 pub struct SlotPieces<'a> {
     /// The first slot of each unit, and its piece once worked out.
-    slots: HashMap<&'a str, (&'a Slot, OnceLock<SavedPiece>)>,
+    slots: HashMap<&'a str, SlotPiece<'a>>,
+}
+
+/// A slot placed by saved games: a hash of what its piece is made from, and the piece as
+/// saves write it, worked out only when a save is written (not when it is kept).
+struct SlotPiece<'a> {
+    /// The slot.
+    slot: &'a Slot,
     /// The prototypes, by name.
     prototypes: &'a (dyn Fn(&str) -> Option<Piece> + Sync),
+    /// A hash of the slot's piece and of every prototype: all its expansion is made from.
+    fingerprint: [u8; 32],
+    /// The piece as saves write it, once worked out.
+    saved: OnceLock<SavedPiece>,
+}
+
+impl SlotPiece<'_> {
+    /// The piece as saves write it.
+    fn saved(&self) -> &SavedPiece {
+        self.saved.get_or_init(|| SavedPiece::of(self.slot, self.prototypes))
+    }
 }
 
 /// A slot's piece as every saved game writes it: what stays the same wherever it stands.
@@ -193,29 +217,50 @@ struct SavedPiece {
     name: String,
     /// The layer that shows the reduced side, when it has one.
     step_layer: Option<usize>,
-    /// The piece name.
-    piece_name: String,
-    /// A hash of everything above that goes into a saved game.
-    fingerprint: [u8; 32],
 }
 
 impl<'a> SlotPieces<'a> {
-    /// The slots of a module, the first of each unit id kept, and its prototypes.
+    /// The slots of a module, the first of each unit id kept, its prototypes (their
+    /// definitions, and the same by name).
     pub fn new(
         slots: &'a [Slot],
+        definitions: &[Prototype],
         prototypes: &'a (dyn Fn(&str) -> Option<Piece> + Sync),
     ) -> Self {
+        let mut all = Vec::new();
+        for p in definitions {
+            field(&mut all, p.name.as_bytes());
+            piece_bytes(&mut all, &p.piece);
+        }
+        let all = blake3::hash(&all);
         let mut by_unit = HashMap::new();
         for s in slots {
-            by_unit.entry(s.id.as_str()).or_insert((s, OnceLock::new()));
+            by_unit.entry(s.id.as_str()).or_insert_with(|| {
+                let mut made_of = all.as_bytes().to_vec();
+                piece_bytes(&mut made_of, &s.piece);
+                SlotPiece {
+                    slot: s,
+                    prototypes,
+                    fingerprint: *blake3::hash(&made_of).as_bytes(),
+                    saved: OnceLock::new(),
+                }
+            });
         }
-        Self { slots: by_unit, prototypes }
+        Self { slots: by_unit }
     }
 
-    /// The slot of `unit` and its piece as saves write it; `None` when it has no slot.
-    fn get(&self, unit: &str) -> Option<(&'a Slot, &SavedPiece)> {
-        let (slot, piece) = self.slots.get(unit)?;
-        Some((slot, piece.get_or_init(|| SavedPiece::of(slot, self.prototypes))))
+    /// The slot of `unit` and its piece; `None` when it has no slot.
+    fn get(&self, unit: &str) -> Option<&SlotPiece<'a>> {
+        self.slots.get(unit)
+    }
+}
+
+/// Appends a piece's traits (type and state of each) to `out`, each after its length.
+fn piece_bytes(out: &mut Vec<u8>, piece: &Piece) {
+    field(out, &(piece.traits.len() as u64).to_le_bytes());
+    for t in &piece.traits {
+        field(out, t.kind.as_bytes());
+        field(out, t.state.as_bytes());
     }
 }
 
@@ -237,23 +282,7 @@ impl SavedPiece {
         });
         let type_chain = chain(&kinds);
         let states: Vec<String> = piece.traits.iter().map(|t| t.state.clone()).collect();
-        let mut hashed = Vec::new();
-        field(&mut hashed, type_chain.as_bytes());
-        field(&mut hashed, image.as_bytes());
-        field(&mut hashed, name.as_bytes());
-        field(&mut hashed, &step_layer.map_or(u64::MAX, |l| l as u64).to_le_bytes());
-        for s in &states {
-            field(&mut hashed, s.as_bytes());
-        }
-        Self {
-            fingerprint: *blake3::hash(&hashed).as_bytes(),
-            type_chain,
-            states,
-            image,
-            name,
-            step_layer,
-            piece_name: slot.piece.name().unwrap_or_default(),
-        }
+        Self { type_chain, states, image, name, step_layer }
     }
 
     /// The `AddPiece` command that puts this piece at `at` with `properties`, showing its
@@ -282,7 +311,7 @@ struct PlacedSpec<'p> {
     /// Its id in the saved game.
     id: String,
     /// Its piece.
-    piece: &'p SavedPiece,
+    piece: &'p SlotPiece<'p>,
     /// Where it stands.
     at: Position,
     /// Its setup line's properties (none off the map, or without live checks).
@@ -313,7 +342,7 @@ impl PlacedSpec<'_> {
     fn add_command(&self) -> String {
         let properties: Vec<(&str, &str)> =
             self.properties.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        self.piece.add_command(&self.id, &self.at, &properties, self.reduced)
+        self.piece.saved().add_command(&self.id, &self.at, &properties, self.reduced)
     }
 }
 
@@ -347,7 +376,7 @@ pub fn save(
     let mut stacks: BTreeMap<(String, i64, i64), Vec<String>> = BTreeMap::new();
     let mut order: Vec<(String, i64, i64)> = Vec::new();
     for (k, Wanted { unit, cell, holding, reduced, .. }) in wanted.iter().enumerate() {
-        let (slot, piece) = slots.get(unit).ok_or_else(|| {
+        let piece = slots.get(unit).ok_or_else(|| {
             PackageError(format!(
                 "scenario {} places {unit}, which has no counter",
                 scenario.id.v
@@ -381,7 +410,8 @@ pub fn save(
             (Some(a), Some(_)) => super::live_rules::setup_properties(a),
             _ => Vec::new(),
         };
-        let at = Position { map: Some(map.clone()), x, y, gpid: slot.gpid.to_string() };
+        let at =
+            Position { map: Some(map.clone()), x, y, gpid: piece.slot.gpid.to_string() };
         let key = (map.clone(), x, y);
         if !stacks.contains_key(&key) {
             order.push(key.clone());
@@ -390,7 +420,7 @@ pub fn save(
         specs.push(PlacedSpec { id, piece, at, properties, reduced: *reduced });
         pieces.push(PlacedPiece {
             unit: unit.clone(),
-            name: piece.piece_name.clone(),
+            name: piece.slot.piece.name().unwrap_or_default(),
             map,
             location,
             x,
@@ -432,13 +462,53 @@ pub fn save(
     parts.extend(counts.iter().map(|c| c.as_slice()));
     parts.extend(stack_adds.iter().chain(&restores).map(String::as_bytes));
     let bytes = keep(&file, &parts, &|| {
-        let mut adds: Vec<String> = specs.iter().map(PlacedSpec::add_command).collect();
-        adds.extend(stack_adds.iter().cloned());
-        let text = command_stream(&adds, &restores);
-        let mut files = BTreeMap::new();
-        files.insert("savedGame".to_string(), obfuscate(&text, KEY));
-        files.insert("moduledata".to_string(), data.clone().into_bytes());
-        write_zip(&files).map_err(|e| e.0)
+        // The adds go in runs of `RUN` pieces, each written, obfuscated and deflated on its
+        // own and kept: a changed counter writes only its run again.
+        let run = |adds: &[String]| -> Result<DeflatedPart, String> {
+            let mut text = String::new();
+            for add in adds {
+                push_add(&mut text, add);
+            }
+            let mut bytes = Vec::new();
+            obfuscate_into(&mut bytes, text.as_bytes(), KEY);
+            DeflatedPart::of(&bytes).map_err(|e| e.0)
+        };
+        let mut head = b"!VCSK".to_vec();
+        obfuscate_into(&mut head, &[KEY], 0);
+        obfuscate_into(&mut head, STREAM_HEAD.as_bytes(), KEY);
+        let mut tail = Vec::new();
+        obfuscate_into(&mut tail, stream_tail(&restores).as_bytes(), KEY);
+        let mut parts = vec![DeflatedPart::of(&head).map_err(|e| e.0)?];
+        let runs = specs
+            .par_chunks(RUN)
+            .enumerate()
+            .map(|(i, run_specs)| {
+                let mut placed = Vec::new();
+                for spec in run_specs {
+                    spec.key_bytes(&mut placed);
+                }
+                let kept =
+                    keep(&format!("{file} pieces run {}", i + 1), &[&placed], &|| {
+                        let adds: Vec<String> =
+                            run_specs.iter().map(PlacedSpec::add_command).collect();
+                        Ok(run(&adds)?.to_bytes())
+                    })?;
+                DeflatedPart::from_bytes(&kept).map_err(|e| e.0)
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        parts.extend(runs);
+        parts.push(run(&stack_adds)?);
+        parts.push(DeflatedPart::of(&tail).map_err(|e| e.0)?);
+        let mut entries = BTreeMap::new();
+        entries.insert(
+            "savedGame".to_string(),
+            joined_entry("savedGame", &parts).map_err(|e| e.0)?,
+        );
+        entries.insert(
+            "moduledata".to_string(),
+            deflated_entry("moduledata", data.as_bytes()).map_err(|e| e.0)?,
+        );
+        write_zip_entries(&entries).map_err(|e| e.0)
     })
     .map_err(|e| PackageError(format!("failed to archive {file} ({e})")))?;
     Ok((
