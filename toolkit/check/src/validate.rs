@@ -1,6 +1,6 @@
 //! Scenario validation and the checking of a concrete position.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use muster_hex::Cell;
 use muster_model::{FindingKind, Game, Severity, Span};
@@ -366,15 +366,20 @@ pub fn allowed_in(
     let mut allowed: BTreeMap<String, Allowed> = BTreeMap::new();
     let Some(board) = &game.board else { return allowed };
     let placements = solve::placements(game, scenario);
+    // The units of one placement share its region: its labels are written once.
+    let mut labels: HashMap<usize, Vec<String>> = HashMap::new();
     for u in &solution.units {
         if let Some(Some(Region::Hexes { cells, .. })) = solution.regions.get(u.placement)
         {
+            let hexes = labels.entry(u.placement).or_insert_with(|| {
+                cells.iter().filter_map(|c| board.label(*c)).collect()
+            });
             let e = allowed.entry(u.unit.clone()).or_default();
             let line = &placements[u.placement];
             if e.rule.is_empty() {
                 e.rule = line.section.clone();
             }
-            e.hexes.extend(cells.iter().filter_map(|c| board.label(*c)));
+            e.hexes.extend(hexes.iter().cloned());
             if let Some(t) = &line.location_text
                 && !e.printed.contains(&t.v)
             {

@@ -114,11 +114,13 @@ pub fn files(
             back: images.get(1).map(|b| format!("images/{b}")),
         });
     }
+    let used: std::collections::HashSet<&str> = counters
+        .iter()
+        .flat_map(|c| std::iter::once(c.front.as_str()).chain(c.back.as_deref()))
+        .chain(boards.iter().map(|b| b.image.as_str()))
+        .collect();
     for (name, bytes) in module {
-        let used =
-            counters.iter().any(|c| c.front == *name || c.back.as_deref() == Some(name))
-                || boards.iter().any(|b| b.image == *name);
-        if used {
+        if used.contains(name.as_str()) {
             out.insert(name.clone(), bytes.clone());
         }
     }

@@ -431,15 +431,20 @@ pub fn ruleset_doc(game: &Game, solutions: &[Solution]) -> RulesetDoc {
         .map(|b| b.cells().filter_map(|c| b.label(c)).collect())
         .unwrap_or_default();
     let names = turn_names(game);
-    let mut scenarios = BTreeMap::new();
-    for solution in solutions {
-        let id = &solution.scenario;
-        let mut allowed = muster_check::allowed_in(game, id, solution);
-        for (unit, starts) in setups::starts(game, solution, &names) {
-            allowed.entry(unit).or_default().starts = starts;
-        }
-        scenarios.insert(id.clone(), allowed);
-    }
+    // Scenario by scenario, side by side.
+    let scenarios = solutions
+        .par_iter()
+        .map(|solution| {
+            let id = &solution.scenario;
+            let mut allowed = muster_check::allowed_in(game, id, solution);
+            for (unit, starts) in setups::starts(game, solution, &names) {
+                allowed.entry(unit).or_default().starts = starts;
+            }
+            (id.clone(), allowed)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect();
     let first_turns = game
         .scenarios
         .iter()

@@ -21,7 +21,7 @@
 //! checks) belongs in the `Counter` prototype, outside everything else, with its named keys
 //! in [`super::keys`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use muster_model::{Game, Unit};
 use muster_render::Face;
@@ -284,13 +284,23 @@ pub fn slots(game: &Game, dead_piles: &DeadPiles) -> Vec<Slot> {
             .find(|s| s.id.v == id)
             .map_or_else(|| "Neutral".to_string(), |s| s.name.clone())
     };
+    let formations: HashMap<&str, &str> = game
+        .formations
+        .iter()
+        .map(|f| (f.id.as_str(), f.printed.v.as_str()))
+        .rev()
+        .collect();
     let formation_name = |id: &Option<String>| {
-        id.as_ref()
-            .and_then(|f| game.formations.iter().find(|x| x.id == *f))
-            .map_or_else(|| "Independent".to_string(), |f| f.printed.v.clone())
+        id.as_deref()
+            .and_then(|f| formations.get(f))
+            .map_or_else(|| "Independent".to_string(), |f| (*f).to_string())
     };
     let mut out = Vec::new();
     let all: Vec<&Unit> = game.units.iter().chain(&game.markers).collect();
+    let mut printed: HashMap<&str, usize> = HashMap::new();
+    for u in &all {
+        *printed.entry(u.printed.v.as_str()).or_default() += 1;
+    }
     for u in &all {
         let gpid = gpid(&counter_key(&u.id));
         let group = if u.category == Category::Marker {
@@ -302,7 +312,7 @@ pub fn slots(game: &Game, dead_piles: &DeadPiles) -> Vec<Slot> {
             (side_name(&u.side), formation_name(&u.formation))
         };
         // Counters printed alike get their id in the palette, so each entry is distinct.
-        let twins = all.iter().filter(|o| o.printed.v == u.printed.v).count();
+        let twins = printed.get(u.printed.v.as_str()).copied().unwrap_or(0);
         let name = if twins > 1 {
             format!("{} ({})", u.printed.v, u.id)
         } else {
