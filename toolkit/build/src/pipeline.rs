@@ -251,8 +251,8 @@ impl Build {
         Ok(report)
     }
 
-    /// Every stage of one game: model, maps, counters, then sheets beside setups, errata
-    /// and module; `arts` are its counter sides, drawn.
+    /// Every stage of one game: maps, counters, then model and sheets beside setups,
+    /// errata and module; `arts` are its counter sides, drawn.
     fn build_game(
         &self,
         ctx: &Context,
@@ -263,28 +263,28 @@ impl Build {
         let settings = &self.settings;
         let mut report = GameReport { game: game.id.clone(), ..GameReport::default() };
         let t = Instant::now();
-        stages::model::write_model(ctx, game)?;
-        report.stage_seconds.insert("model".into(), t.elapsed().as_secs_f64());
-        let t = Instant::now();
         let maps = stages::maps::render_maps(ctx, game, settings.map_dpi)?;
         report.stage_seconds.insert("maps".into(), t.elapsed().as_secs_f64());
         let t = Instant::now();
         let sides = stages::counters::render_sides(ctx, game, arts, &settings.counters)?;
         report.stage_seconds.insert("counters".into(), t.elapsed().as_secs_f64());
-        // The print sheets go side by side with the stages after them, which do not read
-        // them: their PDF is written mostly on one thread. (The counter sides come first:
-        // the module draws the same images, which are then in the cache.)
+        // The model and the print sheets go side by side with the stages after them,
+        // which do not read them. (The counter sides come first: the module draws the
+        // same images, which are then in the cache.)
         let (counters, rest) = rayon::join(
-            || {
+            || -> Result<_> {
                 let t = Instant::now();
-                stages::counters::render_sheets(
+                stages::model::write_model(ctx, game)?;
+                let model = t.elapsed().as_secs_f64();
+                let t = Instant::now();
+                let sheets = stages::counters::render_sheets(
                     ctx,
                     game,
                     arts,
                     &settings.counters,
                     sides,
-                )
-                .map(|c| (c, t.elapsed().as_secs_f64()))
+                )?;
+                Ok((sheets, model, t.elapsed().as_secs_f64()))
             },
             || -> Result<_> {
                 let mut seconds = Vec::new();
@@ -313,7 +313,8 @@ impl Build {
                 Ok((findings, errata, module, seconds))
             },
         );
-        let (counters, sheet_seconds) = counters?;
+        let (counters, model_seconds, sheet_seconds) = counters?;
+        report.stage_seconds.insert("model".into(), model_seconds);
         let (findings, errata, module, seconds) = rest?;
         report.stage_seconds.insert("sheets".into(), sheet_seconds);
         for (stage, s) in seconds {

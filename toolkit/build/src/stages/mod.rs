@@ -1,8 +1,9 @@
 //! The stages of one game's build after loading, each writing its outputs through the
 //! game's staged [`Outputs`] and drawing through its view of the cache.
 //!
-//! In order: [`model::write_model`], [`maps::render_maps`], [`counters::render_sides`],
-//! then [`counters::render_sheets`] beside [`setups::write_setups`] (the check stage),
+//! In order: [`maps::render_maps`], [`counters::render_sides`], then
+//! [`model::write_model`] and [`counters::render_sheets`] beside [`setups::write_setups`]
+//! (the check stage),
 //! [`errata::write_errata`] and [`module::write_module`] (the package stage).
 
 pub mod counters;
