@@ -32,6 +32,15 @@ pub(crate) fn push_token(out: &mut String, t: &str, d: char) {
     if quote {
         out.push('\'');
     }
+    push_escaped(out, t, d);
+    if quote {
+        out.push('\'');
+    }
+}
+
+/// Appends `t` to `out` with a backslash before each delimiter `d`, as every level of the
+/// encoding escapes its own delimiter.
+pub(crate) fn push_escaped(out: &mut String, t: &str, d: char) {
     let mut rest = t;
     while let Some(at) = rest.find(d) {
         out.push_str(&rest[..at]);
@@ -40,9 +49,6 @@ pub(crate) fn push_token(out: &mut String, t: &str, d: char) {
         rest = &rest[at + d.len_utf8()..];
     }
     out.push_str(rest);
-    if quote {
-        out.push('\'');
-    }
 }
 
 /// Decodes a `SequenceEncoder` value as VASSAL's `Decoder` does: a delimiter preceded by a

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::encoder::{ESC, decode, encode, push_token};
+use super::encoder::{ESC, decode, encode, push_escaped, push_token};
 use super::piece::{Added, decode_add};
 use super::restore::{Restore, decode_restore};
 
@@ -106,14 +106,7 @@ pub fn push_add(out: &mut String, add: &str) {
     out.push('\\');
     out.push(ESC);
     // The nested list as a whole is never quoted: it starts with its empty first command.
-    let mut rest = nested.as_str();
-    while let Some(at) = rest.find(ESC) {
-        out.push_str(&rest[..at]);
-        out.push('\\');
-        out.push(ESC);
-        rest = &rest[at + ESC.len_utf8()..];
-    }
-    out.push_str(rest);
+    push_escaped(out, &nested, ESC);
 }
 
 /// How a command stream ends, after its adds: its `restores`, then `end_save`.
