@@ -442,8 +442,6 @@ pub fn ruleset_doc(game: &Game, solutions: &[Solution]) -> RulesetDoc {
             }
             (id.clone(), allowed)
         })
-        .collect::<Vec<_>>()
-        .into_iter()
         .collect();
     let first_turns = game
         .scenarios

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use muster_check::Solution;
 use muster_model::{Game, PlacementKind};
 use muster_rules::{Allowed, Start, Turn};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
@@ -15,12 +16,12 @@ use super::dead_piles::DeadPiles;
 use super::pieces::Prototype;
 use super::table::Table;
 use super::{PackageError, Slot, moduledata};
-use rayon::prelude::*;
-
 use crate::archive::{DeflatedPart, deflated_entry, joined_entry, write_zip_entries};
 use crate::vassal::encoder::{chain, encode};
 use crate::vassal::piece::{Piece, Position, Stack, Trait};
-use crate::vassal::save::{KEY, STREAM_HEAD, obfuscate_into, push_add, stream_tail};
+use crate::vassal::save::{
+    KEY, STREAM_HEAD, obfuscate_into, obfuscation_header, push_add, stream_tail,
+};
 
 /// Pieces in each run of a saved game's adds that is written and kept on its own.
 const RUN: usize = 64;
@@ -453,13 +454,22 @@ pub fn save(
     // The archive is a function of its counters' specs, its stacks, its restore commands
     // and the module data alone: those are its key, and the commands are only encoded when
     // the key is new.
-    let mut placed = Vec::new();
-    for spec in &specs {
-        spec.key_bytes(&mut placed);
-    }
-    let mut parts: Vec<&[u8]> = vec![&placed, data.as_bytes()];
-    let counts = [stack_adds.len() as u64, restores.len() as u64].map(u64::to_le_bytes);
+    // Each run of pieces is also kept under its own specs.
+    let placed: Vec<Vec<u8>> = specs
+        .chunks(RUN)
+        .map(|run| {
+            let mut bytes = Vec::new();
+            for spec in run {
+                spec.key_bytes(&mut bytes);
+            }
+            bytes
+        })
+        .collect();
+    let mut parts: Vec<&[u8]> = vec![data.as_bytes()];
+    let counts = [placed.len() as u64, stack_adds.len() as u64, restores.len() as u64]
+        .map(u64::to_le_bytes);
     parts.extend(counts.iter().map(|c| c.as_slice()));
+    parts.extend(placed.iter().map(Vec::as_slice));
     parts.extend(stack_adds.iter().chain(&restores).map(String::as_bytes));
     let bytes = keep(&file, &parts, &|| {
         // The adds go in runs of `RUN` pieces, each written, obfuscated and deflated on its
@@ -473,22 +483,18 @@ pub fn save(
             obfuscate_into(&mut bytes, text.as_bytes(), KEY);
             DeflatedPart::of(&bytes).map_err(|e| e.0)
         };
-        let mut head = b"!VCSK".to_vec();
-        obfuscate_into(&mut head, &[KEY], 0);
+        let mut head = obfuscation_header(KEY);
         obfuscate_into(&mut head, STREAM_HEAD.as_bytes(), KEY);
         let mut tail = Vec::new();
         obfuscate_into(&mut tail, stream_tail(&restores).as_bytes(), KEY);
         let mut parts = vec![DeflatedPart::of(&head).map_err(|e| e.0)?];
         let runs = specs
             .par_chunks(RUN)
+            .zip(&placed)
             .enumerate()
-            .map(|(i, run_specs)| {
-                let mut placed = Vec::new();
-                for spec in run_specs {
-                    spec.key_bytes(&mut placed);
-                }
+            .map(|(i, (run_specs, placed))| {
                 let kept =
-                    keep(&format!("{file} pieces run {}", i + 1), &[&placed], &|| {
+                    keep(&format!("{file} pieces run {}", i + 1), &[placed], &|| {
                         let adds: Vec<String> =
                             run_specs.iter().map(PlacedSpec::add_command).collect();
                         Ok(run(&adds)?.to_bytes())

@@ -13,10 +13,16 @@ pub const KEY: u8 = 0x5a;
 /// Obfuscates a command stream as VASSAL 3.x writes `savedGame`: `!VCSK`, the key as two
 /// hex digits, then every byte XOR the key as two lowercase hex digits.
 pub fn obfuscate(text: &str, key: u8) -> Vec<u8> {
-    let mut out = Vec::with_capacity(7 + text.len() * 2);
-    out.extend_from_slice(b"!VCSK");
-    obfuscate_into(&mut out, &[key], 0);
+    let mut out = obfuscation_header(key);
     obfuscate_into(&mut out, text.as_bytes(), key);
+    out
+}
+
+/// What an obfuscated `savedGame` starts with, before its bytes ([`obfuscate_into`]):
+/// `!VCSK` and the key as two hex digits.
+pub fn obfuscation_header(key: u8) -> Vec<u8> {
+    let mut out = b"!VCSK".to_vec();
+    obfuscate_into(&mut out, &[key], 0);
     out
 }
 
@@ -370,8 +376,7 @@ mod tests {
             proptest::prop_assert_eq!(&text, &nested);
             let at = split.min(text.len());
             let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-            let mut parts = b"!VCSK".to_vec();
-            obfuscate_into(&mut parts, &[KEY], 0);
+            let mut parts = obfuscation_header(KEY);
             obfuscate_into(&mut parts, &text.as_bytes()[..at], KEY);
             obfuscate_into(&mut parts, &text.as_bytes()[at..], KEY);
             proptest::prop_assert_eq!(parts, obfuscate(&text, KEY));
