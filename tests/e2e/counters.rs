@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 
+use muster_render::FaceArts;
 use muster_render::counter::faces;
 use muster_render::sheet::{self, SheetOptions};
 
@@ -196,7 +197,7 @@ fn sheet_images_show_no_seam_between_neighbouring_counters() {
         let o = SheetOptions { shared_cuts, ..Default::default() };
         let pages = sheet::layout(&sides, &o).unwrap();
         let page = &pages[0];
-        let svg = sheet::page_svg(game, &order, page, &o);
+        let svg = sheet::page_svg(game, &order, page, &o, &FaceArts::default());
         let (w, h) = (
             (o.page_in.0 * f64::from(dpi)) as u32,
             (o.page_in.1 * f64::from(dpi)) as u32,

@@ -100,10 +100,16 @@ fn changing_one_counter_remakes_that_counter_its_sheet_and_the_module_only() {
     assert_eq!(g["up_to_date"], false);
     let mut made = made(&report, "example-oasis");
     made.sort();
-    let counter: Vec<&String> =
-        made.iter().filter(|m| m.starts_with("counter ")).collect();
+    let counter: Vec<&String> = made
+        .iter()
+        .filter(|m| m.starts_with("counter ") && m.ends_with(".png"))
+        .collect();
     assert_eq!(counter.len(), 1, "{made:?}");
     assert!(counter[0].ends_with("-front.png"), "{made:?}");
+    // Its sides are drawn again with those of its run of counters only.
+    let runs: Vec<&String> =
+        made.iter().filter(|m| m.starts_with("counter sides run ")).collect();
+    assert_eq!(runs, ["counter sides run 1 of example-oasis"], "{made:?}");
     assert!(made.contains(&"sheets.pdf of example-oasis".to_string()), "{made:?}");
     assert!(made.contains(&"example-oasis.vmod".to_string()), "{made:?}");
     assert!(made.contains(&"contact.png".to_string()), "{made:?}");

@@ -107,6 +107,8 @@ pub struct Cache {
     identity: blake3::Hash,
     kept: Mutex<BTreeSet<String>>,
     drawn: Option<Mutex<Recorded>>,
+    /// Whether this build has removed the mark of the last prune (see [`Cache::prune`]).
+    unmarked: std::sync::Once,
 }
 
 /// The cache as one game's build sees it: it counts what the build reuses and makes, and
@@ -143,6 +145,7 @@ impl Cache {
             identity,
             kept: Mutex::default(),
             drawn: record.then(Mutex::default),
+            unmarked: std::sync::Once::new(),
         }
     }
 
@@ -234,8 +237,21 @@ impl Cache {
 
     /// Removes every object that neither this build's stamped games nor the stamps of
     /// up-to-date games used.
+    ///
+    /// A prune leaves a mark naming what it kept, and the first object a build writes
+    /// removes it: while the mark stands and names what this build keeps, the objects are
+    /// exactly those (or fewer, when some were deleted by hand) and are not looked at.
     pub fn prune(&self) -> Result<usize> {
         let used = lock(&self.kept).clone();
+        let mut kept = blake3::Hasher::new();
+        for name in &used {
+            kept.update(name.as_bytes()).update(b"\n");
+        }
+        let kept = kept.finalize().to_hex().to_string();
+        let mark = self.prune_mark();
+        if fs::read_to_string(&mark).is_ok_and(|m| m == kept) {
+            return Ok(0);
+        }
         let mut removed = 0;
         for path in files_under(&self.root.join("objects")) {
             let name: String = path
@@ -253,7 +269,30 @@ impl Cache {
                 removed += 1;
             }
         }
+        // A mark lost (the build killed now) makes the next build look again.
+        write_atomic_unsynced(&mark, kept.as_bytes())?;
         Ok(removed)
+    }
+
+    /// The mark of the last prune.
+    fn prune_mark(&self) -> PathBuf {
+        self.root.join("pruned")
+    }
+
+    /// Removes the mark of the last prune, once per build, before the build writes an
+    /// object.
+    fn unmark(&self) -> Result<()> {
+        let mut result = Ok(());
+        self.unmarked.call_once(|| {
+            let mark = self.prune_mark();
+            result = match fs::remove_file(&mark) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    Err(e).io(|| format!("failed to remove {}", mark.display()))
+                }
+                _ => Ok(()),
+            };
+        });
+        result
     }
 }
 
@@ -266,6 +305,11 @@ impl<'a> GameCache<'a> {
             reused: AtomicUsize::new(0),
             made: Mutex::default(),
         }
+    }
+
+    /// The cache this is a view of.
+    pub fn whole(&self) -> &'a Cache {
+        self.cache
     }
 
     /// Starts a key for a kind of step (see [`Cache::key`]).
@@ -288,12 +332,37 @@ impl<'a> GameCache<'a> {
             return Ok(bytes);
         }
         let bytes = make()?;
+        self.cache.unmark()?;
         let mut stored = blake3::hash(&bytes).as_bytes().to_vec();
         stored.extend_from_slice(&bytes);
         // A lost object is made again, so it needs no flush to disk.
         write_atomic_unsynced(&path, &stored)?;
         lock(&self.made).push(label());
         Ok(bytes)
+    }
+
+    /// The [`muster_render::Keep`] hook through this cache: the result of `make` kept
+    /// under `label` and `parts`, and named `<label> of <game>` when made; a failure of
+    /// `make` is an error of `kind`.
+    pub fn keep(
+        &self,
+        kind: ErrorKind,
+        game: &str,
+        label: &str,
+        parts: &[&[u8]],
+        make: &dyn Fn() -> std::result::Result<Vec<u8>, String>,
+    ) -> std::result::Result<Vec<u8>, String> {
+        let mut key = self.key("kept");
+        key.part(label.as_bytes());
+        for part in parts {
+            key.part(part);
+        }
+        self.get_or_make(
+            &key.finish(),
+            || format!("{label} of {game}"),
+            || make().map_err(|e| Error::new(kind, e)),
+        )
+        .map_err(|e| format!("{e:#}"))
     }
 
     /// A PNG of `svg` at `width` × `height` pixels recording `dpi`, from the cache or
@@ -609,5 +678,25 @@ mod tests {
         assert_eq!(fresh.prune().unwrap(), 1);
         assert!(fresh.object_path(&k1).is_file());
         assert!(!fresh.object_path(&k2).exists());
+
+        // A later build that writes an object looks again: what it did not keep goes,
+        // though the last prune kept the same set.
+        let later = Cache::open(dir.path().join("cache"), false).unwrap();
+        assert!(later.up_to_date("g", &key, std::slice::from_ref(&out)).is_some());
+        GameCache::new(&later).get_or_make(&k2, String::new, || Ok(vec![2])).unwrap();
+        assert!(!later.prune_mark().exists(), "the object removed the mark");
+        assert_eq!(later.prune().unwrap(), 1);
+        assert!(!later.object_path(&k2).exists());
+        assert!(later.object_path(&k1).is_file());
+        // A build that writes none keeps the same set: the mark says there is nothing to
+        // remove.
+        let same = Cache::open(dir.path().join("cache"), false).unwrap();
+        assert!(same.up_to_date("g", &key, std::slice::from_ref(&out)).is_some());
+        assert!(same.prune_mark().is_file());
+        assert_eq!(same.prune().unwrap(), 0);
+        // One that keeps a different set looks again.
+        let none = Cache::open(dir.path().join("cache"), false).unwrap();
+        assert_eq!(none.prune().unwrap(), 1);
+        assert!(!none.object_path(&k1).exists());
     }
 }

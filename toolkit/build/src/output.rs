@@ -76,8 +76,9 @@ impl Outputs {
         Ok(n)
     }
 
-    /// Removes every file under `roots` (files or folders) that was not written, and the
-    /// folders left empty. Returns how many files went.
+    /// Removes every file under `roots` (files or folders) that was not written (among
+    /// them any temporary file a killed build left there), and the folders that leaves
+    /// empty. Returns how many files went.
     pub fn sweep(&self, roots: &[PathBuf]) -> Result<usize> {
         let written = lock(&self.written);
         let mut removed = 0;
@@ -89,6 +90,7 @@ impl Outputs {
             } else {
                 continue;
             };
+            let before = removed;
             for f in files {
                 if !written.contains(&f) {
                     fs::remove_file(&f)
@@ -96,7 +98,7 @@ impl Outputs {
                     removed += 1;
                 }
             }
-            if root.is_dir() {
+            if root.is_dir() && removed > before {
                 remove_empty_dirs_under(root);
             }
         }

@@ -11,7 +11,7 @@ use muster_render::FaceArts;
 use rayon::prelude::*;
 
 use crate::cache::{Cache, GameCache, Key, Standing};
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::layout::{cache_dir, game_outputs};
 use crate::output::Outputs;
 use crate::progress::Progress;
@@ -93,16 +93,33 @@ impl Build {
         // what does not fit is reported with the rest of the game's findings.
         // So is a map legend that has to cover hexes.
         // Every counter side is drawn once here, for the check and for all that shows it.
-        let (misfits, arts): (Vec<Vec<Diagnostic>>, Vec<FaceArts>) = loaded
+        // Each game's counter sides are drawn in runs kept in its view of the cache.
+        let bleed = muster_render::sheet::art_bleed(&self.settings.counters.sheet);
+        let views: Vec<GameCache> =
+            loaded.games.iter().map(|_| GameCache::new(cache)).collect();
+        let drawn = loaded
             .games
             .par_iter()
-            .map(|g| {
-                let arts = FaceArts::draw(g);
-                let mut found = muster_render::counter::check(g, &arts);
+            .zip(&views)
+            .map(|(g, view)| -> Result<_> {
+                let keep = |label: &str,
+                            parts: &[&[u8]],
+                            make: &dyn Fn() -> std::result::Result<Vec<u8>, String>| {
+                    view.keep(ErrorKind::Render, &g.id, label, parts, make)
+                };
+                let arts = FaceArts::draw_kept(g, bleed, &keep).map_err(|e| {
+                    Error::new(
+                        ErrorKind::Render,
+                        format!("failed to draw the counters of {} ({e})", g.id),
+                    )
+                })?;
+                let mut found = muster_render::fit::check(g, &arts);
                 found.extend(muster_render::map::check(g));
-                (found, arts)
+                Ok((found, arts))
             })
-            .unzip();
+            .collect::<Result<Vec<_>>>()?;
+        let (misfits, arts): (Vec<Vec<Diagnostic>>, Vec<FaceArts>) =
+            drawn.into_iter().unzip();
         // Each game's diagnostics together, games in order, after those of the sources
         // folder as a whole; a standing game's as its stamp kept them.
         let mut of_game: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
@@ -133,10 +150,11 @@ impl Build {
             .games
             .par_iter()
             .zip(&arts)
-            .map(|(game, arts)| {
+            .zip(views)
+            .map(|((game, arts), view)| {
                 let key =
                     keys.get(game.id.as_str()).filter(|_| folder_name(game) == game.id);
-                self.build_or_skip(game, arts, key.copied(), &loaded, cache, progress)
+                self.build_or_skip(game, arts, key.copied(), &loaded, view, progress)
             })
             .collect();
         drop(arts);
@@ -188,16 +206,18 @@ impl Build {
 
     /// Builds one game, or reports it up to date when its inputs and outputs are as its
     /// last build left them. `key` is the game's key when [`Build::standing`] worked it out
-    /// and found the game's last build no longer stands, so it is not looked at again.
+    /// and found the game's last build no longer stands, so it is not looked at again;
+    /// `view` is the game's view of the cache, which drew `arts`.
     fn build_or_skip(
         &self,
         game: &Game,
         arts: &FaceArts,
         key: Option<Key>,
         loaded: &Loaded,
-        cache: &Cache,
+        view: GameCache,
         progress: &dyn Progress,
     ) -> Result<GameReport> {
+        let cache = view.whole();
         let t = Instant::now();
         let out = &self.settings.out;
         let owned = game_outputs(out, &game.id);
@@ -219,7 +239,7 @@ impl Build {
         let ctx = Context {
             out,
             outputs: Outputs::default(),
-            cache: GameCache::new(cache),
+            cache: view,
             progress,
             game: &game.id,
         };
@@ -232,8 +252,9 @@ impl Build {
             return Ok(report);
         }
         ctx.outputs.commit()?;
+        // The sweep removes what is left under the game's folders, temporary files too.
         ctx.outputs.sweep(&owned)?;
-        crate::files::remove_temporaries(&owned)?;
+        remove_temporaries_beside(&owned)?;
         report.seconds = t.elapsed().as_secs_f64();
         let diagnostics = loaded
             .of_game
@@ -354,9 +375,9 @@ fn folder_name(game: &Game) -> String {
         .map_or_else(|| game.id.clone(), |n| n.to_string_lossy().into_owned())
 }
 
-/// Removes what a killed build left beside the files among a standing game's outputs
-/// `owned` (its module). Its folders need no look: one holding a temporary file would
-/// not have matched the stamp.
+/// Removes what a killed build left beside the files among a game's outputs `owned` (its
+/// module). Its folders need no look: a standing game's folder holding a temporary file
+/// would not have matched its stamp, and a built game's folders are swept.
 fn remove_temporaries_beside(owned: &[PathBuf]) -> Result<usize> {
     let files: Vec<PathBuf> = owned.iter().filter(|p| !p.is_dir()).cloned().collect();
     crate::files::remove_temporaries(&files)

@@ -3,20 +3,19 @@
 //!
 //! A counter is drawn in a 100 by 100 box of counter units; `bleed` extends the
 //! background beyond the cut line for print sheets. Values the rulebook does not print are
-//! drawn as `?` and counted. [`check`] fits every counter's text and reports what does not
-//! fit, with the counter's line in the manifest.
+//! drawn as `?` and counted. A side's [`recipe`] is what it is drawn from, so that a drawing
+//! can be kept and reused while its recipe stays the same.
 
-use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
 use muster_model::art::FaceArt;
 use muster_model::source::{FaceName, FieldStyle, Marking, Mobility};
 use muster_model::template::{self, Template};
-use muster_model::{Diagnostic, FindingKind, Game, Span, Unit};
+use muster_model::{Game, Unit};
 use muster_rules::Category;
-use rayon::prelude::*;
 
 use crate::svg::{data_url, n};
 use crate::template::{Fields, Misfit, Run, fill};
@@ -39,7 +38,7 @@ impl Face {
         }
     }
 
-    fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         match self {
             Face::Front => 0,
             Face::Back => 1,
@@ -96,6 +95,31 @@ fn shipped(marker: bool) -> &'static Template {
     })
 }
 
+/// Which template draws a counter side: the index of the game's template (and of its entry
+/// in `counter_style.templates`) whose rule takes the side, or, when none does, muster's
+/// own marker template (`Err(true)`) or unit template (`Err(false)`).
+fn template_choice(game: &Game, unit: &Unit, face: Face) -> Result<usize, bool> {
+    let style = &game.meta.counter_style;
+    style
+        .templates
+        .iter()
+        .take(game.templates.len())
+        .position(|def| {
+            let side = def.side.as_ref().is_none_or(|s| s.v == unit.side);
+            let category =
+                def.category.is_empty() || def.category.contains(&unit.category);
+            let types = def.types.is_empty()
+                || unit
+                    .unit_type
+                    .as_ref()
+                    .is_some_and(|u| def.types.iter().any(|x| x.v == *u));
+            let on_face =
+                def.face.is_none_or(|f| (f == FaceName::Back) == (face == Face::Back));
+            side && category && types && on_face
+        })
+        .ok_or(unit.category == Category::Marker)
+}
+
 /// The template that draws a counter side, and the field styles that apply to it.
 fn template_for<'a>(
     game: &'a Game,
@@ -104,22 +128,48 @@ fn template_for<'a>(
 ) -> (&'a Template, Vec<&'a FieldStyle>) {
     let style = &game.meta.counter_style;
     let mut styles: Vec<&FieldStyle> = style.fields.iter().collect();
-    for (def, t) in style.templates.iter().zip(&game.templates) {
-        let side = def.side.as_ref().is_none_or(|s| s.v == unit.side);
-        let category = def.category.is_empty() || def.category.contains(&unit.category);
-        let types = def.types.is_empty()
-            || unit
-                .unit_type
-                .as_ref()
-                .is_some_and(|u| def.types.iter().any(|x| x.v == *u));
-        let on_face =
-            def.face.is_none_or(|f| (f == FaceName::Back) == (face == Face::Back));
-        if side && category && types && on_face {
-            styles.extend(&def.fields);
-            return (t, styles);
+    match template_choice(game, unit, face) {
+        Ok(i) => {
+            styles.extend(&style.templates[i].fields);
+            (&game.templates[i], styles)
         }
+        Err(marker) => (shipped(marker), styles),
     }
-    (shipped(unit.category == Category::Marker), styles)
+}
+
+/// What a counter side drawn from a template is drawn from, as bytes: which template, the
+/// fields it is filled with and the values it does not know. With the game's part
+/// ([`style_recipe`]) and the bleed, a recipe decides the drawing: sides with the same
+/// recipe are drawn alike. `None` for a side drawn from the publisher's own art.
+pub fn recipe(game: &Game, unit: &Unit, face: Face) -> Option<Vec<u8>> {
+    if unit.art.get(face.index()).and_then(Option::as_ref).is_some() {
+        return None;
+    }
+    let (fields, unknown) = face_fields(game, unit, face);
+    let mut feed = Feed(Vec::with_capacity(512));
+    template_choice(game, unit, face).hash(&mut feed);
+    fields.hash(&mut feed);
+    unknown.hash(&mut feed);
+    Some(feed.0)
+}
+
+/// The part of every [`recipe`] that a game's counters share: its templates and its
+/// counter style, which choose the template and style each field.
+pub fn style_recipe(game: &Game) -> Vec<u8> {
+    format!("{:?}\n{:?}", game.templates, game.meta.counter_style).into_bytes()
+}
+
+/// A [`Hasher`] that keeps the bytes it is fed, in order.
+struct Feed(Vec<u8>);
+
+impl Hasher for Feed {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        0
+    }
 }
 
 fn nationality_colour<'a>(game: &'a Game, unit: &Unit) -> &'a str {
@@ -391,124 +441,6 @@ pub fn standalone_svg(art: &CounterArt, size_in: f64) -> String {
         s = n(size_in),
         f = crate::fonts::FAMILY,
     )
-}
-
-/// Every side of every counter and marker of a game, drawn once without bleed: the fit
-/// check, the counter images, the contact sheet and the module's images all start from
-/// it.
-#[derive(Debug, Default)]
-pub struct FaceArts {
-    /// By counter id and side; the sides of an id given to more than one counter are
-    /// not kept, but drawn when asked for.
-    arts: HashMap<(String, Face), CounterArt>,
-}
-
-impl FaceArts {
-    /// Draws every side of every counter and marker of `game`, side by side.
-    pub fn draw(game: &Game) -> Self {
-        let counters: Vec<&Unit> = game.units.iter().chain(&game.markers).collect();
-        let drawn: Vec<Vec<(Face, CounterArt)>> = counters
-            .par_iter()
-            .map(|unit| {
-                faces(unit)
-                    .into_iter()
-                    .map(|face| (face, counter_fragment(game, unit, face, 0.0)))
-                    .collect()
-            })
-            .collect();
-        let mut arts = HashMap::new();
-        let mut shared = HashSet::new();
-        for (unit, faces) in counters.iter().zip(drawn) {
-            if arts.contains_key(&(unit.id.clone(), Face::Front)) {
-                shared.insert(unit.id.clone());
-            }
-            for (face, art) in faces {
-                arts.insert((unit.id.clone(), face), art);
-            }
-        }
-        arts.retain(|(id, _), _| !shared.contains(id));
-        Self { arts }
-    }
-
-    /// The art of one side of `unit`, as [`counter_fragment`] draws it without bleed.
-    pub fn get<'a>(
-        &'a self,
-        game: &Game,
-        unit: &Unit,
-        face: Face,
-    ) -> Cow<'a, CounterArt> {
-        match self.arts.get(&(unit.id.clone(), face)) {
-            Some(art) => Cow::Borrowed(art),
-            None => Cow::Owned(counter_fragment(game, unit, face, 0.0)),
-        }
-    }
-}
-
-/// A text that does not fit, where it is first printed and on which other counters.
-struct Sighting {
-    misfit: Misfit,
-    span: Span,
-    first: String,
-    others: Vec<String>,
-}
-
-/// Fits the text of every counter side of a game (as drawn in `arts`) and reports each
-/// text that does not fit its field: a `text-overflow` warning where it is drawn at its
-/// smallest size, a `text-omitted` note where its field is left off. One finding per text
-/// and field, at the first counter that prints it, naming the others.
-pub fn check(game: &Game, arts: &FaceArts) -> Vec<Diagnostic> {
-    // By template, field and text: the first counter that prints it, and the others.
-    let mut seen: BTreeMap<(String, String, String), Sighting> = BTreeMap::new();
-    for unit in game.units.iter().chain(&game.markers) {
-        for face in faces(unit) {
-            let art = arts.get(game, unit, face);
-            for m in &art.misfits {
-                let key = (art.template.clone(), m.field.clone(), m.text.clone());
-                let label = format!(
-                    "`{}` ({}, line {})",
-                    unit.printed.v,
-                    face.name(),
-                    unit.printed.span.line
-                );
-                seen.entry(key).and_modify(|e| e.others.push(label.clone())).or_insert(
-                    Sighting {
-                        misfit: m.clone(),
-                        span: unit.printed.span,
-                        first: format!("`{}` ({})", unit.printed.v, face.name()),
-                        others: vec![],
-                    },
-                );
-            }
-        }
-    }
-    seen.into_iter()
-        .map(|((template, field, text), Sighting { misfit: m, span, first, others })| {
-            let kind = if m.omitted { FindingKind::TextOmitted } else { FindingKind::TextOverflow };
-            let what = if m.omitted { "is left off" } else { "is drawn past its edge" };
-            let mut d = Diagnostic::finding(
-                kind,
-                span,
-                format!("`{text}` does not fit the `{field}` field of {first} and {what}"),
-            )
-            .with_expected(format!(
-                "text at most {:.1} units wide at {} units ({template}); it is {:.1}",
-                m.room, m.min_size, m.width
-            ))
-            .with_hint(format!(
-                "shorten it, or give `{field}` a smaller `min_size`, a wider `fit_width`, two `lines` or `visible: false` in `counter_style.fields`"
-            ));
-            if !others.is_empty() {
-                let shown: Vec<&str> = others.iter().take(5).map(String::as_str).collect();
-                let more = others.len().saturating_sub(5);
-                d = d.with_hint(format!(
-                    "also on {}{}",
-                    shown.join(", "),
-                    if more > 0 { format!(" and {more} more") } else { String::new() }
-                ));
-            }
-            d
-        })
-        .collect()
 }
 
 /// The template that drew each counter side, for tests and `inspect`.

@@ -12,6 +12,8 @@
 pub mod chart;
 pub mod counter;
 pub mod cuts;
+pub mod face_arts;
+pub mod fit;
 pub mod fonts;
 mod legend;
 pub mod map;
@@ -24,7 +26,8 @@ mod symbols;
 pub mod template;
 
 pub use counter::{
-    CounterArt, Face, FaceArts, counter_fragment, counter_svg, faces, standalone_svg,
+    CounterArt, Face, counter_fragment, counter_svg, faces, standalone_svg,
 };
+pub use face_arts::{FaceArts, Keep};
 pub use map::{MapScene, map_svg};
 pub use raster::{Compression, Encoding, RasterError, render_png};

@@ -9,7 +9,8 @@ use std::fmt::Write;
 
 use muster_model::{Game, Unit};
 
-use crate::counter::{Face, counter_fragment};
+use crate::counter::Face;
+use crate::face_arts::FaceArts;
 use crate::svg::{esc, n};
 
 const PX: f64 = 96.0;
@@ -495,8 +496,21 @@ pub fn footer_text(game: &Game, kind: PageKind) -> String {
     format!("{} — {label}", game.meta.title)
 }
 
-/// Draws one page as SVG, with what the options ask for around the counters.
-pub fn page_svg(game: &Game, units: &[&Unit], page: &Page, o: &SheetOptions) -> String {
+/// How far a counter's art is drawn beyond its cut square on a page, in counter units
+/// (100 across the cut square): the bleed and the underlap beneath a neighbour.
+pub fn art_bleed(o: &SheetOptions) -> f64 {
+    (o.bleed_in + UNDERLAP_IN) * (100.0 / o.counter_in)
+}
+
+/// Draws one page as SVG, with what the options ask for around the counters, each counter
+/// side as `arts` holds it drawn with [`art_bleed`].
+pub fn page_svg(
+    game: &Game,
+    units: &[&Unit],
+    page: &Page,
+    o: &SheetOptions,
+    arts: &FaceArts,
+) -> String {
     let (pw, ph) = o.page_in;
     let g = page_geometry(page, o, &footer_text(game, page.kind));
     let mut s = String::with_capacity(1 << 18);
@@ -512,9 +526,9 @@ pub fn page_svg(game: &Game, units: &[&Unit], page: &Page, o: &SheetOptions) -> 
     // Counter units per inch: a counter is 100 units across its cut square.
     let unit = 100.0 / o.counter_in;
     // The background reaches as far as any art area does.
-    let b = (o.bleed_in + UNDERLAP_IN) * unit;
+    let b = art_bleed(o);
     for (slot, area) in page.slots.iter().zip(&g.art) {
-        let art = counter_fragment(game, units[slot.counter], slot.face, b);
+        let art = arts.bled(game, units[slot.counter], slot.face, b);
         // The viewport shows the counter's art over `area` only: a nested SVG clips to
         // its viewport.
         let _ = write!(
@@ -528,7 +542,7 @@ pub fn page_svg(game: &Game, units: &[&Unit], page: &Page, o: &SheetOptions) -> 
             n((area.y0 - slot.y) * unit),
             n(area.width() * unit),
             n(area.height() * unit),
-            art.fragment
+            art
         );
     }
     let mark = r##"stroke="#000000" stroke-width="0.5" fill="none""##;

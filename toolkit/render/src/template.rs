@@ -19,7 +19,7 @@ use crate::svg::{esc, n};
 
 /// A run of field text, with the colours it is drawn in when they differ from the
 /// text's own (Dance of War colours the movement factor by mobility).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Run {
     /// The text.
     pub text: String,
@@ -37,7 +37,7 @@ impl Run {
 }
 
 /// What one counter side fills a template with.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Hash)]
 pub struct Fields {
     /// Text of each field and counter value, by name.
     pub text: BTreeMap<String, Vec<Run>>,

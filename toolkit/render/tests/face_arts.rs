@@ -1,13 +1,17 @@
-//! Every counter side drawn once ([`FaceArts`]) is what drawing it alone gives, and the
-//! text-fit check reads the same findings from it.
+//! Every counter side drawn once ([`FaceArts`]) is what drawing it alone gives, with and
+//! without bleed, whether drawn now or kept from an earlier draw; and the text-fit check
+//! reads the same findings from it.
 
 #![allow(clippy::unwrap_used)]
 
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Mutex;
 
 use muster_model::{Game, LoadOptions};
-use muster_render::counter::check;
-use muster_render::{FaceArts, counter_fragment, faces};
+use muster_render::face_arts::RUN;
+use muster_render::fit::check;
+use muster_render::{FaceArts, Keep, counter_fragment, faces};
 
 fn seed_games() -> Vec<Game> {
     let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sources");
@@ -17,10 +21,13 @@ fn seed_games() -> Vec<Game> {
     loaded.games
 }
 
+/// A bleed like the print sheets' (1/16 inch and the underlap, at 5/8 inch).
+const BLEED: f64 = 11.6;
+
 #[test]
 fn each_side_drawn_once_is_the_side_drawn_alone() {
     for game in seed_games() {
-        let arts = FaceArts::draw(&game);
+        let arts = FaceArts::draw(&game, BLEED);
         let mut sides = 0;
         for unit in game.units.iter().chain(&game.markers) {
             for face in faces(unit) {
@@ -29,6 +36,12 @@ fn each_side_drawn_once_is_the_side_drawn_alone() {
                 assert_eq!(kept.fragment, alone.fragment, "{} {}", game.id, unit.id);
                 assert_eq!(kept.unknown_values, alone.unknown_values);
                 assert_eq!(kept.misfits, alone.misfits);
+                assert_eq!(
+                    arts.bled(&game, unit, face, BLEED),
+                    counter_fragment(&game, unit, face, BLEED).fragment
+                );
+                // Asked for another bleed, the side is drawn with it.
+                assert_eq!(arts.bled(&game, unit, face, 0.0), alone.fragment);
                 sides += 1;
             }
         }
@@ -50,7 +63,7 @@ fn a_side_whose_id_two_counters_share_is_drawn_for_the_counter_asked_about() {
     let unit = game.units[0].clone();
     game.markers[0].id = unit.id.clone();
     let marker = game.markers[0].clone();
-    let arts = FaceArts::draw(&game);
+    let arts = FaceArts::draw(&game, BLEED);
     for face in faces(&marker) {
         assert_eq!(
             arts.get(&game, &marker, face).fragment,
@@ -67,4 +80,95 @@ fn a_side_whose_id_two_counters_share_is_drawn_for_the_counter_asked_about() {
         counter_fragment(&game, &unit, faces(&unit)[0], 0.0).fragment,
         counter_fragment(&game, &marker, faces(&marker)[0], 0.0).fragment
     );
+}
+
+/// A [`Keep`] hook keeping what it makes in memory, counting what it made.
+#[derive(Default)]
+struct Kept {
+    kept: Mutex<HashMap<Vec<u8>, Vec<u8>>>,
+    made: Mutex<Vec<String>>,
+}
+
+impl Kept {
+    fn keep(
+        &self,
+        label: &str,
+        parts: &[&[u8]],
+        make: &dyn Fn() -> Result<Vec<u8>, String>,
+    ) -> Result<Vec<u8>, String> {
+        let mut key = label.as_bytes().to_vec();
+        for p in parts {
+            key.extend_from_slice(&(p.len() as u64).to_le_bytes());
+            key.extend_from_slice(p);
+        }
+        if let Some(bytes) = self.kept.lock().unwrap().get(&key) {
+            return Ok(bytes.clone());
+        }
+        let bytes = make()?;
+        self.made.lock().unwrap().push(label.to_string());
+        self.kept.lock().unwrap().insert(key, bytes.clone());
+        Ok(bytes)
+    }
+
+    fn made(&self) -> Vec<String> {
+        std::mem::take(&mut *self.made.lock().unwrap())
+    }
+}
+
+/// Every side of `game` as `arts` holds it, with and without bleed.
+fn all_sides(game: &Game, arts: &FaceArts) -> Vec<(String, String, usize)> {
+    game.units
+        .iter()
+        .chain(&game.markers)
+        .flat_map(|u| faces(u).into_iter().map(move |f| (u, f)))
+        .map(|(u, f)| {
+            let art = arts.get(game, u, f);
+            (
+                art.fragment.clone(),
+                arts.bled(game, u, f, BLEED).into_owned(),
+                art.unknown_values,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn kept_sides_are_the_sides_drawn_now_and_a_change_draws_its_run_only() {
+    let mut game = seed_games().into_iter().max_by_key(|g| g.units.len()).unwrap();
+    let runs = (game.units.len() + game.markers.len()).div_ceil(RUN);
+    assert!(runs > 2, "{} has {} counters", game.id, game.units.len());
+    let kept = Kept::default();
+    let keep: &Keep = &|label, parts, make| kept.keep(label, parts, make);
+    let drawn = FaceArts::draw(&game, BLEED);
+    let first = FaceArts::draw_kept(&game, BLEED, keep).unwrap();
+    assert_eq!(kept.made().len(), runs);
+    assert!(all_sides(&game, &first) == all_sides(&game, &drawn));
+    assert_eq!(check(&game, &first), check(&game, &drawn));
+    // Nothing changed: every run is kept.
+    let again = FaceArts::draw_kept(&game, BLEED, keep).unwrap();
+    assert!(kept.made().is_empty());
+    assert!(all_sides(&game, &again) == all_sides(&game, &drawn));
+    // A counter of the second run changes what it prints: that run only is drawn again,
+    // and what is kept of the others is what drawing them now gives.
+    let unit = &mut game.units[RUN + 1];
+    unit.name.designation = format!("{} bis", unit.printed.v);
+    let changed = FaceArts::draw_kept(&game, BLEED, keep).unwrap();
+    assert_eq!(kept.made(), ["counter sides run 2"]);
+    assert!(
+        all_sides(&game, &changed) == all_sides(&game, &FaceArts::draw(&game, BLEED))
+    );
+    assert!(all_sides(&game, &changed) != all_sides(&game, &drawn));
+    // Another bleed draws every run again.
+    FaceArts::draw_kept(&game, BLEED / 2.0, keep).unwrap();
+    assert_eq!(kept.made().len(), runs);
+}
+
+#[test]
+fn a_keep_that_fails_fails_the_draw_and_kept_bytes_that_cannot_be_read_are_drawn_again() {
+    let game = seed_games().into_iter().next().unwrap();
+    let failing: &Keep = &|_, _, _| Err("disk full".into());
+    assert_eq!(FaceArts::draw_kept(&game, BLEED, failing).unwrap_err(), "disk full");
+    let damaged: &Keep = &|_, _, _| Ok(b"not sides".to_vec());
+    let arts = FaceArts::draw_kept(&game, BLEED, damaged).unwrap();
+    assert!(all_sides(&game, &arts) == all_sides(&game, &FaceArts::draw(&game, BLEED)));
 }

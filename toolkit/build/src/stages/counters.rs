@@ -2,7 +2,8 @@
 //! sheets (PDF and PNG pages) and the contact sheet ([`render_sheets`]).
 
 use muster_model::{Game, Unit};
-use muster_render::counter::{FaceArts, faces, standalone_svg};
+use muster_render::FaceArts;
+use muster_render::counter::{faces, standalone_svg};
 use muster_render::sheet;
 use rayon::prelude::*;
 
@@ -78,8 +79,10 @@ pub fn render_sheets(
             format!("failed to lay out the counter sheets of {} ({e})", game.id),
         )
     })?;
-    let svgs: Vec<String> =
-        pages.par_iter().map(|p| sheet::page_svg(game, &order, p, options)).collect();
+    let svgs: Vec<String> = pages
+        .par_iter()
+        .map(|p| sheet::page_svg(game, &order, p, options, arts))
+        .collect();
     let bar = ctx.stage("sheets", svgs.len() + 2);
     let pdf_path = dir.join("sheets.pdf");
     // The PDF, the sheet images and the contact sheet are independent: draw them at once.

@@ -39,18 +39,7 @@ pub fn write_module(
     let keep = |label: &str,
                 parts: &[&[u8]],
                 make: &dyn Fn() -> std::result::Result<Vec<u8>, String>| {
-        let mut key = ctx.cache.key("module part");
-        key.part(label.as_bytes());
-        for part in parts {
-            key.part(part);
-        }
-        ctx.cache
-            .get_or_make(
-                &key.finish(),
-                || format!("{label} of {}", game.id),
-                || make().map_err(|e| Error::new(ErrorKind::Package, e)),
-            )
-            .map_err(|e| format!("{e:#}"))
+        ctx.cache.keep(ErrorKind::Package, &game.id, label, parts, make)
     };
     let module =
         build(game, &sheets, solutions, &options, &draw, &keep).map_err(|e| {

@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 use muster_check::Solution;
 use muster_model::{Game, Unit};
 use muster_render::FaceArts;
+pub use muster_render::Keep;
 
 pub use boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
 pub use dead_piles::{DeadPile, DeadPiles};
@@ -100,13 +101,6 @@ pub struct LiveRulesReport {
 /// dpi)`. The caller chooses how (directly, or through a cache).
 pub type Draw<'a> =
     dyn Fn(&str, &str, u32, u32, u32) -> Result<Vec<u8>, String> + Sync + 'a;
-
-/// Makes a costly part of a module, or gives back what an earlier build made from the same
-/// parts: `(label, parts, make)`, where `make` is a function of `parts` alone. The caller
-/// chooses how (by calling `make`, or through a cache).
-pub type Keep<'a> = dyn Fn(&str, &[&[u8]], &dyn Fn() -> Result<Vec<u8>, String>) -> Result<Vec<u8>, String>
-    + Sync
-    + 'a;
 
 /// Builds every file of a game's module from its rendered sheets and solved scenarios,
 /// drawing counter images with `draw` and archiving each setup's saved game through
