@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use muster_hex::Cell;
 use muster_model::{FindingKind, Game, ParsedPlacement, PlacementKind, Span};
 use muster_rules::embedded::UnitFacts;
-use muster_rules::{PlacedUnit, Position, Ruleset, check_stacking};
+use muster_rules::{PlacedUnit, Ruleset, stacking_holds};
 use serde::Serialize;
 
 use crate::region::{Region, Target, region};
@@ -260,17 +260,19 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
                 let candidates = candidates(game, r, &units, &regions, &block);
                 let copy = copies.get(id.as_str()).copied().unwrap_or(0);
                 let mut placed_at = None;
+                // The counter as the rules see it, tried on each candidate in turn.
+                let mut trial = placed(game, id, copy, "");
                 for cell in candidates {
-                    let label = game
+                    let Some(pu) = trial.as_mut() else { break };
+                    pu.location = game
                         .board
                         .as_ref()
                         .and_then(|b| b.label(cell))
                         .unwrap_or_default();
-                    let Some(pu) = placed(game, id, copy, &label) else { break };
-                    let mut trial = stacks.get(&cell).cloned().unwrap_or_default();
-                    trial.push(pu.clone());
-                    if check_stacking(&rules, &Position { units: trial }).is_empty() {
-                        stacks.entry(cell).or_default().push(pu);
+                    let here = stacks.get(&cell).map_or(&[][..], Vec::as_slice);
+                    if stacking_holds(&rules, here.iter().chain([&*pu])) {
+                        let label = pu.location.clone();
+                        stacks.entry(cell).or_default().extend(trial.take());
                         placed_at = Some((cell, label));
                         break;
                     }

@@ -43,5 +43,5 @@ pub use placement::{
 };
 pub use stacking::{
     Breach, Finding, PlacedUnit, Position, RuleKind, check_stacking, opposing_message,
-    stacking_message,
+    stacking_holds, stacking_message,
 };

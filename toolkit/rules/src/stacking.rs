@@ -164,11 +164,24 @@ pub fn opposing_message(hex: &str, sides: &str, section: Option<&str>) -> String
     )
 }
 
-fn failing_limit<'a>(limit: &Limit<String>, stack: &[Counted<'a>]) -> Option<String> {
+/// A limit a stack breaks: how, and how many units it counted.
+struct Failing<'r> {
+    limit: &'r Limit<String>,
+    breach: Breach,
+    counted: u32,
+}
+
+impl Failing<'_> {
+    /// Why the limit fails, in words ([`Breach::reason`]).
+    fn reason(&self) -> String {
+        self.breach.reason(&self.counted.to_string(), &self.limit.count.describe())
+    }
+}
+
+fn failing_limit<'r>(limit: &'r Limit<String>, stack: &[Counted]) -> Option<Failing<'r>> {
     let hit: Vec<&Counted> =
         stack.iter().filter(|c| limit.count.matches(c.unit, c.size)).collect();
     let n = hit.len() as u32;
-    let what = limit.count.describe();
     let breach = if limit.max.is_some_and(|max| n > max) {
         limit.max.map(Breach::Max)
     } else if limit.min.is_some_and(|min| n < min) {
@@ -180,10 +193,15 @@ fn failing_limit<'a>(limit: &Limit<String>, stack: &[Counted<'a>]) -> Option<Str
     } else {
         None
     };
-    breach.map(|b| b.reason(&n.to_string(), &what))
+    breach.map(|breach| Failing { limit, breach, counted: n })
 }
 
-fn check_rule(rule: &StackingRule<String>, units: &[&PlacedUnit]) -> Option<String> {
+/// The first limit of `rule` that `units` (one side's units in one hex) break, when every
+/// alternative of the rule has one.
+fn check_rule<'r>(
+    rule: &'r StackingRule<String>,
+    units: &[&PlacedUnit],
+) -> Option<Failing<'r>> {
     let mut stack: Vec<Counted> = units
         .iter()
         .filter(|u| !rule.ignore.iter().any(|f| f.matches(u, &u.size)))
@@ -206,26 +224,38 @@ fn check_rule(rule: &StackingRule<String>, units: &[&PlacedUnit]) -> Option<Stri
         }
         stack = kept;
     }
-    let mut first_reason = None;
+    let mut first = None;
     for alt in &rule.any_of {
         match alt.all_of.iter().find_map(|l| failing_limit(l, &stack)) {
             None => return None,
-            Some(reason) => {
-                first_reason.get_or_insert(reason);
+            Some(failing) => {
+                first.get_or_insert(failing);
             }
         }
     }
-    first_reason
+    first
 }
 
-/// Checks every hex of a position against the ruleset's stacking rules and the
-/// opposing-units rule. Findings come sorted by location, then rule.
-pub fn check_stacking(ruleset: &Ruleset<String>, position: &Position) -> Vec<Finding> {
+/// A rule one hex breaks, not yet in words.
+enum Broken<'r, 'u> {
+    /// Units of these sides stand together where opposing units may not.
+    Opposing(Vec<&'u str>),
+    /// A stacking rule fails for one side's units.
+    Stacking(&'r StackingRule<String>, Failing<'r>, Vec<&'u PlacedUnit>),
+}
+
+/// The rules `units` break, hex by hex in order of location, with the units of each hex
+/// (sorted by id); with `first_only`, no more than the first.
+fn broken<'r, 'u>(
+    ruleset: &'r Ruleset<String>,
+    units: impl IntoIterator<Item = &'u PlacedUnit>,
+    first_only: bool,
+) -> Vec<(&'u str, Vec<&'u PlacedUnit>, Broken<'r, 'u>)> {
     let mut by_hex: BTreeMap<&str, Vec<&PlacedUnit>> = BTreeMap::new();
-    for u in &position.units {
+    for u in units {
         by_hex.entry(u.location.as_str()).or_default().push(u);
     }
-    let mut findings = Vec::new();
+    let mut found = Vec::new();
     for (hex, mut units) in by_hex {
         units.sort_by(|a, b| a.id.cmp(&b.id));
         let mut sides: BTreeMap<&str, Vec<&PlacedUnit>> = BTreeMap::new();
@@ -239,34 +269,65 @@ pub fn check_stacking(ruleset: &Ruleset<String>, position: &Position) -> Vec<Fin
                 .map(|(s, _)| *s)
                 .collect();
             if armed.len() > 1 {
-                findings.push(Finding {
-                    kind: RuleKind::OpposingUnits,
-                    rule: ruleset.opposing_units_section.clone().unwrap_or_default(),
-                    location: hex.to_string(),
-                    units: units.iter().map(|u| u.name.clone()).collect(),
-                    message: opposing_message(
-                        hex,
-                        &armed.join(" and "),
-                        ruleset.opposing_units_section.as_deref(),
-                    ),
-                });
+                found.push((hex, units.clone(), Broken::Opposing(armed)));
+                if first_only {
+                    return found;
+                }
             }
         }
         for side_units in sides.values() {
             for rule in &ruleset.stacking {
-                if let Some(reason) = check_rule(rule, side_units) {
-                    findings.push(Finding {
-                        kind: RuleKind::Stacking,
-                        rule: rule.section.clone(),
-                        location: hex.to_string(),
-                        units: side_units.iter().map(|u| u.name.clone()).collect(),
-                        message: stacking_message(hex, &reason, rule),
-                    });
+                if let Some(failing) = check_rule(rule, side_units) {
+                    found.push((
+                        hex,
+                        units.clone(),
+                        Broken::Stacking(rule, failing, side_units.clone()),
+                    ));
+                    if first_only {
+                        return found;
+                    }
                 }
             }
         }
     }
-    findings
+    found
+}
+
+/// Checks every hex of a position against the ruleset's stacking rules and the
+/// opposing-units rule. Findings come sorted by location, then rule.
+pub fn check_stacking(ruleset: &Ruleset<String>, position: &Position) -> Vec<Finding> {
+    broken(ruleset, &position.units, false)
+        .into_iter()
+        .map(|(hex, units, broken)| match broken {
+            Broken::Opposing(armed) => Finding {
+                kind: RuleKind::OpposingUnits,
+                rule: ruleset.opposing_units_section.clone().unwrap_or_default(),
+                location: hex.to_string(),
+                units: units.iter().map(|u| u.name.clone()).collect(),
+                message: opposing_message(
+                    hex,
+                    &armed.join(" and "),
+                    ruleset.opposing_units_section.as_deref(),
+                ),
+            },
+            Broken::Stacking(rule, failing, side_units) => Finding {
+                kind: RuleKind::Stacking,
+                rule: rule.section.clone(),
+                location: hex.to_string(),
+                units: side_units.iter().map(|u| u.name.clone()).collect(),
+                message: stacking_message(hex, &failing.reason(), rule),
+            },
+        })
+        .collect()
+}
+
+/// Whether `units` break none of the rules [`check_stacking`] checks: the same answer as
+/// its findings being empty, without putting them in words.
+pub fn stacking_holds<'u>(
+    ruleset: &Ruleset<String>,
+    units: impl IntoIterator<Item = &'u PlacedUnit>,
+) -> bool {
+    broken(ruleset, units, true).is_empty()
 }
 
 #[cfg(test)]
@@ -383,5 +444,38 @@ mod tests {
         let f = check_stacking(&r, &p);
         assert_eq!(f.len(), 1);
         assert_eq!((f[0].kind, f[0].rule.as_str()), (RuleKind::Stacking, "4.3"));
+    }
+
+    #[test]
+    fn a_stack_holds_exactly_when_the_check_finds_nothing() {
+        let mut opposing = gazala_1942();
+        opposing.opposing_units = OpposingUnits::Forbidden;
+        let mut pool = [
+            unit("hq1", Category::Hq, "division", Some("21pz")),
+            unit("hq2", Category::Hq, "division", Some("15pz")),
+            unit("r1", Category::Combat, "regiment", Some("21pz")),
+            unit("r2", Category::Combat, "regiment", Some("21pz")),
+            unit("r3", Category::Combat, "regiment", Some("15pz")),
+            unit("b1", Category::Combat, "battalion", None),
+            unit("b2", Category::Combat, "battalion", None),
+            unit("m", Category::Marker, "", None),
+        ];
+        pool[6].side = "allied".into();
+        pool[7].location = "2404".into();
+        let (mut held, mut broken) = (0, 0);
+        for r in [gazala_1942(), opposing] {
+            for mask in 0u32..(1 << pool.len()) {
+                let units: Vec<PlacedUnit> = pool
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask & (1 << i) != 0)
+                    .map(|(_, u)| u.clone())
+                    .collect();
+                let found = check_stacking(&r, &Position { units: units.clone() });
+                assert_eq!(stacking_holds(&r, &units), found.is_empty(), "{mask:b}");
+                if found.is_empty() { held += 1 } else { broken += 1 }
+            }
+        }
+        assert!(held > 10 && broken > 10, "{held} held, {broken} broken");
     }
 }
