@@ -581,24 +581,28 @@ pub fn recorded_outputs(out: &Path, game: &str) -> Option<Vec<PathBuf>> {
 }
 
 /// Path (relative to the output folder `base`), size and modification time of every file
-/// under the given outputs (files or folders).
+/// under the given outputs (files or folders). The folders are read, and the files looked
+/// at, side by side.
 fn listing(base: &Path, outputs: &[PathBuf]) -> Vec<(String, u64, u128)> {
-    let mut out = Vec::new();
-    for root in outputs {
-        let files =
-            if root.is_dir() { files_under(root) } else { vec![root.to_path_buf()] };
-        for f in files {
-            let Ok(meta) = fs::metadata(&f) else { continue };
+    use rayon::prelude::*;
+    let files: Vec<PathBuf> = outputs
+        .par_iter()
+        .map(|root| if root.is_dir() { files_under(root) } else { vec![root.clone()] })
+        .collect::<Vec<_>>()
+        .concat();
+    files
+        .par_iter()
+        .filter_map(|f| {
+            let meta = fs::metadata(f).ok()?;
             let mtime = meta
                 .modified()
                 .ok()
                 .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_nanos());
-            let path = f.strip_prefix(base).unwrap_or(&f);
-            out.push((path.display().to_string(), meta.len(), mtime));
-        }
-    }
-    out
+            let path = f.strip_prefix(base).unwrap_or(f);
+            Some((path.display().to_string(), meta.len(), mtime))
+        })
+        .collect()
 }
 
 #[cfg(test)]
