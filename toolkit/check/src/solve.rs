@@ -236,6 +236,9 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
                     && placements[k].kind == PlacementKind::Setup
             })
             .collect();
+        // Where the line's units may go. Placing them does not change it: each goes on
+        // one of these hexes, and the line's own region is not a list of hexes.
+        let cells = reg.as_ref().map(|r| candidates(game, r, &units, &regions, &block));
         let mut failed: Vec<String> = Vec::new();
         for (id, reduced) in &wanted[pi] {
             let counter =
@@ -256,13 +259,12 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
                 placement: pi,
                 cell: None,
             };
-            if let Some(r) = reg {
-                let candidates = candidates(game, r, &units, &regions, &block);
+            if let Some(candidates) = &cells {
                 let copy = copies.get(id.as_str()).copied().unwrap_or(0);
                 let mut placed_at = None;
                 // The counter as the rules see it, tried on each candidate in turn.
                 let mut trial = placed(game, id, copy, "");
-                for cell in candidates {
+                for &cell in candidates {
                     let Some(pu) = trial.as_mut() else { break };
                     pu.location = game
                         .board
