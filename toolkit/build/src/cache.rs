@@ -341,10 +341,25 @@ impl<'a> GameCache<'a> {
         Ok(bytes)
     }
 
-    /// The [`muster_render::Keep`] hook through this cache: the result of `make` kept
-    /// under `label` and `parts`, and named `<label> of <game>` when made; a failure of
-    /// `make` is an error of `kind`.
-    pub fn keep(
+    /// The [`muster_render::Keep`] hook through this cache for `game`: each result kept
+    /// under its label and parts, and named `<label> of <game>` when made; a failure to
+    /// make one is an error of `kind`.
+    pub fn keeper<'s>(
+        &'s self,
+        kind: ErrorKind,
+        game: &'s str,
+    ) -> Box<muster_render::Keep<'s>> {
+        Box::new(
+            move |label: &str,
+                  parts: &[&[u8]],
+                  make: &dyn Fn() -> std::result::Result<Vec<u8>, String>| {
+                self.keep(kind, game, label, parts, make)
+            },
+        )
+    }
+
+    /// What [`GameCache::keeper`]'s hook does for one result.
+    fn keep(
         &self,
         kind: ErrorKind,
         game: &str,

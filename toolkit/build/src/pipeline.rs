@@ -102,12 +102,8 @@ impl Build {
             .par_iter()
             .zip(&views)
             .map(|(g, view)| -> Result<_> {
-                let keep = |label: &str,
-                            parts: &[&[u8]],
-                            make: &dyn Fn() -> std::result::Result<Vec<u8>, String>| {
-                    view.keep(ErrorKind::Render, &g.id, label, parts, make)
-                };
-                let arts = FaceArts::draw_kept(g, bleed, &keep).map_err(|e| {
+                let keep = view.keeper(ErrorKind::Render, &g.id);
+                let arts = FaceArts::draw_kept(g, bleed, &*keep).map_err(|e| {
                     Error::new(
                         ErrorKind::Render,
                         format!("failed to draw the counters of {} ({e})", g.id),

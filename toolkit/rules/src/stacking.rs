@@ -238,8 +238,9 @@ fn check_rule<'r>(
 
 /// A rule one hex breaks, not yet in words.
 enum Broken<'r, 'u> {
-    /// Units of these sides stand together where opposing units may not.
-    Opposing(Vec<&'u str>),
+    /// Units of these sides stand together where opposing units may not: every unit of
+    /// the hex.
+    Opposing(Vec<&'u str>, Vec<&'u PlacedUnit>),
     /// A stacking rule fails for one side's units.
     Stacking(&'r StackingRule<String>, Failing<'r>, Vec<&'u PlacedUnit>),
 }
@@ -250,7 +251,7 @@ fn broken<'r, 'u>(
     ruleset: &'r Ruleset<String>,
     units: impl IntoIterator<Item = &'u PlacedUnit>,
     first_only: bool,
-) -> Vec<(&'u str, Vec<&'u PlacedUnit>, Broken<'r, 'u>)> {
+) -> Vec<(&'u str, Broken<'r, 'u>)> {
     let mut by_hex: BTreeMap<&str, Vec<&PlacedUnit>> = BTreeMap::new();
     for u in units {
         by_hex.entry(u.location.as_str()).or_default().push(u);
@@ -269,7 +270,7 @@ fn broken<'r, 'u>(
                 .map(|(s, _)| *s)
                 .collect();
             if armed.len() > 1 {
-                found.push((hex, units.clone(), Broken::Opposing(armed)));
+                found.push((hex, Broken::Opposing(armed, units.clone())));
                 if first_only {
                     return found;
                 }
@@ -278,11 +279,8 @@ fn broken<'r, 'u>(
         for side_units in sides.values() {
             for rule in &ruleset.stacking {
                 if let Some(failing) = check_rule(rule, side_units) {
-                    found.push((
-                        hex,
-                        units.clone(),
-                        Broken::Stacking(rule, failing, side_units.clone()),
-                    ));
+                    found
+                        .push((hex, Broken::Stacking(rule, failing, side_units.clone())));
                     if first_only {
                         return found;
                     }
@@ -298,8 +296,8 @@ fn broken<'r, 'u>(
 pub fn check_stacking(ruleset: &Ruleset<String>, position: &Position) -> Vec<Finding> {
     broken(ruleset, &position.units, false)
         .into_iter()
-        .map(|(hex, units, broken)| match broken {
-            Broken::Opposing(armed) => Finding {
+        .map(|(hex, broken)| match broken {
+            Broken::Opposing(armed, units) => Finding {
                 kind: RuleKind::OpposingUnits,
                 rule: ruleset.opposing_units_section.clone().unwrap_or_default(),
                 location: hex.to_string(),

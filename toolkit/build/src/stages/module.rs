@@ -36,13 +36,9 @@ pub fn write_module(
             .png(&format!("module {label}"), svg, w, h, dpi)
             .map_err(|e| format!("{e:#}"))
     };
-    let keep = |label: &str,
-                parts: &[&[u8]],
-                make: &dyn Fn() -> std::result::Result<Vec<u8>, String>| {
-        ctx.cache.keep(ErrorKind::Package, &game.id, label, parts, make)
-    };
+    let keep = ctx.cache.keeper(ErrorKind::Package, &game.id);
     let module =
-        build(game, &sheets, solutions, &options, &draw, &keep).map_err(|e| {
+        build(game, &sheets, solutions, &options, &draw, &*keep).map_err(|e| {
             Error::new(ErrorKind::Package, format!("failed to package {} ({e})", game.id))
         })?;
     let bytes = ctx.cache.zip(&format!("{}.vmod", game.id), &module.files)?;
