@@ -333,8 +333,9 @@ impl<'a> GameCache<'a> {
         }
         let bytes = make()?;
         self.cache.unmark()?;
-        let mut stored = blake3::hash(&bytes).as_bytes().to_vec();
+        let mut stored = Vec::with_capacity(bytes.len() + 32);
         stored.extend_from_slice(&bytes);
+        stored.extend_from_slice(blake3::hash(&bytes).as_bytes());
         // A lost object is made again, so it needs no flush to disk.
         write_atomic_unsynced(&path, &stored)?;
         lock(&self.made).push(label());
@@ -493,10 +494,9 @@ impl<'a> GameCache<'a> {
     }
 
     /// Bytes joined from parts each kept in the cache under its own key in `parts`: the
-    /// whole from the cache under `whole`, or joined by `join` from the parts in order,
-    /// each from the cache or made now by `make` (side by side). The parts stay cached for
-    /// the next change even when the whole is reused, so a change makes only its own part
-    /// again.
+    /// whole from the cache under `whole`, or joined by `join` from the parts in order
+    /// ([`GameCache::parts`]). The parts stay cached for the next change even when the
+    /// whole is reused, so a change makes only its own part again.
     pub fn joined(
         &self,
         whole: &Key,
@@ -506,20 +506,28 @@ impl<'a> GameCache<'a> {
         make: impl Fn(usize) -> Result<Vec<u8>> + Sync,
         join: impl FnOnce(Vec<Vec<u8>>) -> Result<Vec<u8>>,
     ) -> Result<Vec<u8>> {
-        use rayon::prelude::*;
         lock(&self.used).extend(parts.iter().map(Key::hex));
         self.get_or_make(
             whole,
             || label.to_string(),
-            || {
-                let made = parts
-                    .par_iter()
-                    .enumerate()
-                    .map(|(i, key)| self.get_or_make(key, || part_label(i), || make(i)))
-                    .collect::<Result<Vec<_>>>()?;
-                join(made)
-            },
+            || join(self.parts(parts, part_label, make)?),
         )
+    }
+
+    /// The parts kept in the cache under the keys `parts`, in order: each from the cache
+    /// or made now by `make` (side by side).
+    pub fn parts(
+        &self,
+        parts: &[Key],
+        part_label: impl Fn(usize) -> String + Sync,
+        make: impl Fn(usize) -> Result<Vec<u8>> + Sync,
+    ) -> Result<Vec<Vec<u8>>> {
+        use rayon::prelude::*;
+        parts
+            .par_iter()
+            .enumerate()
+            .map(|(i, key)| self.get_or_make(key, || part_label(i), || make(i)))
+            .collect()
     }
 
     /// What the cache did for this game.
@@ -530,24 +538,20 @@ impl<'a> GameCache<'a> {
         }
     }
 
-    /// A reproducible zip of `files`, from the cache or zipped now.
+    /// A reproducible zip of `files`. Each entry to deflate is deflated on its own, side by
+    /// side, and kept: an entry whose bytes did not change is copied as it was deflated
+    /// before. The archive itself is not kept whole: joining its entries costs less than
+    /// storing it again at each change (a module is mostly images, stored as they are).
     pub fn zip(
         &self,
         label: &str,
         files: &std::collections::BTreeMap<String, Vec<u8>>,
     ) -> Result<Vec<u8>> {
-        let mut key = self.cache.key("zip");
-        for (name, bytes) in files {
-            key.part(name.as_bytes()).part(bytes);
-        }
         if let Some(drawn) = &self.cache.drawn {
             lock(drawn).zips.push(files.clone());
         }
         use muster_package::archive::{deflated_entry, is_deflated, write_zip_from};
         use rayon::prelude::*;
-        // Each entry to deflate is deflated on its own, side by side, and kept: an entry
-        // whose bytes did not change is copied as it was deflated before. Those stay
-        // cached for the next change even when the whole archive is reused.
         let entries: Vec<(&String, &Vec<u8>, Key)> = files
             .par_iter()
             .filter(|(name, _)| is_deflated(name))
@@ -561,29 +565,27 @@ impl<'a> GameCache<'a> {
         let failed = |e: muster_package::archive::ArchiveError| {
             Error::new(ErrorKind::Package, format!("failed to zip {label} ({e})"))
         };
-        self.joined(
-            &key.finish(),
-            label,
+        let deflated = self.parts(
             &keys,
             |i| format!("{} in {label}", entries[i].0),
             |i| deflated_entry(entries[i].0, entries[i].1).map_err(failed),
-            |deflated| {
-                let deflated: BTreeMap<String, Vec<u8>> = entries
-                    .iter()
-                    .map(|(name, _, _)| name.to_string())
-                    .zip(deflated)
-                    .collect();
-                write_zip_from(files, &deflated).map_err(failed)
-            },
-        )
+        )?;
+        let deflated: BTreeMap<String, Vec<u8>> =
+            entries.iter().map(|(name, _, _)| name.to_string()).zip(deflated).collect();
+        write_zip_from(files, &deflated).map_err(failed)
     }
 }
 
 /// Reads an object, or nothing when it is missing or damaged.
 fn read_object(path: &Path) -> Option<Vec<u8>> {
-    let stored = fs::read(path).ok()?;
-    let (hash, bytes) = stored.split_at_checked(32)?;
-    (blake3::hash(bytes).as_bytes() == hash).then(|| bytes.to_vec())
+    let mut stored = fs::read(path).ok()?;
+    let end = stored.len().checked_sub(32)?;
+    let (bytes, hash) = stored.split_at(end);
+    if blake3::hash(bytes).as_bytes() != hash {
+        return None;
+    }
+    stored.truncate(end);
+    Some(stored)
 }
 
 /// The files the last build of `game` wrote under the output folder `out`, from its

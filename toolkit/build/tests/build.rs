@@ -89,7 +89,7 @@ fn a_game_builds_through_the_library_and_rebuilds_from_its_stamp() {
     for stage in ["model", "maps", "counters", "sheets", "setups", "errata", "module"] {
         assert!(game.stage_seconds.contains_key(stage), "{stage}");
     }
-    assert!(game.cache.made.iter().any(|m| m == "example-oasis.vmod"));
+    assert!(game.cache.made.iter().any(|m| m == "buildFile.xml in example-oasis.vmod"));
     // Every stage counted all its steps.
     let steps = progress.steps.lock().unwrap().clone();
     assert_eq!(steps["example-oasis counters"], (11, 11), "{steps:?}");
@@ -316,5 +316,19 @@ fn a_changed_counter_archives_again_only_the_setups_that_place_it_and_the_module
         let kept = std::fs::read(dir.path().join("out/dist").join(file)).unwrap();
         let fresh = std::fs::read(dir.path().join("clean/dist").join(file)).unwrap();
         assert!(kept == fresh, "{file} differs from a clean build's");
+    }
+}
+
+#[test]
+fn game_json_printed_side_by_side_is_byte_for_byte_what_serde_json_prints() {
+    let loaded = muster_model::load(&root().join("sources"), &[], &Default::default());
+    assert!(loaded.games.len() >= 4, "the seed games load");
+    for game in &loaded.games {
+        let whole =
+            serde_json::to_vec_pretty(&muster_build::stages::model::game_json(game))
+                .unwrap();
+        let fast = muster_build::stages::model::game_json_pretty(game).unwrap();
+        assert!(!game.units.is_empty() && !game.scenarios.is_empty(), "{}", game.id);
+        assert!(fast == whole, "game.json of {} differs", game.id);
     }
 }

@@ -1,6 +1,6 @@
 //! Scenario validation and the checking of a concrete position.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use muster_hex::Cell;
 use muster_model::{FindingKind, Game, Severity, Span};
@@ -366,20 +366,31 @@ pub fn allowed_in(
     let mut allowed: BTreeMap<String, Allowed> = BTreeMap::new();
     let Some(board) = &game.board else { return allowed };
     let placements = solve::placements(game, scenario);
-    // The units of one placement share its region: its labels are written once.
+    // The units of one placement share its region: its labels are written and sorted once.
     let mut labels: HashMap<usize, Vec<String>> = HashMap::new();
+    // Counters whose hexes come from more than one line, to be sorted again at the end.
+    let mut merged: BTreeSet<String> = BTreeSet::new();
     for u in &solution.units {
         if let Some(Some(Region::Hexes { cells, .. })) = solution.regions.get(u.placement)
         {
             let hexes = labels.entry(u.placement).or_insert_with(|| {
-                cells.iter().filter_map(|c| board.label(*c)).collect()
+                let mut hexes: Vec<String> =
+                    cells.iter().filter_map(|c| board.label(*c)).collect();
+                hexes.sort();
+                hexes.dedup();
+                hexes
             });
             let e = allowed.entry(u.unit.clone()).or_default();
             let line = &placements[u.placement];
             if e.rule.is_empty() {
                 e.rule = line.section.clone();
             }
-            e.hexes.extend(hexes.iter().cloned());
+            if e.hexes.is_empty() {
+                e.hexes.clone_from(hexes);
+            } else if e.hexes != *hexes {
+                e.hexes.extend(hexes.iter().cloned());
+                merged.insert(u.unit.clone());
+            }
             if let Some(t) = &line.location_text
                 && !e.printed.contains(&t.v)
             {
@@ -387,9 +398,11 @@ pub fn allowed_in(
             }
         }
     }
-    for a in allowed.values_mut() {
-        a.hexes.sort();
-        a.hexes.dedup();
+    for unit in &merged {
+        if let Some(a) = allowed.get_mut(unit) {
+            a.hexes.sort();
+            a.hexes.dedup();
+        }
     }
     allowed
 }

@@ -1,6 +1,10 @@
 //! The loaded model of a game as JSON: `dist/<game>/game.json` and `muster inspect`.
 
-use muster_model::Game;
+use std::collections::BTreeMap;
+
+use muster_model::source::ScenarioFile;
+use muster_model::{Game, Unit};
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use super::Context;
@@ -9,8 +13,7 @@ use crate::error::Result;
 /// Writes `dist/<game>/game.json`, the loaded model ([`game_json`]).
 pub fn write_model(ctx: &Context, game: &Game) -> Result<()> {
     let dist = ctx.out.join("dist").join(&game.id);
-    let model = serde_json::to_vec_pretty(&game_json(game))?;
-    ctx.outputs.write(&dist.join("game.json"), &model)
+    ctx.outputs.write(&dist.join("game.json"), &game_json_pretty(game)?)
 }
 
 /// The loaded game as JSON: unit sizes and types, the board, printed tables and
@@ -18,6 +21,96 @@ pub fn write_model(ctx: &Context, game: &Game) -> Result<()> {
 /// scenarios with their rules, victory conditions and parsed placements (each with the line
 /// it is printed on).
 pub fn game_json(game: &Game) -> Value {
+    Value::Object(
+        entries(game).into_iter().map(|(k, e)| (k.to_string(), e.value(game))).collect(),
+    )
+}
+
+/// [`game_json`] as pretty-printed JSON, byte for byte what `serde_json` prints for it,
+/// with the units, markers and scenarios worked out and printed side by side.
+pub fn game_json_pretty(game: &Game) -> Result<Vec<u8>> {
+    // Keys in order, as `serde_json`'s map keeps them.
+    let entries: BTreeMap<&str, Entry> = entries(game).into_iter().collect();
+    let printed = entries
+        .into_par_iter()
+        .map(|(key, entry)| Ok((key, entry.pretty(game)?)))
+        .collect::<Result<Vec<_>>>()?;
+    let mut out = Vec::new();
+    out.extend_from_slice(b"{");
+    for (i, (key, value)) in printed.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n  " } else { b",\n  " });
+        serde_json::to_writer(&mut out, key)?;
+        out.extend_from_slice(b": ");
+        indented(&mut out, value, 2);
+    }
+    out.extend_from_slice(if printed.is_empty() { b"}" } else { b"\n}" });
+    Ok(out)
+}
+
+/// One top-level entry of [`game_json`].
+enum Entry<'g> {
+    /// A value worked out already.
+    Value(Value),
+    /// Counters, each turned to JSON on its own.
+    Units(&'g [Unit]),
+    /// Scenarios, each turned to JSON on its own.
+    Scenarios(&'g [ScenarioFile]),
+}
+
+impl Entry<'_> {
+    /// The entry as a value.
+    fn value(self, game: &Game) -> Value {
+        match self {
+            Entry::Value(v) => v,
+            Entry::Units(units) => json!(units),
+            Entry::Scenarios(s) => {
+                Value::Array(s.iter().map(|s| scenario_json(game, s)).collect())
+            }
+        }
+    }
+
+    /// The entry pretty-printed at the top level, its elements side by side.
+    fn pretty(self, game: &Game) -> Result<Vec<u8>> {
+        let elements: Vec<Vec<u8>> = match self {
+            Entry::Value(v) => return Ok(serde_json::to_vec_pretty(&v)?),
+            Entry::Units(units) => units
+                .par_iter()
+                .map(|u| serde_json::to_vec_pretty(&serde_json::to_value(u)?))
+                .collect::<std::result::Result<_, _>>()?,
+            Entry::Scenarios(s) => s
+                .par_iter()
+                .map(|s| serde_json::to_vec_pretty(&scenario_json(game, s)))
+                .collect::<std::result::Result<_, _>>()?,
+        };
+        if elements.is_empty() {
+            return Ok(b"[]".to_vec());
+        }
+        let mut out = b"[".to_vec();
+        for (i, e) in elements.iter().enumerate() {
+            out.extend_from_slice(if i == 0 { b"\n  " } else { b",\n  " });
+            indented(&mut out, e, 2);
+        }
+        out.extend_from_slice(b"\n]");
+        Ok(out)
+    }
+}
+
+/// Appends pretty-printed JSON `text`, its lines after the first indented by `by` spaces
+/// more. (A JSON string holds no raw line break, so every line break is the printer's.)
+fn indented(out: &mut Vec<u8>, text: &[u8], by: usize) {
+    let mut lines = text.split(|&b| b == b'\n');
+    if let Some(first) = lines.next() {
+        out.extend_from_slice(first);
+    }
+    for line in lines {
+        out.push(b'\n');
+        out.extend(std::iter::repeat_n(b' ', by));
+        out.extend_from_slice(line);
+    }
+}
+
+/// The top-level entries of [`game_json`].
+fn entries(game: &Game) -> Vec<(&'static str, Entry<'_>)> {
     let maps: Vec<Value> = game
         .maps
         .iter()
@@ -35,60 +128,61 @@ pub fn game_json(game: &Game) -> Value {
             })
         })
         .collect();
-    let scenarios: Vec<Value> =
-        game.scenarios
-            .iter()
-            .map(|s| {
-                let placements: Vec<Value> =
-                    game.placements(&s.id.v)
-                        .iter()
-                        .map(|p| {
-                            let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
-                            let line =
-                                p.location_text.as_ref().map(|t| t.span.line).or_else(
-                                    || p.units.printed.first().map(|u| u.span.line),
-                                );
-                            v["line"] = json!(line);
-                            v
-                        })
-                        .collect();
-                json!({
-                    "id": s.id.v,
-                    "title": s.title,
-                    "section": s.section,
-                    "first_turn": s.first_turn,
-                    "last_turn": s.last_turn,
-                    "first_player": s.first_player,
-                    "first_to_deploy": s.first_to_deploy,
-                    "setup_from": s.setup_from,
-                    "special_rules": s.special_rules,
-                    "victory": s.victory,
-                    "tables": s.tables,
-                    "stated_counts": s.stated_counts,
-                    "contradictions": s.contradictions,
-                    "notes": s.notes,
-                    "incomplete": s.incomplete,
-                    "placements": placements,
-                })
-            })
-            .collect();
+    let value = |v: Value| Entry::Value(v);
+    vec![
+        ("id", value(json!(game.id))),
+        ("title", value(json!(game.meta.title))),
+        ("rulebook", value(json!(game.meta.rulebook))),
+        ("sides", value(json!(game.meta.sides))),
+        ("nationalities", value(json!(game.meta.nationalities))),
+        ("unit_sizes", value(json!(game.meta.unit_sizes))),
+        ("unit_types", value(json!(game.meta.unit_types))),
+        ("board", value(json!(game.meta.board))),
+        ("tables", value(json!(game.meta.tables))),
+        ("contradictions", value(json!(game.meta.contradictions))),
+        ("assumptions", value(json!(game.assumptions()))),
+        ("formations", value(json!(game.formations))),
+        ("units", Entry::Units(&game.units)),
+        ("markers", Entry::Units(&game.markers)),
+        ("maps", value(Value::Array(maps))),
+        ("rules", value(json!(game.rules))),
+        ("scenarios", Entry::Scenarios(&game.scenarios)),
+    ]
+}
+
+/// One scenario of [`game_json`], with its parsed placements (each with the line it is
+/// printed on).
+fn scenario_json(game: &Game, s: &ScenarioFile) -> Value {
+    let placements: Vec<Value> = game
+        .placements(&s.id.v)
+        .iter()
+        .map(|p| {
+            let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+            let line = p
+                .location_text
+                .as_ref()
+                .map(|t| t.span.line)
+                .or_else(|| p.units.printed.first().map(|u| u.span.line));
+            v["line"] = json!(line);
+            v
+        })
+        .collect();
     json!({
-        "id": game.id,
-        "title": game.meta.title,
-        "rulebook": game.meta.rulebook,
-        "sides": game.meta.sides,
-        "nationalities": game.meta.nationalities,
-        "unit_sizes": game.meta.unit_sizes,
-        "unit_types": game.meta.unit_types,
-        "board": game.meta.board,
-        "tables": game.meta.tables,
-        "contradictions": game.meta.contradictions,
-        "assumptions": game.assumptions(),
-        "formations": game.formations,
-        "units": game.units,
-        "markers": game.markers,
-        "maps": maps,
-        "rules": game.rules,
-        "scenarios": scenarios,
+        "id": s.id.v,
+        "title": s.title,
+        "section": s.section,
+        "first_turn": s.first_turn,
+        "last_turn": s.last_turn,
+        "first_player": s.first_player,
+        "first_to_deploy": s.first_to_deploy,
+        "setup_from": s.setup_from,
+        "special_rules": s.special_rules,
+        "victory": s.victory,
+        "tables": s.tables,
+        "stated_counts": s.stated_counts,
+        "contradictions": s.contradictions,
+        "notes": s.notes,
+        "incomplete": s.incomplete,
+        "placements": placements,
     })
 }
