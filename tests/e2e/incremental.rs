@@ -111,7 +111,10 @@ fn changing_one_counter_remakes_that_counter_its_sheet_and_the_module_only() {
         made.iter().filter(|m| m.starts_with("counter sides run ")).collect();
     assert_eq!(runs, ["counter sides run 1 of example-oasis"], "{made:?}");
     assert!(made.contains(&"sheets.pdf of example-oasis".to_string()), "{made:?}");
-    assert!(made.contains(&"buildFile.xml in example-oasis.vmod".to_string()), "{made:?}");
+    assert!(
+        made.contains(&"buildFile.xml in example-oasis.vmod".to_string()),
+        "{made:?}"
+    );
     assert!(made.contains(&"contact.png".to_string()), "{made:?}");
     let sheets: Vec<&String> = made.iter().filter(|m| m.starts_with("sheet-")).collect();
     assert_eq!(sheets.len(), 1, "one sheet page shows the front: {made:?}");

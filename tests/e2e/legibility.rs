@@ -189,3 +189,58 @@ fn every_word_on_the_seed_sheets_is_6_points_and_every_value_8_points_bold() {
         "{words_checked} words, {values_checked} values"
     );
 }
+
+/// `pdfinfo`'s page count of a PDF, failing on anything it says on its error stream.
+fn page_count(pdf: &Path) -> usize {
+    let out = Command::new("pdfinfo").arg(pdf).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stderr.trim().is_empty(),
+        "{}: {stderr}",
+        pdf.display()
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.starts_with("Pages:")).unwrap();
+    line["Pages:".len()..].trim().parse().unwrap()
+}
+
+#[test]
+fn pages_joined_from_their_own_pdfs_read_as_the_same_pages_drawn_in_one_document() {
+    if !reader() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let page = |text: &str, bold: &str| {
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="4in" height="2in" viewBox="0 0 384 192" font-family="Liberation Sans"><rect x="10" y="10" width="50" height="50" fill="firebrick"/><text x="20" y="100" font-size="16">{text}</text><text x="20" y="150" font-size="20" font-weight="bold">{bold}</text></svg>"#
+        )
+    };
+    let svgs = vec![
+        page("First page", "Infantry 4-4-6"),
+        page("Second", "HQ 1-2"),
+        page("Third", "6"),
+    ];
+    let whole = dir.path().join("whole.pdf");
+    std::fs::write(&whole, sheet::pdf(&svgs, (4.0, 2.0)).unwrap()).unwrap();
+    let pages: Vec<Vec<u8>> =
+        svgs.iter().map(|s| sheet::page_pdf(s, (4.0, 2.0)).unwrap()).collect();
+    let joined_bytes = sheet::join_pdf(&pages).unwrap();
+    assert_eq!(
+        joined_bytes,
+        sheet::join_pdf(&pages).unwrap(),
+        "the same pages, the same bytes"
+    );
+    let joined = dir.path().join("joined.pdf");
+    std::fs::write(&joined, &joined_bytes).unwrap();
+    assert_eq!(page_count(&joined), 3);
+    assert_eq!(page_count(&whole), 3);
+    let key =
+        |w: &Word| (w.page, w.text.clone(), (w.x0 * 10.0).round(), (w.y0 * 10.0).round());
+    let read: Vec<_> = words(&joined).iter().map(key).collect();
+    let expected: Vec<_> = words(&whole).iter().map(key).collect();
+    assert_eq!(read.len(), 9, "{read:?}");
+    assert_eq!(read, expected);
+    assert_eq!(bold_runs(&joined).len(), bold_runs(&whole).len());
+    // Each page's objects are copied, not drawn again: its streams are in the joined file.
+    assert!(joined_bytes.len() < pages.iter().map(Vec::len).sum::<usize>());
+}

@@ -268,8 +268,8 @@ impl Build {
         Ok(report)
     }
 
-    /// Every stage of one game: maps, counters, then model and sheets beside setups,
-    /// errata and module; `arts` are its counter sides, drawn.
+    /// Every stage of one game: maps, counters, then model and sheets beside setups
+    /// followed by errata beside module; `arts` are its counter sides, drawn.
     fn build_game(
         &self,
         ctx: &Context,
@@ -308,25 +308,37 @@ impl Build {
                 let t = Instant::now();
                 let (solutions, findings) = stages::setups::write_setups(ctx, game)?;
                 seconds.push(("setups", t.elapsed().as_secs_f64()));
-                let t = Instant::now();
-                let errata = stages::errata::write_errata(
-                    &ctx.outputs,
-                    ctx.out,
-                    game,
-                    &solutions,
-                    &loaded.sources,
-                )?;
-                seconds.push(("errata", t.elapsed().as_secs_f64()));
-                let t = Instant::now();
-                let module = stages::module::write_module(
-                    ctx,
-                    game,
-                    arts,
-                    &maps,
-                    &solutions,
-                    settings.counters.sheet.counter_in,
-                )?;
-                seconds.push(("module", t.elapsed().as_secs_f64()));
+                // The errata report and the module go side by side: neither reads the
+                // other.
+                let (errata, module) = rayon::join(
+                    || -> Result<_> {
+                        let t = Instant::now();
+                        let errata = stages::errata::write_errata(
+                            &ctx.outputs,
+                            ctx.out,
+                            game,
+                            &solutions,
+                            &loaded.sources,
+                        )?;
+                        Ok((errata, t.elapsed().as_secs_f64()))
+                    },
+                    || -> Result<_> {
+                        let t = Instant::now();
+                        let module = stages::module::write_module(
+                            ctx,
+                            game,
+                            arts,
+                            &maps,
+                            &solutions,
+                            settings.counters.sheet.counter_in,
+                        )?;
+                        Ok((module, t.elapsed().as_secs_f64()))
+                    },
+                );
+                let (errata, errata_seconds) = errata?;
+                let (module, module_seconds) = module?;
+                seconds.push(("errata", errata_seconds));
+                seconds.push(("module", module_seconds));
                 Ok((findings, errata, module, seconds))
             },
         );

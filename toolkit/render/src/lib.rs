@@ -19,6 +19,7 @@ mod legend;
 pub mod map;
 mod map_symbols;
 pub mod metrics;
+mod pdf_join;
 pub mod raster;
 pub mod sheet;
 mod svg;

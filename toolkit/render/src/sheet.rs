@@ -630,20 +630,10 @@ pub fn page_pdf(svg: &str, page_in: (f64, f64)) -> Result<Vec<u8>, String> {
 }
 
 /// The first page of each of `pages` (PDFs [`page_pdf`] wrote), in order, as one PDF. The
-/// pages' content and fonts are copied as they are, not drawn again.
+/// pages' objects (content, fonts, images) are copied byte for byte, not drawn, decoded or
+/// compressed again.
 pub fn join_pdf(pages: &[Vec<u8>]) -> Result<Vec<u8>, String> {
-    use std::sync::Arc;
-
-    use krilla::Document;
-    use krilla::pdf::{Pdf, PdfDocument};
-
-    let mut doc = Document::new();
-    for (i, bytes) in pages.iter().enumerate() {
-        let pdf = Pdf::new(Arc::new(bytes.clone()))
-            .map_err(|e| format!("page {} is not a PDF ({e:?})", i + 1))?;
-        doc.embed_pdf_pages(&PdfDocument::new(Arc::new(pdf)), &[0]);
-    }
-    doc.finish().map_err(|e| format!("{e:?}"))
+    crate::pdf_join::join(pages)
 }
 
 #[cfg(test)]

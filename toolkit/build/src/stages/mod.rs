@@ -3,8 +3,8 @@
 //!
 //! In order: [`maps::render_maps`], [`counters::render_sides`], then
 //! [`model::write_model`] and [`counters::render_sheets`] beside [`setups::write_setups`]
-//! (the check stage),
-//! [`errata::write_errata`] and [`module::write_module`] (the package stage).
+//! (the check stage), then [`errata::write_errata`] beside [`module::write_module`] (the
+//! package stage).
 
 pub mod counters;
 pub mod errata;
