@@ -85,6 +85,10 @@ struct Stamp {
     outputs: Vec<(String, u64, u128)>,
     /// The cache objects the build used, kept while the stamp stands.
     objects: Vec<String>,
+    /// The outputs written from a cache object: path relative to the output folder, and
+    /// the object's key.
+    #[serde(default)]
+    from_objects: BTreeMap<String, String>,
     /// The game's build report.
     summary: GameReport,
     /// The game's diagnostics: from loading it and from fitting its counters' text.
@@ -212,22 +216,59 @@ impl Cache {
         Some(Standing { report: stamp.summary, diagnostics: stamp.diagnostics })
     }
 
-    /// Records a game's completed build, with the objects it used.
+    /// The outputs of `game` that its last build wrote from a cache object and that are
+    /// still as it left them (same size and modification time), with the object's key.
+    pub fn last_objects(
+        &self,
+        game: &str,
+        outputs: &[PathBuf],
+    ) -> BTreeMap<PathBuf, String> {
+        let Some(stamp) = fs::read(self.stamp_path(game))
+            .ok()
+            .and_then(|text| serde_json::from_slice::<Stamp>(&text).ok())
+        else {
+            return BTreeMap::new();
+        };
+        if stamp.from_objects.is_empty() {
+            return BTreeMap::new();
+        }
+        let left: BTreeSet<(String, u64, u128)> = stamp.outputs.into_iter().collect();
+        listing(self.out(), outputs)
+            .into_iter()
+            .filter(|entry| left.contains(entry))
+            .filter_map(|(path, _, _)| {
+                let key = stamp.from_objects.get(&path)?.clone();
+                Some((self.out().join(path), key))
+            })
+            .collect()
+    }
+
+    /// Records a game's completed build, with the objects it used and the outputs it
+    /// wrote from them (`from_objects`, by path).
+    #[allow(clippy::too_many_arguments)]
     pub fn stamp(
         &self,
         game: &GameCache,
         id: &str,
         key: &Key,
         outputs: &[PathBuf],
+        from_objects: &BTreeMap<PathBuf, String>,
         summary: &GameReport,
         diagnostics: Vec<StoredDiagnostic>,
     ) -> Result<()> {
         let objects: Vec<String> = lock(&game.used).iter().cloned().collect();
         lock(&self.kept).extend(objects.iter().cloned());
+        let base = self.out();
         let stamp = Stamp {
             key: key.hex(),
-            outputs: listing(self.out(), outputs),
+            outputs: listing(base, outputs),
             objects,
+            from_objects: from_objects
+                .iter()
+                .map(|(p, k)| {
+                    (p.strip_prefix(base).unwrap_or(p).display().to_string(), k.clone())
+                })
+                .collect(),
             summary: summary.clone(),
             diagnostics,
         };
@@ -391,13 +432,19 @@ impl<'a> GameCache<'a> {
         height: u32,
         dpi: u32,
     ) -> Result<Vec<u8>> {
-        let key = self
-            .key("png")
-            .part(svg.as_bytes())
-            .part(&width.to_le_bytes())
-            .part(&height.to_le_bytes())
-            .part(&dpi.to_le_bytes())
-            .finish();
+        let key = self.png_key(label, svg, width, height, dpi);
+        self.png_of(&key, label, svg, width, height, dpi)
+    }
+
+    /// The key of [`GameCache::png`]'s result, noted as asked for.
+    pub fn png_key(
+        &self,
+        label: &str,
+        svg: &str,
+        width: u32,
+        height: u32,
+        dpi: u32,
+    ) -> Key {
         if let Some(drawn) = &self.cache.drawn {
             lock(drawn).draws.push(DrawJob {
                 label: label.to_string(),
@@ -407,8 +454,26 @@ impl<'a> GameCache<'a> {
                 dpi,
             });
         }
+        self.key("png")
+            .part(svg.as_bytes())
+            .part(&width.to_le_bytes())
+            .part(&height.to_le_bytes())
+            .part(&dpi.to_le_bytes())
+            .finish()
+    }
+
+    /// [`GameCache::png`] under its key ([`GameCache::png_key`]).
+    pub fn png_of(
+        &self,
+        key: &Key,
+        label: &str,
+        svg: &str,
+        width: u32,
+        height: u32,
+        dpi: u32,
+    ) -> Result<Vec<u8>> {
         self.get_or_make(
-            &key,
+            key,
             || label.to_string(),
             || {
                 muster_render::render_png(svg, width, height, Encoding::at(dpi)).map_err(
@@ -422,6 +487,13 @@ impl<'a> GameCache<'a> {
                 )
             },
         )
+    }
+
+    /// Counts the object `key` as used and reused without reading it: an output that
+    /// holds it already is kept.
+    pub fn reuse(&self, key: &Key) {
+        lock(&self.used).insert(key.hex());
+        self.reused.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A PNG of bands drawn one under the other, each `(svg, height)` at `width` pixels:
@@ -678,7 +750,15 @@ mod tests {
         let game = GameCache::new(&cache);
         game.get_or_make(&k1, String::new, || Ok(vec![1])).unwrap();
         cache
-            .stamp(&game, "g", &key, std::slice::from_ref(&out), &summary, vec![])
+            .stamp(
+                &game,
+                "g",
+                &key,
+                std::slice::from_ref(&out),
+                &BTreeMap::new(),
+                &summary,
+                vec![],
+            )
             .unwrap();
         assert_eq!(
             cache

@@ -1,7 +1,7 @@
 //! Staging a build's outputs: each file is written to a temporary name beside its target,
 //! all are flushed to disk at once and renamed into place when every stage has succeeded.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -45,13 +45,27 @@ fn flush(paths: &[&Path]) -> Result<()> {
 /// real name. A build that fails before the commit leaves every previous output as it was
 /// (the temporary files go when `Outputs` is dropped). Files whose bytes would not change
 /// are left untouched. What the build did not write can then be swept away.
+///
+/// A file written from a cache object is remembered with that object's key. When the last
+/// build wrote a file from the object this build wants there, and the file is as that
+/// build left it ([`Outputs::with_last`]), it is kept without being read or compared.
 #[derive(Debug, Default)]
 pub struct Outputs {
     written: Mutex<BTreeSet<PathBuf>>,
     staged: Mutex<Vec<(PathBuf, tempfile::TempPath)>>,
+    /// The files the last build wrote from an object, unchanged since, with its key.
+    last: BTreeMap<PathBuf, String>,
+    /// The files this build wrote or kept from an object, with its key.
+    objects: Mutex<BTreeMap<PathBuf, String>>,
 }
 
 impl Outputs {
+    /// Outputs that know which files the last build wrote from which cache object (by
+    /// key), among the files still as it left them.
+    pub fn with_last(last: BTreeMap<PathBuf, String>) -> Self {
+        Outputs { last, ..Outputs::default() }
+    }
+
     /// Stages a file and remembers it.
     pub fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         lock(&self.written).insert(path.to_path_buf());
@@ -61,6 +75,29 @@ impl Outputs {
         let tmp = write_temporary(path, bytes)?.into_temp_path();
         lock(&self.staged).push((path.to_path_buf(), tmp));
         Ok(())
+    }
+
+    /// Keeps `path` as it is when the last build wrote it from the object `key` and it has
+    /// not changed since; returns whether it did.
+    pub fn keep_object(&self, path: &Path, key: &str) -> bool {
+        if self.last.get(path).is_none_or(|k| k != key) {
+            return false;
+        }
+        lock(&self.written).insert(path.to_path_buf());
+        lock(&self.objects).insert(path.to_path_buf(), key.to_string());
+        true
+    }
+
+    /// Stages a file holding the bytes of the object `key`, and remembers it.
+    pub fn write_object(&self, path: &Path, key: &str, bytes: &[u8]) -> Result<()> {
+        self.write(path, bytes)?;
+        lock(&self.objects).insert(path.to_path_buf(), key.to_string());
+        Ok(())
+    }
+
+    /// The files written or kept from an object, with its key.
+    pub fn objects(&self) -> BTreeMap<PathBuf, String> {
+        lock(&self.objects).clone()
     }
 
     /// Flushes every staged file to disk, then renames each into place, in the order they

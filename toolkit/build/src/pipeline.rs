@@ -234,7 +234,7 @@ impl Build {
         }
         let ctx = Context {
             out,
-            outputs: Outputs::default(),
+            outputs: Outputs::with_last(cache.last_objects(&game.id, &owned)),
             cache: view,
             progress,
             game: &game.id,
@@ -262,7 +262,15 @@ impl Build {
                     .collect()
             })
             .unwrap_or_default();
-        cache.stamp(&ctx.cache, &game.id, &key, &owned, &report, diagnostics)?;
+        cache.stamp(
+            &ctx.cache,
+            &game.id,
+            &key,
+            &owned,
+            &ctx.outputs.objects(),
+            &report,
+            diagnostics,
+        )?;
         report.up_to_date = false;
         report.cache = ctx.cache.report();
         Ok(report)

@@ -332,3 +332,70 @@ fn game_json_printed_side_by_side_is_byte_for_byte_what_serde_json_prints() {
         assert!(fast == whole, "game.json of {} differs", game.id);
     }
 }
+
+#[test]
+fn an_image_written_from_the_cache_and_untouched_is_kept_unread_and_one_changed_by_hand_is_written_again()
+ {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = dir.path().join("sources");
+    copy_tree(&root().join("sources/example-oasis"), &sources.join("example-oasis"));
+    let build = Build::new(settings(dir.path())).unwrap();
+    assert!(!build.run(&NoProgress).unwrap().has_errors());
+    let counters = dir.path().join("out/counters/example-oasis");
+    let mut images: Vec<PathBuf> = std::fs::read_dir(&counters)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with("-back.png"))
+        .collect();
+    images.sort();
+    assert!(images.len() >= 2);
+    let (tampered, untouched) = (&images[0], &images[1]);
+    let right = std::fs::read(tampered).unwrap();
+    let mtime = |p: &Path| std::fs::metadata(p).unwrap().modified().unwrap();
+    let untouched_at = mtime(untouched);
+    let name = |p: &Path| p.file_name().unwrap().to_string_lossy().into_owned();
+    // The stamp names the object each image came from.
+    let stamp: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.path().join("out/.muster-cache/games/example-oasis.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let key = stamp["from_objects"]
+        [format!("counters/example-oasis/{}", name(untouched))]
+    .as_str()
+    .unwrap()
+    .to_string();
+    assert_eq!(key.len(), 64, "{key}");
+    // The untouched image's object goes: keeping the image must not need it.
+    std::fs::remove_file(
+        dir.path().join("out/.muster-cache/objects").join(&key[..2]).join(&key[2..]),
+    )
+    .unwrap();
+    std::fs::write(tampered, b"not the image").unwrap();
+    // A change elsewhere, so the game is built again rather than found up to date.
+    change_first_movement(&sources.join("example-oasis/counters.yaml"));
+    let again = build.run(&NoProgress).unwrap();
+    assert!(!again.has_errors());
+    let made = &again.games[0].cache.made;
+    assert!(!made.contains(&format!("counter {}", name(untouched))), "{made:?}");
+    assert_eq!(
+        std::fs::read(tampered).unwrap(),
+        right,
+        "the file changed by hand is written again"
+    );
+    assert_eq!(mtime(untouched), untouched_at, "the untouched file is kept as it was");
+    // A clean build makes the same images.
+    let clean = Settings { out: dir.path().join("clean"), ..settings(dir.path()) };
+    assert!(!Build::new(clean).unwrap().run(&NoProgress).unwrap().has_errors());
+    for image in &images {
+        let fresh = dir
+            .path()
+            .join("clean/counters/example-oasis")
+            .join(image.file_name().unwrap());
+        assert!(
+            std::fs::read(image).unwrap() == std::fs::read(fresh).unwrap(),
+            "{}",
+            image.display()
+        );
+    }
+}

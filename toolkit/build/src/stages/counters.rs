@@ -45,9 +45,13 @@ pub fn render_sides(
             let art = arts.get(game, u, *face);
             let svg = standalone_svg(&art, counter_in);
             let name = format!("{}-{}.png", u.id, face.name());
-            let png =
-                ctx.cache.png(&format!("counter {name}"), &svg, px, px, args.dpi)?;
-            ctx.outputs.write(&dir.join(&name), &png)?;
+            ctx.write_png(
+                &dir.join(&name),
+                &format!("counter {name}"),
+                &svg,
+                (px, px),
+                args.dpi,
+            )?;
             bar.step();
             Ok(art.unknown_values)
         })
@@ -138,8 +142,13 @@ pub fn render_sheets(
                                 sheet::PageKind::Folded => "folded",
                             };
                             let name = format!("sheet-{:02}-{kind}.png", i + 1);
-                            let png = ctx.cache.png(&name, svg, w, h, args.sheet_dpi)?;
-                            ctx.outputs.write(&dir.join(&name), &png)?;
+                            ctx.write_png(
+                                &dir.join(&name),
+                                &name,
+                                svg,
+                                (w, h),
+                                args.sheet_dpi,
+                            )?;
                             bar.step();
                             Ok(())
                         })
@@ -185,9 +194,8 @@ pub fn render_sheets(
                 .file_stem()
                 .map_or_else(|| "sheet".into(), |s| s.to_string_lossy().into_owned());
             let name = format!("cuts-{stem}.png");
-            let png = ctx.cache.png(&name, &p.svg, p.width, p.height, 96)?;
             let path = dir.join(&name);
-            ctx.outputs.write(&path, &png)?;
+            ctx.write_png(&path, &name, &p.svg, (p.width, p.height), 96)?;
             Ok(path.display().to_string())
         })
         .collect::<Result<Vec<String>>>()?;

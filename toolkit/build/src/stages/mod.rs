@@ -16,6 +16,7 @@ pub mod setups;
 use std::path::Path;
 
 use crate::cache::GameCache;
+use crate::error::Result;
 use crate::output::Outputs;
 use crate::progress::{Progress, Steps};
 
@@ -38,6 +39,26 @@ impl Context<'_> {
     /// The progress of a stage of this game, counting `steps`.
     pub fn stage(&self, stage: &str, steps: usize) -> Box<dyn Steps + '_> {
         self.progress.stage(self.game, stage, steps)
+    }
+
+    /// Writes to `path` the PNG of `svg` at `width` × `height` pixels recording `dpi`
+    /// ([`GameCache::png`]). A file the last build wrote from the same cached PNG, and
+    /// untouched since, is kept without reading the PNG or the file.
+    pub fn write_png(
+        &self,
+        path: &Path,
+        label: &str,
+        svg: &str,
+        (width, height): (u32, u32),
+        dpi: u32,
+    ) -> Result<()> {
+        let key = self.cache.png_key(label, svg, width, height, dpi);
+        if self.outputs.keep_object(path, &key.hex()) {
+            self.cache.reuse(&key);
+            return Ok(());
+        }
+        let png = self.cache.png_of(&key, label, svg, width, height, dpi)?;
+        self.outputs.write_object(path, &key.hex(), &png)
     }
 }
 
