@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::files::{files_under, write_atomic, write_atomic_unsynced};
+use crate::output::files_of;
 use crate::report::{CacheReport, GameReport};
 use crate::stored::StoredDiagnostic;
 use crate::sync::lock;
@@ -243,8 +244,8 @@ impl Cache {
             .collect()
     }
 
-    /// Records a game's completed build, with the objects it used and the outputs it
-    /// wrote from them (`from_objects`, by path).
+    /// Records a game's completed build: the files it left (`outputs`), the objects it
+    /// used and the outputs it wrote from them (`from_objects`, by path).
     #[allow(clippy::too_many_arguments)]
     pub fn stamp(
         &self,
@@ -261,7 +262,7 @@ impl Cache {
         let base = self.out();
         let stamp = Stamp {
             key: key.hex(),
-            outputs: listing(base, outputs),
+            outputs: stat_listing(base, outputs),
             objects,
             from_objects: from_objects
                 .iter()
@@ -673,12 +674,13 @@ pub fn recorded_outputs(out: &Path, game: &str) -> Option<Vec<PathBuf>> {
 /// under the given outputs (files or folders). The folders are read, and the files looked
 /// at, side by side.
 fn listing(base: &Path, outputs: &[PathBuf]) -> Vec<(String, u64, u128)> {
+    stat_listing(base, &files_of(outputs))
+}
+
+/// The path (relative to `base`), size and modification time of each of `files`, stated
+/// side by side; files gone meanwhile are left out.
+fn stat_listing(base: &Path, files: &[PathBuf]) -> Vec<(String, u64, u128)> {
     use rayon::prelude::*;
-    let files: Vec<PathBuf> = outputs
-        .par_iter()
-        .map(|root| if root.is_dir() { files_under(root) } else { vec![root.clone()] })
-        .collect::<Vec<_>>()
-        .concat();
     files
         .par_iter()
         .filter_map(|f| {
@@ -754,7 +756,7 @@ mod tests {
                 &game,
                 "g",
                 &key,
-                std::slice::from_ref(&out),
+                &files_of(std::slice::from_ref(&out)),
                 &BTreeMap::new(),
                 &summary,
                 vec![],

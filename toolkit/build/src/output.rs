@@ -117,30 +117,50 @@ impl Outputs {
     /// them any temporary file a killed build left there), and the folders that leaves
     /// empty. Returns how many files went.
     pub fn sweep(&self, roots: &[PathBuf]) -> Result<usize> {
+        let files = files_of(roots);
+        let before = files.len();
+        Ok(before - self.sweep_files(roots, files)?.len())
+    }
+
+    /// [`Outputs::sweep`] of the files found under `roots` already (`files`); returns the
+    /// files that stay.
+    pub fn sweep_files(
+        &self,
+        roots: &[PathBuf],
+        files: Vec<PathBuf>,
+    ) -> Result<Vec<PathBuf>> {
         let written = lock(&self.written);
-        let mut removed = 0;
+        let (stay, go): (Vec<PathBuf>, Vec<PathBuf>) =
+            files.into_iter().partition(|f| written.contains(f));
+        for f in &go {
+            fs::remove_file(f).io(|| format!("failed to remove {}", f.display()))?;
+        }
         for root in roots {
-            let files = if root.is_dir() {
+            if root.is_dir() && go.iter().any(|f| f.starts_with(root)) {
+                remove_empty_dirs_under(root);
+            }
+        }
+        Ok(stay)
+    }
+}
+
+/// Every file under the outputs `roots` (files or folders), each folder walked side by
+/// side.
+pub fn files_of(roots: &[PathBuf]) -> Vec<PathBuf> {
+    use rayon::prelude::*;
+    roots
+        .par_iter()
+        .map(|root| {
+            if root.is_dir() {
                 files_under(root)
             } else if root.is_file() {
                 vec![root.clone()]
             } else {
-                continue;
-            };
-            let before = removed;
-            for f in files {
-                if !written.contains(&f) {
-                    fs::remove_file(&f)
-                        .io(|| format!("failed to remove {}", f.display()))?;
-                    removed += 1;
-                }
+                Vec::new()
             }
-            if root.is_dir() && removed > before {
-                remove_empty_dirs_under(root);
-            }
-        }
-        Ok(removed)
-    }
+        })
+        .collect::<Vec<_>>()
+        .concat()
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use crate::cache::{Cache, GameCache, Key, Standing};
 use crate::error::{Error, ErrorKind, Result};
 use crate::layout::{cache_dir, game_outputs};
-use crate::output::Outputs;
+use crate::output::{Outputs, files_of};
 use crate::progress::Progress;
 use crate::report::{Attention, BuildReport, GameReport};
 use crate::settings::Settings;
@@ -248,8 +248,9 @@ impl Build {
             return Ok(report);
         }
         ctx.outputs.commit()?;
-        // The sweep removes what is left under the game's folders, temporary files too.
-        ctx.outputs.sweep(&owned)?;
+        // One walk of the game's folders: the sweep removes what the build did not write
+        // there (temporary files too), and the stamp records what stays.
+        let left = ctx.outputs.sweep_files(&owned, files_of(&owned))?;
         remove_temporaries_beside(&owned)?;
         report.seconds = t.elapsed().as_secs_f64();
         let diagnostics = loaded
@@ -266,7 +267,7 @@ impl Build {
             &ctx.cache,
             &game.id,
             &key,
-            &owned,
+            &left,
             &ctx.outputs.objects(),
             &report,
             diagnostics,
