@@ -106,6 +106,19 @@ pub struct Standing {
     pub diagnostics: Vec<StoredDiagnostic>,
 }
 
+/// An image to draw: an SVG at `width` × `height` pixels, recording `dpi`.
+#[derive(Debug, Clone, Copy)]
+pub struct Picture<'a> {
+    /// The SVG.
+    pub svg: &'a str,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// The resolution the PNG records.
+    pub dpi: u32,
+}
+
 /// The build cache, shared by the stages of a build.
 pub struct Cache {
     root: PathBuf,
@@ -433,19 +446,14 @@ impl<'a> GameCache<'a> {
         height: u32,
         dpi: u32,
     ) -> Result<Vec<u8>> {
-        let key = self.png_key(label, svg, width, height, dpi);
-        self.png_of(&key, label, svg, width, height, dpi)
+        let picture = Picture { svg, width, height, dpi };
+        let key = self.png_key(label, &picture);
+        self.png_of(&key, label, &picture)
     }
 
-    /// The key of [`GameCache::png`]'s result, noted as asked for.
-    pub fn png_key(
-        &self,
-        label: &str,
-        svg: &str,
-        width: u32,
-        height: u32,
-        dpi: u32,
-    ) -> Key {
+    /// The key of the PNG of `picture` ([`GameCache::png`]), noted as asked for.
+    pub fn png_key(&self, label: &str, picture: &Picture) -> Key {
+        let Picture { svg, width, height, dpi } = *picture;
         if let Some(drawn) = &self.cache.drawn {
             lock(drawn).draws.push(DrawJob {
                 label: label.to_string(),
@@ -463,16 +471,10 @@ impl<'a> GameCache<'a> {
             .finish()
     }
 
-    /// [`GameCache::png`] under its key ([`GameCache::png_key`]).
-    pub fn png_of(
-        &self,
-        key: &Key,
-        label: &str,
-        svg: &str,
-        width: u32,
-        height: u32,
-        dpi: u32,
-    ) -> Result<Vec<u8>> {
+    /// The PNG of `picture` under its key ([`GameCache::png_key`]), from the cache or
+    /// drawn now.
+    pub fn png_of(&self, key: &Key, label: &str, picture: &Picture) -> Result<Vec<u8>> {
+        let Picture { svg, width, height, dpi } = *picture;
         self.get_or_make(
             key,
             || label.to_string(),

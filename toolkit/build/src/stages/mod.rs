@@ -15,7 +15,7 @@ pub mod setups;
 
 use std::path::Path;
 
-use crate::cache::GameCache;
+use crate::cache::{GameCache, Picture};
 use crate::error::Result;
 use crate::output::Outputs;
 use crate::progress::{Progress, Steps};
@@ -52,12 +52,13 @@ impl Context<'_> {
         (width, height): (u32, u32),
         dpi: u32,
     ) -> Result<()> {
-        let key = self.cache.png_key(label, svg, width, height, dpi);
+        let picture = Picture { svg, width, height, dpi };
+        let key = self.cache.png_key(label, &picture);
         if self.outputs.keep_object(path, &key.hex()) {
             self.cache.reuse(&key);
             return Ok(());
         }
-        let png = self.cache.png_of(&key, label, svg, width, height, dpi)?;
+        let png = self.cache.png_of(&key, label, &picture)?;
         self.outputs.write_object(path, &key.hex(), &png)
     }
 }
