@@ -218,8 +218,7 @@ impl Cache {
         key: &Key,
         outputs: &[PathBuf],
     ) -> Option<Standing> {
-        let text = fs::read(self.stamp_path(game)).ok()?;
-        let stamp: Stamp = serde_json::from_slice(&text).ok()?;
+        let stamp = read_stamp(&self.stamp_path(game))?;
         if stamp.key != key.hex()
             || stamp.summary.game != game
             || stamp.outputs != listing(self.out(), outputs)
@@ -237,10 +236,7 @@ impl Cache {
         game: &str,
         outputs: &[PathBuf],
     ) -> BTreeMap<PathBuf, String> {
-        let Some(stamp) = fs::read(self.stamp_path(game))
-            .ok()
-            .and_then(|text| serde_json::from_slice::<Stamp>(&text).ok())
-        else {
+        let Some(stamp) = read_stamp(&self.stamp_path(game)) else {
             return BTreeMap::new();
         };
         if stamp.from_objects.is_empty() {
@@ -663,12 +659,16 @@ fn read_object(path: &Path) -> Option<Vec<u8>> {
     Some(stored)
 }
 
+/// The stamp at `path`, or nothing when it is missing or unreadable.
+fn read_stamp(path: &Path) -> Option<Stamp> {
+    serde_json::from_slice(&fs::read(path).ok()?).ok()
+}
+
 /// The files the last build of `game` wrote under the output folder `out`, from its
 /// stamp in the cache; `None` when there is no record of a build.
 pub fn recorded_outputs(out: &Path, game: &str) -> Option<Vec<PathBuf>> {
-    let text =
-        fs::read(crate::layout::stamp_path(&crate::layout::cache_dir(out), game)).ok()?;
-    let stamp: Stamp = serde_json::from_slice(&text).ok()?;
+    let stamp =
+        read_stamp(&crate::layout::stamp_path(&crate::layout::cache_dir(out), game))?;
     Some(stamp.outputs.into_iter().map(|(path, _, _)| out.join(path)).collect())
 }
 

@@ -54,12 +54,13 @@ impl Context<'_> {
     ) -> Result<()> {
         let picture = Picture { svg, width, height, dpi };
         let key = self.cache.png_key(label, &picture);
-        if self.outputs.keep_object(path, &key.hex()) {
+        let hex = key.hex();
+        if self.outputs.keep_object(path, &hex) {
             self.cache.reuse(&key);
             return Ok(());
         }
         let png = self.cache.png_of(&key, label, &picture)?;
-        self.outputs.write_object(path, &key.hex(), &png)
+        self.outputs.write_object(path, &hex, &png)
     }
 }
 
