@@ -1,7 +1,7 @@
 //! Staging a build's outputs: each file is written to a temporary name beside its target,
 //! all are flushed to disk at once and renamed into place when every stage has succeeded.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -51,7 +51,7 @@ fn flush(paths: &[&Path]) -> Result<()> {
 /// build left it ([`Outputs::with_last`]), it is kept without being read or compared.
 #[derive(Debug, Default)]
 pub struct Outputs {
-    written: Mutex<BTreeSet<PathBuf>>,
+    written: Mutex<HashSet<PathBuf>>,
     staged: Mutex<Vec<(PathBuf, tempfile::TempPath)>>,
     /// The files the last build wrote from an object, unchanged since, with its key.
     last: BTreeMap<PathBuf, String>,

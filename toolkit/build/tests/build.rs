@@ -372,6 +372,23 @@ fn an_image_written_from_the_cache_and_untouched_is_kept_unread_and_one_changed_
     )
     .unwrap();
     std::fs::write(tampered, b"not the image").unwrap();
+    // The browser table's copies of the module's images are kept by key as well.
+    let web = dir.path().join("out/dist/example-oasis/web/images");
+    let mut copies: Vec<PathBuf> =
+        std::fs::read_dir(&web).unwrap().map(|e| e.unwrap().path()).collect();
+    copies.sort();
+    assert!(copies.len() >= 2);
+    let (web_tampered, web_untouched) = (&copies[0], &copies[1]);
+    let web_right = std::fs::read(web_tampered).unwrap();
+    let web_untouched_at = mtime(web_untouched);
+    assert!(
+        stamp["from_objects"]
+            [format!("dist/example-oasis/web/images/{}", name(web_untouched))]
+        .as_str()
+        .is_some_and(|k| k.len() == 64),
+        "the stamp names the object of the table's copy"
+    );
+    std::fs::write(web_tampered, b"not the image").unwrap();
     // A change elsewhere, so the game is built again rather than found up to date.
     change_first_movement(&sources.join("example-oasis/counters.yaml"));
     let again = build.run(&NoProgress).unwrap();
@@ -384,6 +401,8 @@ fn an_image_written_from_the_cache_and_untouched_is_kept_unread_and_one_changed_
         "the file changed by hand is written again"
     );
     assert_eq!(mtime(untouched), untouched_at, "the untouched file is kept as it was");
+    assert_eq!(std::fs::read(web_tampered).unwrap(), web_right, "the table's copy too");
+    assert_eq!(mtime(web_untouched), web_untouched_at, "the table's copy is kept");
     // A clean build makes the same images.
     let clean = Settings { out: dir.path().join("clean"), ..settings(dir.path()) };
     assert!(!Build::new(clean).unwrap().run(&NoProgress).unwrap().has_errors());

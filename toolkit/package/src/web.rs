@@ -13,6 +13,8 @@ use crate::module::{BoardPlan, SetupFile, Slot};
 
 const INDEX: &str = include_str!("../web/index.html");
 const SCRIPT: &str = include_str!("../web/table.js");
+/// The module's ruleset, which the table reads too.
+const RULESET: &str = "rules/ruleset.json";
 
 #[derive(Serialize)]
 struct Board<'a> {
@@ -55,7 +57,18 @@ struct Data<'a> {
     scenarios: &'a [SetupFile],
 }
 
-/// Every file of `dist/<game>/web/`, taking images from the module's files.
+/// The files of `dist/<game>/web/`: its own, and those that are copies of the module's
+/// (its images and ruleset), named by their path in the module so they are not copied
+/// twice.
+#[derive(Debug, Default)]
+pub struct Web {
+    /// Path under `web/` → bytes.
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// Path under `web/` → the module's file it is a copy of.
+    pub from_module: BTreeMap<String, String>,
+}
+
+/// Every file of `dist/<game>/web/`, taking images from the module's files (`module`).
 pub fn files(
     game: &Game,
     plan: &BoardPlan,
@@ -63,8 +76,9 @@ pub fn files(
     slots: &[Slot],
     setups: &[SetupFile],
     module: &BTreeMap<String, Vec<u8>>,
-) -> Result<BTreeMap<String, Vec<u8>>, serde_json::Error> {
-    let mut out = BTreeMap::new();
+) -> Result<Web, serde_json::Error> {
+    let mut web = Web::default();
+    let out = &mut web.files;
     let mut hexes = Vec::new();
     if let Some(board) = &game.board {
         for c in board.cells() {
@@ -114,14 +128,13 @@ pub fn files(
             back: images.get(1).map(|b| format!("images/{b}")),
         });
     }
-    let used: std::collections::HashSet<&str> = counters
+    let used = counters
         .iter()
         .flat_map(|c| std::iter::once(c.front.as_str()).chain(c.back.as_deref()))
-        .chain(boards.iter().map(|b| b.image.as_str()))
-        .collect();
-    for (name, bytes) in module {
-        if used.contains(name.as_str()) {
-            out.insert(name.clone(), bytes.clone());
+        .chain(boards.iter().map(|b| b.image.as_str()));
+    for name in used {
+        if module.contains_key(name) {
+            web.from_module.insert(name.to_string(), name.to_string());
         }
     }
     let data = Data {
@@ -138,8 +151,8 @@ pub fn files(
         scenarios: setups,
     };
     out.insert("data.json".into(), serde_json::to_vec(&data)?);
-    if let Some(r) = module.get("rules/ruleset.json") {
-        out.insert("ruleset.json".into(), r.clone());
+    if module.contains_key(RULESET) {
+        web.from_module.insert("ruleset.json".into(), RULESET.into());
     }
     out.insert("checker.wasm".into(), crate::CHECKER_WASM.to_vec());
     out.insert(
@@ -147,7 +160,7 @@ pub fn files(
         INDEX.replace("{{title}}", &xml_escape(&game.meta.title)).into_bytes(),
     );
     out.insert("table.js".into(), SCRIPT.as_bytes().to_vec());
-    Ok(out)
+    Ok(web)
 }
 
 fn xml_escape(s: &str) -> String {

@@ -2,10 +2,12 @@
 
 use muster_check::Solution;
 use muster_model::Game;
-use muster_package::module::{ModuleOptions, SheetImage, build};
+use muster_package::module::{Drawn, ModuleOptions, SheetImage, build};
 use muster_render::FaceArts;
+use rayon::prelude::*;
 
 use super::Context;
+use crate::cache::Picture;
 use crate::error::{Error, ErrorKind, Result};
 use crate::report::{LiveRulesReport, MapImage, ModuleReport, SetupReport};
 
@@ -31,10 +33,15 @@ pub fn write_module(
         .collect();
     let options = ModuleOptions { counter_in, arts };
     let bar = ctx.stage("module", 1);
-    let draw = |label: &str, svg: &str, w: u32, h: u32, dpi: u32| {
-        ctx.cache
-            .png(&format!("module {label}"), svg, w, h, dpi)
-            .map_err(|e| format!("{e:#}"))
+    // Each image is drawn through the cache and named by its object's key, so that its
+    // copy in the browser table can be kept unread.
+    let draw = |label: &str, svg: &str, width: u32, height: u32, dpi: u32| {
+        let label = format!("module {label}");
+        let picture = Picture { svg, width, height, dpi };
+        let key = ctx.cache.png_key(&label, &picture);
+        let png =
+            ctx.cache.png_of(&key, &label, &picture).map_err(|e| format!("{e:#}"))?;
+        Ok(Drawn { png, origin: Some(key.hex()) })
     };
     let keep = ctx.cache.keeper(ErrorKind::Package, &game.id);
     let module =
@@ -44,11 +51,34 @@ pub fn write_module(
     let bytes = ctx.cache.zip(&format!("{}.vmod", game.id), &module.files)?;
     let dist = ctx.out.join("dist");
     let path = dist.join(format!("{}.vmod", game.id));
-    ctx.outputs.write(&path, &bytes)?;
     let web = dist.join(&game.id).join("web");
-    for (name, bytes) in &module.web {
-        ctx.outputs.write(&web.join(name), bytes)?;
-    }
+    // The archive is written beside the browser table's files.
+    let (archive, table) = rayon::join(
+        || ctx.outputs.write(&path, &bytes),
+        || -> Result<()> {
+            module.web.files.par_iter().try_for_each(|(name, bytes)| {
+                ctx.outputs.write(&web.join(name), bytes)
+            })?;
+            module.web.from_module.par_iter().try_for_each(|(name, of)| {
+                let bytes = module.files.get(of).ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::Package,
+                        format!(
+                            "the browser table's {name} copies {of}, not in the module"
+                        ),
+                    )
+                })?;
+                let path = web.join(name);
+                match module.origins.get(of) {
+                    Some(key) if ctx.outputs.keep_object(&path, key) => Ok(()),
+                    Some(key) => ctx.outputs.write_object(&path, key, bytes),
+                    None => ctx.outputs.write(&path, bytes),
+                }
+            })
+        },
+    );
+    archive?;
+    table?;
     let mut text = serde_json::to_string_pretty(&module.setups)?;
     text.push('\n');
     ctx.outputs.write(&dist.join(&game.id).join("module.json"), text.as_bytes())?;

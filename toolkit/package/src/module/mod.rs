@@ -6,6 +6,7 @@ mod boards;
 pub mod charts;
 pub mod dead_piles;
 pub mod documentation;
+mod files;
 pub mod gpid;
 pub mod keys;
 pub mod live_rules;
@@ -24,6 +25,8 @@ pub use muster_render::Keep;
 
 pub use boards::{BoardPlan, MAIN_MAP, TABLE_MAP};
 pub use dead_piles::{DeadPile, DeadPiles};
+pub use files::Drawn;
+use files::Files;
 pub use pieces::{Prototype, Slot, image_name};
 pub use setups::{PlacedPiece, SetupFile};
 
@@ -76,14 +79,16 @@ impl std::error::Error for PackageError {}
 pub struct Module {
     /// Archive path → bytes.
     pub files: BTreeMap<String, Vec<u8>>,
+    /// Archive path → origin ([`Drawn::origin`]) of each image drawn with one.
+    pub origins: BTreeMap<String, String>,
     /// One entry per scenario.
     pub setups: Vec<SetupFile>,
     /// Palette slots.
     pub slots: usize,
     /// Prototypes defined.
     pub prototypes: usize,
-    /// The browser table: path under `web/` → bytes.
-    pub web: BTreeMap<String, Vec<u8>>,
+    /// The browser table.
+    pub web: crate::web::Web,
     /// The rules checked live in VASSAL, and what of them only approximately.
     pub live_rules: LiveRulesReport,
 }
@@ -100,7 +105,7 @@ pub struct LiveRulesReport {
 /// Draws an SVG as a PNG of the given size and resolution: `(label, svg, width, height,
 /// dpi)`. The caller chooses how (directly, or through a cache).
 pub type Draw<'a> =
-    dyn Fn(&str, &str, u32, u32, u32) -> Result<Vec<u8>, String> + Sync + 'a;
+    dyn Fn(&str, &str, u32, u32, u32) -> Result<Drawn, String> + Sync + 'a;
 
 /// Builds every file of a game's module from its rendered sheets and solved scenarios,
 /// drawing counter images with `draw` and archiving each setup's saved game through
@@ -115,7 +120,7 @@ pub fn build(
 ) -> Result<Module, PackageError> {
     let dpi = sheets.first().map_or(150.0, |s| s.dpi);
     let counter_px = ((options.counter_in * dpi).round() as u32).max(16);
-    let mut files = BTreeMap::new();
+    let mut files = Files::default();
     let render = |svg: &str, w: u32, h: u32, what: &str| {
         draw(what, svg, w, h, dpi.round() as u32)
             .map_err(|e| PackageError(format!("failed to draw {what} ({e})")))
@@ -139,7 +144,9 @@ pub fn build(
             Ok((format!("images/{name}"), png))
         })
         .collect::<Result<Vec<_>, PackageError>>()?;
-    files.extend(images);
+    for (path, drawn) in images {
+        files.insert_drawn(path, drawn);
+    }
 
     // The rules, for the embedded checker and compiled for VASSAL's own automation (on the
     // main map's hexes: a game without a board has none to check).
@@ -149,7 +156,7 @@ pub fn build(
     if !live_traits.is_empty() {
         let svg = live_rules::LiveRules::highlight_svg(counter_px);
         let png = render(&svg, counter_px, counter_px, "the rule highlight")?;
-        files.insert(format!("images/{}", live_rules::HIGHLIGHT_IMAGE), png);
+        files.insert_drawn(format!("images/{}", live_rules::HIGHLIGHT_IMAGE), png);
     }
 
     // Pieces and decks.
@@ -191,7 +198,7 @@ pub fn build(
                 counter_px,
                 "a chit",
             )?;
-            files.insert(format!("images/{image}"), png);
+            files.insert_drawn(format!("images/{image}"), png);
             let name = format!("{} chit", u.printed.v);
             let g = gpid::gpid(&gpid::generated_key(&id));
             contents.push(Slot {
@@ -214,7 +221,7 @@ pub fn build(
                 let (w, h) = (counter_px * 7 / 10 * 2, counter_px * 2);
                 let png =
                     render(&table::card_svg(&label, colour, h, font), w, h, "a card")?;
-                files.insert(format!("images/{image}"), png);
+                files.insert_drawn(format!("images/{image}"), png);
                 let g = gpid::gpid(&gpid::generated_key(&id));
                 contents.push(Slot {
                     id: id.clone(),
@@ -246,7 +253,7 @@ pub fn build(
             table.height,
             "the table",
         )?;
-        files.insert(format!("images/{}", boards::TABLE_IMAGE), png);
+        files.insert_drawn(format!("images/{}", boards::TABLE_IMAGE), png);
     }
 
     if dead_piles.any() {
@@ -257,26 +264,29 @@ pub fn build(
             board.height,
             "the dead piles",
         )?;
-        files.insert(format!("images/{}", dead_piles::DEAD_PILE_IMAGE), png);
+        files.insert_drawn(format!("images/{}", dead_piles::DEAD_PILE_IMAGE), png);
     }
 
     // The Help menu and the chart window.
     let about = documentation::about_image(game);
-    files.insert(
+    files.insert_drawn(
         format!("images/{}", documentation::ABOUT_IMAGE),
         render(&about.svg, about.width, about.height, "the about screen")?,
     );
     let charts = charts::charts(game);
     for c in &charts {
-        let bytes = match &c.source {
-            charts::Source::Drawn(d) => {
-                render(&d.svg, d.width, d.height, &format!("chart {}", c.name))?
-            }
-            charts::Source::Image(bytes) => bytes.clone(),
-        };
-        files.insert(format!("images/{}", c.file), bytes);
+        let path = format!("images/{}", c.file);
+        match &c.source {
+            charts::Source::Drawn(d) => files.insert_drawn(
+                path,
+                render(&d.svg, d.width, d.height, &format!("chart {}", c.name))?,
+            ),
+            charts::Source::Image(bytes) => files.insert(path, bytes.clone()),
+        }
     }
-    files.extend(documentation::document_files(game));
+    for (path, bytes) in documentation::document_files(game) {
+        files.insert(path, bytes);
+    }
     let line_of_sight = game.meta.module.line_of_sight && !plan.boards.is_empty();
     let contents = documentation::Contents {
         charts: &charts,
@@ -295,29 +305,37 @@ pub fn build(
     // Setups.
     let lookup = pieces::lookup(&prototypes);
     let slot_pieces = setups::SlotPieces::new(&slots, &prototypes, &lookup);
-    // Each scenario's save is written on its own (side by side), and added in order.
-    let saves = solutions
-        .par_iter()
-        .map(|solution| {
-            // The setup lines the live checks read, when they check them.
-            let lines = doc
-                .scenarios
-                .get(&solution.scenario)
-                .filter(|_| !live_traits.is_empty() && live.setup.is_some());
-            setups::save(
-                game,
-                solution,
-                &slot_pieces,
-                &setups::Surroundings {
-                    plan: &plan,
-                    table: &table,
-                    dead_piles: &dead_piles,
-                },
-                lines,
-                keep,
-            )
-        })
-        .collect::<Result<Vec<_>, PackageError>>()?;
+    // Each scenario's save is written on its own (side by side), and added in order; the
+    // ruleset is written beside them.
+    let (saves, ruleset) = rayon::join(
+        || {
+            solutions
+                .par_iter()
+                .map(|solution| {
+                    // The setup lines the live checks read, when they check them.
+                    let lines = doc
+                        .scenarios
+                        .get(&solution.scenario)
+                        .filter(|_| !live_traits.is_empty() && live.setup.is_some());
+                    setups::save(
+                        game,
+                        solution,
+                        &slot_pieces,
+                        &setups::Surroundings {
+                            plan: &plan,
+                            table: &table,
+                            dead_piles: &dead_piles,
+                        },
+                        lines,
+                        keep,
+                    )
+                })
+                .collect::<Result<Vec<_>, PackageError>>()
+        },
+        || document_json(&doc),
+    );
+    let saves = saves?;
+    files.insert("rules/ruleset.json".into(), ruleset?);
     let mut setup_files = Vec::new();
     for (name, bytes, file) in saves {
         files.insert(name, bytes);
@@ -330,33 +348,38 @@ pub fn build(
         slots.iter().chain(&deck_slots).map(|s| (s.gpid, s.name.as_str())),
     )?;
     let max_gpid = slots.iter().chain(&deck_slots).map(|s| s.gpid).max().unwrap_or(0);
-    let build_file = build_file(
-        game,
-        &Layout {
-            plan: &plan,
-            table: &table,
-            dead_piles: &dead_piles,
-            line_of_sight,
-            live_rules: !live_traits.is_empty(),
-            live_properties: if live_traits.is_empty() {
-                Vec::new()
-            } else {
-                live.global_properties()
-            },
+    // The build file and the browser table's files are written side by side.
+    let (build_file, web) = rayon::join(
+        || {
+            build_file(
+                game,
+                &Layout {
+                    plan: &plan,
+                    table: &table,
+                    dead_piles: &dead_piles,
+                    line_of_sight,
+                    live_rules: !live_traits.is_empty(),
+                    live_properties: if live_traits.is_empty() {
+                        Vec::new()
+                    } else {
+                        live.global_properties()
+                    },
+                },
+                &charts,
+                &prototypes,
+                &slots,
+                &decks,
+                &setup_files,
+                max_gpid + 1,
+            )
         },
-        &charts,
-        &prototypes,
-        &slots,
-        &decks,
-        &setup_files,
-        max_gpid + 1,
+        || crate::web::files(game, &plan, &table, &slots, &setup_files, &files.bytes),
     );
+    let web =
+        web.map_err(|e| PackageError(format!("failed to write the table's data ({e})")))?;
     files.insert("buildFile.xml".into(), build_file.into_bytes());
     files.insert("moduledata".into(), moduledata(game).into_bytes());
-    files.insert("rules/ruleset.json".into(), document_json(&doc)?);
     files.insert("rules/checker.wasm".into(), crate::CHECKER_WASM.to_vec());
-    let web = crate::web::files(game, &plan, &table, &slots, &setup_files, &files)
-        .map_err(|e| PackageError(format!("failed to write the table's data ({e})")))?;
     slots.extend(deck_slots);
     let live_rules = if live_traits.is_empty() {
         LiveRulesReport::default()
@@ -376,7 +399,8 @@ pub fn build(
         }
     };
     Ok(Module {
-        files,
+        files: files.bytes,
+        origins: files.origins,
         setups: setup_files,
         slots: slots.len(),
         prototypes: prototypes.len(),
