@@ -15,7 +15,7 @@
 //! A build of every game removes the objects it did not use; a build of some games keeps
 //! them all.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -235,14 +235,14 @@ impl Cache {
         &self,
         game: &str,
         outputs: &[PathBuf],
-    ) -> BTreeMap<PathBuf, String> {
+    ) -> HashMap<PathBuf, String> {
         let Some(stamp) = read_stamp(&self.stamp_path(game)) else {
-            return BTreeMap::new();
+            return HashMap::new();
         };
         if stamp.from_objects.is_empty() {
-            return BTreeMap::new();
+            return HashMap::new();
         }
-        let left: BTreeSet<(String, u64, u128)> = stamp.outputs.into_iter().collect();
+        let left: HashSet<(String, u64, u128)> = stamp.outputs.into_iter().collect();
         listing(self.out(), outputs)
             .into_iter()
             .filter(|entry| left.contains(entry))
@@ -262,7 +262,7 @@ impl Cache {
         id: &str,
         key: &Key,
         outputs: &[PathBuf],
-        from_objects: &BTreeMap<PathBuf, String>,
+        from_objects: &HashMap<PathBuf, String>,
         summary: &GameReport,
         diagnostics: Vec<StoredDiagnostic>,
     ) -> Result<()> {
@@ -759,7 +759,7 @@ mod tests {
                 "g",
                 &key,
                 &files_of(std::slice::from_ref(&out)),
-                &BTreeMap::new(),
+                &HashMap::new(),
                 &summary,
                 vec![],
             )

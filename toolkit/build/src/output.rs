@@ -1,7 +1,7 @@
 //! Staging a build's outputs: each file is written to a temporary name beside its target,
 //! all are flushed to disk at once and renamed into place when every stage has succeeded.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -54,15 +54,16 @@ pub struct Outputs {
     written: Mutex<HashSet<PathBuf>>,
     staged: Mutex<Vec<(PathBuf, tempfile::TempPath)>>,
     /// The files the last build wrote from an object, unchanged since, with its key.
-    last: BTreeMap<PathBuf, String>,
-    /// The files this build wrote or kept from an object, with its key.
-    objects: Mutex<BTreeMap<PathBuf, String>>,
+    last: HashMap<PathBuf, String>,
+    /// The files this build wrote or kept from an object, with its key. (Hashed: tens of
+    /// thousands of paths are looked up and added, side by side, under one lock.)
+    objects: Mutex<HashMap<PathBuf, String>>,
 }
 
 impl Outputs {
     /// Outputs that know which files the last build wrote from which cache object (by
     /// key), among the files still as it left them.
-    pub fn with_last(last: BTreeMap<PathBuf, String>) -> Self {
+    pub fn with_last(last: HashMap<PathBuf, String>) -> Self {
         Outputs { last, ..Outputs::default() }
     }
 
@@ -96,7 +97,7 @@ impl Outputs {
     }
 
     /// The files written or kept from an object, with its key.
-    pub fn objects(&self) -> BTreeMap<PathBuf, String> {
+    pub fn objects(&self) -> HashMap<PathBuf, String> {
         lock(&self.objects).clone()
     }
 

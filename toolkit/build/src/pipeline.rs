@@ -6,6 +6,7 @@ use std::time::Instant;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use muster_check::{Finding, Solution};
 use muster_model::{Diagnostic, Game, LoadOptions, Loaded};
 use muster_render::FaceArts;
 use rayon::prelude::*;
@@ -316,6 +317,11 @@ impl Build {
                 let mut seconds = Vec::new();
                 let t = Instant::now();
                 let (solutions, findings) = stages::setups::write_setups(ctx, game)?;
+                let checked: Vec<(&Solution, &[Finding])> = solutions
+                    .iter()
+                    .zip(&findings)
+                    .map(|(s, f)| (s, f.as_slice()))
+                    .collect();
                 seconds.push(("setups", t.elapsed().as_secs_f64()));
                 // The errata report and the module go side by side: neither reads the
                 // other.
@@ -326,7 +332,7 @@ impl Build {
                             &ctx.outputs,
                             ctx.out,
                             game,
-                            &solutions,
+                            &checked,
                             &loaded.sources,
                         )?;
                         Ok((errata, t.elapsed().as_secs_f64()))
@@ -374,7 +380,11 @@ impl Build {
             counter_sides: counters.sides,
             unknown_counter_values: counters.unknown_values,
             sheet_pages: counters.pages,
-            setup_findings: findings.iter().filter(|f| f.needs_attention()).count(),
+            setup_findings: findings
+                .iter()
+                .flatten()
+                .filter(|f| f.needs_attention())
+                .count(),
             errata: errata.iter().filter(|e| e.needs_attention()).count(),
             attention: Attention::of(&errata, &loaded.sources),
             map_images: maps,

@@ -334,6 +334,32 @@ fn game_json_printed_side_by_side_is_byte_for_byte_what_serde_json_prints() {
 }
 
 #[test]
+fn errata_given_the_setups_stage_validation_are_the_errata_found_from_scratch() {
+    let loaded = muster_model::load(&root().join("sources"), &[], &Default::default());
+    assert!(loaded.games.len() >= 4, "the seed games load");
+    let mut setup_errata = 0;
+    for game in &loaded.games {
+        let solved: Vec<_> = game
+            .scenarios
+            .iter()
+            .map(|s| {
+                let solution = muster_check::solve(game, &s.id.v);
+                let findings = muster_check::validate_solved(game, &s.id.v, &solution);
+                (solution, findings)
+            })
+            .collect();
+        let checked: Vec<(&muster_check::Solution, &[muster_check::Finding])> =
+            solved.iter().map(|(s, f)| (s, f.as_slice())).collect();
+        let given = muster_check::errata_of_checked(game, &checked);
+        let scratch = muster_check::errata(game);
+        let json = |e: &[muster_check::Erratum]| serde_json::to_string(e).unwrap();
+        assert_eq!(json(&given), json(&scratch), "{}", game.id);
+        setup_errata += given.iter().filter(|e| e.scenario.is_some()).count();
+    }
+    assert!(setup_errata > 0, "the seed games have setup errata to compare");
+}
+
+#[test]
 fn an_image_written_from_the_cache_and_untouched_is_kept_unread_and_one_changed_by_hand_is_written_again()
  {
     let dir = tempfile::tempdir().unwrap();

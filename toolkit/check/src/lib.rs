@@ -18,7 +18,7 @@ pub mod solve;
 pub mod validate;
 pub(crate) mod words;
 
-pub use errata::{Erratum, errata, errata_of_solved};
+pub use errata::{Erratum, errata, errata_of_checked};
 pub use resolve::{Resolution, Resolved, Resolver, normalise};
 pub use solve::{
     Duplicate, NOT_PLACED, Solution, SolvedUnit, ruleset, solve, solve_with,

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use muster_check::{Erratum, Solution};
+use muster_check::{Erratum, Finding, Solution};
 use muster_model::{Certainty, Game, Sources};
 use serde_json::{Value, json};
 
@@ -10,16 +10,16 @@ use crate::error::Result;
 use crate::output::Outputs;
 
 /// Writes `dist/<game>/errata.md` and `errata.json` through `outputs`; returns the
-/// findings. `solutions` are the game's scenarios solved already, if any (the others are
-/// solved here).
+/// findings. `checked` are the game's scenarios solved and validated already, if any, each
+/// with what validating it found (the others are solved and validated here).
 pub fn write_errata(
     outputs: &Outputs,
     out: &Path,
     game: &Game,
-    solutions: &[Solution],
+    checked: &[(&Solution, &[Finding])],
     sources: &Sources,
 ) -> Result<Vec<Erratum>> {
-    let errata = muster_check::errata_of_solved(game, solutions);
+    let errata = muster_check::errata_of_checked(game, checked);
     let dir = out.join("dist").join(&game.id);
     let json: Vec<Value> = errata.iter().map(|e| erratum_json(e, sources)).collect();
     let mut text = serde_json::to_string_pretty(&json)?;

@@ -9,8 +9,11 @@ use crate::error::Result;
 
 /// Solves every scenario and writes `dist/<game>/setups/<scenario>.json` (every counter on
 /// its hex or in its holding box) and `dist/<game>/validation.json`. Returns the solutions
-/// and the findings.
-pub fn write_setups(ctx: &Context, game: &Game) -> Result<(Vec<Solution>, Vec<Finding>)> {
+/// and, for each, what validating it found.
+pub fn write_setups(
+    ctx: &Context,
+    game: &Game,
+) -> Result<(Vec<Solution>, Vec<Vec<Finding>>)> {
     let dir = ctx.out.join("dist").join(&game.id);
     let resolver = muster_check::Resolver::new(game);
     let solved: Vec<(Solution, Vec<Finding>)> = game
@@ -31,10 +34,10 @@ pub fn write_setups(ctx: &Context, game: &Game) -> Result<(Vec<Solution>, Vec<Fi
             &dir.join("setups").join(format!("{}.json", s.id.v)),
             text.as_bytes(),
         )?;
-        findings.extend(found);
+        findings.push(found);
         solutions.push(solution);
     }
-    let mut text = serde_json::to_string_pretty(&findings)?;
+    let mut text = serde_json::to_string_pretty(&findings.concat())?;
     text.push('\n');
     ctx.outputs.write(&dir.join("validation.json"), text.as_bytes())?;
     Ok((solutions, findings))

@@ -24,6 +24,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::resolve::Resolver;
 use crate::solve::{Solution, placements, solve};
+use crate::validate::{Finding, validate_solved};
 
 /// One inconsistency. Its severity is its kind's ([`Erratum::severity`]); its certainty
 /// says how sure the checker is that the data really disagrees with itself.
@@ -189,6 +190,8 @@ pub(crate) struct Scenario<'g> {
     pub placements: Vec<&'g ParsedPlacement>,
     /// The solved setup, with each placement's resolutions and region.
     pub solution: &'g Solution,
+    /// What validating the solved setup found ([`validate_solved`]).
+    pub findings: &'g [Finding],
 }
 
 /// What every check reads: the game, its resolver and its solved scenarios.
@@ -202,19 +205,27 @@ pub(crate) struct Context<'g> {
 }
 
 impl<'g> Context<'g> {
-    /// The context of `game`, whose scenarios `solutions` solve (any order; a scenario
-    /// without its solution is solved here).
-    fn new(game: &'g Game, solutions: &'g [Solution], missing: &'g [Solution]) -> Self {
+    /// The context of `game`, whose scenarios `checked` solve and validate (any order); a
+    /// scenario without them is in `missing`.
+    fn new(
+        game: &'g Game,
+        checked: &[(&'g Solution, &'g [Finding])],
+        missing: &'g [(Solution, Vec<Finding>)],
+    ) -> Self {
         let scenarios = game
             .scenarios
             .iter()
             .filter_map(|s| {
-                let solution =
-                    solutions.iter().chain(missing).find(|x| x.scenario == s.id.v)?;
+                let (solution, findings) = checked
+                    .iter()
+                    .copied()
+                    .chain(missing.iter().map(|(x, f)| (x, f.as_slice())))
+                    .find(|(x, _)| x.scenario == s.id.v)?;
                 Some(Scenario {
                     id: s.id.v.as_str(),
                     placements: placements(game, &s.id.v),
                     solution,
+                    findings,
                 })
             })
             .collect();
@@ -245,19 +256,27 @@ pub(crate) fn counter_ref(game: &Game, id: &str, extra: &str) -> String {
 
 /// Finds every inconsistency of a game, most certain first.
 pub fn errata(game: &Game) -> Vec<Erratum> {
-    errata_of_solved(game, &[])
+    errata_of_checked(game, &[])
 }
 
-/// [`errata`] of a game some or all of whose scenarios are solved already (`solutions`,
-/// as [`solve`] gives them); the others are solved here.
-pub fn errata_of_solved(game: &Game, solutions: &[Solution]) -> Vec<Erratum> {
-    let missing: Vec<Solution> = game
+/// [`errata`] of a game some or all of whose scenarios are solved and validated already:
+/// each `(solution, findings)` as [`solve`] and [`validate_solved`] give them. The other
+/// scenarios are solved and validated here.
+pub fn errata_of_checked(
+    game: &Game,
+    checked: &[(&Solution, &[Finding])],
+) -> Vec<Erratum> {
+    let missing: Vec<(Solution, Vec<Finding>)> = game
         .scenarios
         .iter()
-        .filter(|s| !solutions.iter().any(|x| x.scenario == s.id.v))
-        .map(|s| solve(game, &s.id.v))
+        .filter(|s| !checked.iter().any(|(x, _)| x.scenario == s.id.v))
+        .map(|s| {
+            let solution = solve(game, &s.id.v);
+            let findings = validate_solved(game, &s.id.v, &solution);
+            (solution, findings)
+        })
         .collect();
-    let cx = Context::new(game, solutions, &missing);
+    let cx = Context::new(game, checked, &missing);
     let mut out = Vec::new();
     out.extend(manifest::check(&cx));
     let setups = setups::check(&cx);
