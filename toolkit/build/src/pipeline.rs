@@ -3,8 +3,9 @@
 
 use std::time::Instant;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use muster_check::{Finding, Solution};
 use muster_model::{Diagnostic, Game, LoadOptions, Loaded};
@@ -20,6 +21,7 @@ use crate::report::{Attention, BuildReport, GameReport};
 use crate::settings::Settings;
 use crate::stages::{self, Context};
 use crate::stored::StoredDiagnostic;
+use crate::sync::lock;
 
 /// A build: its settings and muster's identity, which keys the cache. One `Build` can run
 /// any number of times (a watch rebuilds with the same one).
@@ -89,7 +91,21 @@ impl Build {
             skip: standing.keys().map(|n| n.to_string()).collect(),
             ..LoadOptions::default()
         };
-        let mut loaded = muster_model::load(&self.settings.sources, games, &options);
+        // Loading the games goes beside reading what the last build of each game to
+        // build left: the files it wrote from cache objects, still as it left them.
+        let (mut loaded, last) = rayon::join(
+            || muster_model::load(&self.settings.sources, games, &options),
+            || {
+                keys.par_iter()
+                    .filter(|(name, _)| !standing.contains_key(*name))
+                    .map(|(name, key)| {
+                        let owned = game_outputs(&self.settings.out, name);
+                        (name.to_string(), (*key, cache.last_objects(name, &owned)))
+                    })
+                    .collect::<HashMap<String, (Key, HashMap<PathBuf, String>)>>()
+            },
+        );
+        let last = Mutex::new(last);
         // The counters' text is fitted to their templates before anything is drawn, so
         // what does not fit is reported with the rest of the game's findings.
         // So is a map legend that has to cover hexes.
@@ -149,9 +165,12 @@ impl Build {
             .zip(&arts)
             .zip(views)
             .map(|((game, arts), view)| {
-                let key =
-                    keys.get(game.id.as_str()).filter(|_| folder_name(game) == game.id);
-                self.build_or_skip(game, arts, key.copied(), &loaded, view, progress)
+                let known = if folder_name(game) == game.id {
+                    lock(&last).remove(&game.id)
+                } else {
+                    None
+                };
+                self.build_or_skip(game, arts, known, &loaded, view, progress)
             })
             .collect();
         drop(arts);
@@ -202,14 +221,15 @@ impl Build {
     }
 
     /// Builds one game, or reports it up to date when its inputs and outputs are as its
-    /// last build left them. `key` is the game's key when [`Build::standing`] worked it out
-    /// and found the game's last build no longer stands, so it is not looked at again;
+    /// last build left them. `known` is the game's key when [`Build::standing`] worked it
+    /// out and found the game's last build no longer stands, so it is not looked at again,
+    /// with the outputs that build wrote from cache objects ([`Cache::last_objects`]);
     /// `view` is the game's view of the cache, which drew `arts`.
     fn build_or_skip(
         &self,
         game: &Game,
         arts: &FaceArts,
-        key: Option<Key>,
+        known: Option<(Key, HashMap<PathBuf, String>)>,
         loaded: &Loaded,
         view: GameCache,
         progress: &dyn Progress,
@@ -218,24 +238,24 @@ impl Build {
         let t = Instant::now();
         let out = &self.settings.out;
         let owned = game_outputs(out, &game.id);
-        let (key, standing) = match key {
-            Some(k) => (k, None),
+        let (key, last) = match known {
+            Some(known) => known,
             None => {
                 let k = cache.game_key(&game.dir, &game.id, &self.settings.key())?;
-                (k, cache.up_to_date(&game.id, &k, &owned))
+                if let Some(standing) = cache.up_to_date(&game.id, &k, &owned) {
+                    remove_temporaries_beside(&owned)?;
+                    let mut report = standing.report;
+                    report.up_to_date = true;
+                    report.cache = Default::default();
+                    report.seconds = t.elapsed().as_secs_f64();
+                    return Ok(report);
+                }
+                (k, cache.last_objects(&game.id, &owned))
             }
         };
-        if let Some(standing) = standing {
-            remove_temporaries_beside(&owned)?;
-            let mut report = standing.report;
-            report.up_to_date = true;
-            report.cache = Default::default();
-            report.seconds = t.elapsed().as_secs_f64();
-            return Ok(report);
-        }
         let ctx = Context {
             out,
-            outputs: Outputs::with_last(cache.last_objects(&game.id, &owned)),
+            outputs: Outputs::with_last(last),
             cache: view,
             progress,
             game: &game.id,
