@@ -38,23 +38,24 @@ type Reported = (String, Vec<String>);
 const LIVE: [&str; 4] =
     ["overstack", "opposing-units", "prohibited-hex", "outside-setup"];
 
-/// What the chat line of a broken rule says: the message (for a setup line, with its rule),
-/// then the counters named.
+/// What the chat line of a broken rule says: the message, then the counters named (a setup
+/// line's message, which starts with the counter's name, with its rule and no counters
+/// after).
 fn line(v: &Violation) -> Reported {
+    if v.kind == "outside-setup" {
+        return (format!("{} (rule {})", v.message, v.rule), Vec::new());
+    }
     let mut units = v.units.clone();
     units.sort();
-    let message = if v.kind == "outside-setup" {
-        format!("{} (rule {})", v.message, v.rule)
-    } else {
-        v.message.clone()
-    };
-    (message, units)
+    (v.message.clone(), units)
 }
 
-/// A chat line read back: `* MESSAGE — UNIT, UNIT`.
+/// A chat line read back: `* MESSAGE — UNIT, UNIT`, or `* MESSAGE` alone.
 fn read_line(l: &str) -> Reported {
     let l = l.strip_prefix("* ").unwrap_or(l);
-    let (message, units) = l.rsplit_once(" \u{2014} ").unwrap_or((l, ""));
+    let Some((message, units)) = l.rsplit_once(" \u{2014} ") else {
+        return (l.to_string(), Vec::new());
+    };
     let mut units: Vec<String> = units.split(", ").map(str::to_string).collect();
     units.sort();
     (message.to_string(), units)

@@ -30,7 +30,8 @@
 //!   it places on the map its setup line as three properties of the piece ([`SETUP_HEXES`],
 //!   [`SETUP_SAYS`], [`SETUP_RULE`]): while [`SETUP`] is `true`, a counter that ends a move
 //!   (or, for the Check rules button, stands) outside its line's hexes reports it with
-//!   [`keys::CHECK_SETUP`]. The toolbar button [`END_SETUP`] sets it to `false`.
+//!   [`keys::CHECK_SETUP`] (a message that names the counter first, and no list after).
+//!   The toolbar button [`END_SETUP`] sets it to `false`.
 //! - A Layer ([`LAYER`]) follows whether the counter's hex breaks a rule for its side (or
 //!   holds opposing units) and frames the counter in red: the offending hex is highlighted,
 //!   and the frame goes as soon as the hex is legal again, since the layer is worked out
@@ -366,25 +367,27 @@ pub struct Check {
 }
 
 impl Check {
-    /// The counters this check names, as BeanShell: the side's or the hex's list, or the
-    /// checking counter itself.
-    fn units(&self) -> String {
+    /// The counters this check names after its message, as BeanShell: the side's or the
+    /// hex's list. A setup line's message starts with the checking counter's name, so it
+    /// names none after.
+    fn units(&self) -> Option<String> {
         match self.kind {
-            "stacking" => list_of(SIDE_UNITS),
-            "outside-setup" => "GetString(\"BasicName\")".into(),
-            _ => list_of(HEX_UNITS),
+            "stacking" => Some(list_of(SIDE_UNITS)),
+            "outside-setup" => None,
+            _ => Some(list_of(HEX_UNITS)),
         }
     }
 
     /// The Report Action's format: the message and the counters involved when the rule is
     /// broken, else nothing (VASSAL reports nothing for an empty text).
     pub fn report_format(&self) -> String {
-        format!(
-            "{{{} ? {} + \" \u{2014} \" + {} : \"\"}}",
-            self.broken,
-            self.message,
-            self.units()
-        )
+        match self.units() {
+            Some(units) => format!(
+                "{{{} ? {} + \" \u{2014} \" + {units} : \"\"}}",
+                self.broken, self.message
+            ),
+            None => format!("{{{} ? {} : \"\"}}", self.broken, self.message),
+        }
     }
 }
 
@@ -1099,6 +1102,9 @@ mod tests {
                 && setup.contains("text=\"End setup\"")
         );
         assert_eq!(setup_restore(), "GlobalProperty\t;MusterSetup;true;Module");
+        // The message names the counter first; the report lists no counters after it.
+        assert_eq!(c.report_format(), format!("{{{} ? {} : \"\"}}", c.broken, c.message));
+        assert!(!c.report_format().contains('\u{2014}'));
     }
 
     #[test]
