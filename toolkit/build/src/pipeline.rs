@@ -336,7 +336,8 @@ impl Build {
             || -> Result<_> {
                 let mut seconds = Vec::new();
                 let t = Instant::now();
-                let (solutions, findings) = stages::setups::write_setups(ctx, game)?;
+                let (solutions, findings, resolver) =
+                    stages::setups::write_setups(ctx, game)?;
                 let checked: Vec<(&Solution, &[Finding])> = solutions
                     .iter()
                     .zip(&findings)
@@ -351,7 +352,7 @@ impl Build {
                         let errata = stages::errata::write_errata(
                             &ctx.outputs,
                             ctx.out,
-                            game,
+                            &resolver,
                             &checked,
                             &loaded.sources,
                         )?;

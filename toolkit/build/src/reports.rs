@@ -19,7 +19,8 @@ pub fn errata(out: &Path, loaded: &Loaded) -> Result<Vec<Vec<Erratum>>> {
         .iter()
         .map(|game| {
             let outputs = Outputs::default();
-            let found = write_errata(&outputs, out, game, &[], &loaded.sources)?;
+            let resolver = muster_check::Resolver::new(game);
+            let found = write_errata(&outputs, out, &resolver, &[], &loaded.sources)?;
             outputs.commit()?;
             Ok(found)
         })

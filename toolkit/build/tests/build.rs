@@ -350,7 +350,8 @@ fn errata_given_the_setups_stage_validation_are_the_errata_found_from_scratch() 
             .collect();
         let checked: Vec<(&muster_check::Solution, &[muster_check::Finding])> =
             solved.iter().map(|(s, f)| (s, f.as_slice())).collect();
-        let given = muster_check::errata_of_checked(game, &checked);
+        let resolver = muster_check::Resolver::new(game);
+        let given = muster_check::errata_of_checked(&resolver, &checked);
         let scratch = muster_check::errata(game);
         let json = |e: &[muster_check::Erratum]| serde_json::to_string(e).unwrap();
         assert_eq!(json(&given), json(&scratch), "{}", game.id);

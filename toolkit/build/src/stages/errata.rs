@@ -2,24 +2,26 @@
 
 use std::path::Path;
 
-use muster_check::{Erratum, Finding, Solution};
+use muster_check::{Erratum, Finding, Resolver, Solution};
 use muster_model::{Certainty, Game, Sources};
 use serde_json::{Value, json};
 
 use crate::error::Result;
 use crate::output::Outputs;
 
-/// Writes `dist/<game>/errata.md` and `errata.json` through `outputs`; returns the
-/// findings. `checked` are the game's scenarios solved and validated already, if any, each
-/// with what validating it found (the others are solved and validated here).
-pub fn write_errata(
+/// Writes `dist/<game>/errata.md` and `errata.json` of the game `resolver` reads through
+/// `outputs`; returns the findings. `checked` are the game's scenarios solved and
+/// validated already, if any, each with what validating it found (the others are solved
+/// and validated here).
+pub fn write_errata<'g>(
     outputs: &Outputs,
     out: &Path,
-    game: &Game,
-    checked: &[(&Solution, &[Finding])],
+    resolver: &'g Resolver<'g>,
+    checked: &[(&'g Solution, &'g [Finding])],
     sources: &Sources,
 ) -> Result<Vec<Erratum>> {
-    let errata = muster_check::errata_of_checked(game, checked);
+    let game = resolver.game();
+    let errata = muster_check::errata_of_checked(resolver, checked);
     let dir = out.join("dist").join(&game.id);
     let json: Vec<Value> = errata.iter().map(|e| erratum_json(e, sources)).collect();
     let mut text = serde_json::to_string_pretty(&json)?;

@@ -1,6 +1,6 @@
 //! The check stage: every scenario solved and validated.
 
-use muster_check::{Finding, Solution};
+use muster_check::{Finding, Resolver, Solution};
 use muster_model::Game;
 use rayon::prelude::*;
 
@@ -9,13 +9,13 @@ use crate::error::Result;
 
 /// Solves every scenario and writes `dist/<game>/setups/<scenario>.json` (every counter on
 /// its hex or in its holding box) and `dist/<game>/validation.json`. Returns the solutions
-/// and, for each, what validating it found.
-pub fn write_setups(
+/// and, for each, what validating it found, with the resolver they were solved with.
+pub fn write_setups<'g>(
     ctx: &Context,
-    game: &Game,
-) -> Result<(Vec<Solution>, Vec<Vec<Finding>>)> {
+    game: &'g Game,
+) -> Result<(Vec<Solution>, Vec<Vec<Finding>>, Resolver<'g>)> {
     let dir = ctx.out.join("dist").join(&game.id);
-    let resolver = muster_check::Resolver::new(game);
+    let resolver = Resolver::new(game);
     let solved: Vec<(Solution, Vec<Finding>)> = game
         .scenarios
         .par_iter()
@@ -40,5 +40,5 @@ pub fn write_setups(
     let mut text = serde_json::to_string_pretty(&findings.concat())?;
     text.push('\n');
     ctx.outputs.write(&dir.join("validation.json"), text.as_bytes())?;
-    Ok((solutions, findings))
+    Ok((solutions, findings, resolver))
 }

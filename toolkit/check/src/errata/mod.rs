@@ -23,7 +23,7 @@ use muster_model::{Certainty, FindingKind, Game, ParsedPlacement, Severity, Span
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::resolve::Resolver;
-use crate::solve::{Solution, placements, solve};
+use crate::solve::{Solution, placements, solve_with};
 use crate::validate::{Finding, validate_solved};
 
 /// One inconsistency. Its severity is its kind's ([`Erratum::severity`]); its certainty
@@ -199,16 +199,18 @@ pub(crate) struct Context<'g> {
     /// The game.
     pub game: &'g Game,
     /// Printed references resolved against the manifest.
-    pub resolver: Resolver<'g>,
+    pub resolver: &'g Resolver<'g>,
     /// Every scenario, solved, in id order.
     pub scenarios: Vec<Scenario<'g>>,
 }
 
 impl<'g> Context<'g> {
-    /// The context of `game`, whose scenarios `checked` solve and validate (any order); a
-    /// scenario without them is in `missing`.
+    /// The context of `game`, whose printed references `resolver` resolves and whose
+    /// scenarios `checked` solve and validate (any order); a scenario without them is in
+    /// `missing`.
     fn new(
         game: &'g Game,
+        resolver: &'g Resolver<'g>,
         checked: &[(&'g Solution, &'g [Finding])],
         missing: &'g [(Solution, Vec<Finding>)],
     ) -> Self {
@@ -229,7 +231,7 @@ impl<'g> Context<'g> {
                 })
             })
             .collect();
-        Context { game, resolver: Resolver::new(game), scenarios }
+        Context { game, resolver, scenarios }
     }
 
     /// The scenario file of a solved scenario.
@@ -256,27 +258,28 @@ pub(crate) fn counter_ref(game: &Game, id: &str, extra: &str) -> String {
 
 /// Finds every inconsistency of a game, most certain first.
 pub fn errata(game: &Game) -> Vec<Erratum> {
-    errata_of_checked(game, &[])
+    errata_of_checked(&Resolver::new(game), &[])
 }
 
-/// [`errata`] of a game some or all of whose scenarios are solved and validated already:
-/// each `(solution, findings)` as [`solve`] and [`validate_solved`] give them. The other
-/// scenarios are solved and validated here.
-pub fn errata_of_checked(
-    game: &Game,
-    checked: &[(&Solution, &[Finding])],
+/// [`errata`] of the game `resolver` reads, some or all of whose scenarios are solved and
+/// validated already: each `(solution, findings)` as [`solve_with`] and [`validate_solved`] give
+/// them. The other scenarios are solved and validated here.
+pub fn errata_of_checked<'g>(
+    resolver: &'g Resolver<'g>,
+    checked: &[(&'g Solution, &'g [Finding])],
 ) -> Vec<Erratum> {
+    let game = resolver.game();
     let missing: Vec<(Solution, Vec<Finding>)> = game
         .scenarios
         .iter()
         .filter(|s| !checked.iter().any(|(x, _)| x.scenario == s.id.v))
         .map(|s| {
-            let solution = solve(game, &s.id.v);
+            let solution = solve_with(resolver, &s.id.v);
             let findings = validate_solved(game, &s.id.v, &solution);
             (solution, findings)
         })
         .collect();
-    let cx = Context::new(game, checked, &missing);
+    let cx = Context::new(game, resolver, checked, &missing);
     let mut out = Vec::new();
     out.extend(manifest::check(&cx));
     let setups = setups::check(&cx);

@@ -186,7 +186,7 @@ fn unknown(
         )
         .sure(Certainty::Certain, "the text reads as no unit, list label or count");
     }
-    if let Some((a, b)) = missing_comma(&cx.resolver, &r.printed, side) {
+    if let Some((a, b)) = missing_comma(cx.resolver, &r.printed, side) {
         let means = [&a, &b]
             .iter()
             .filter_map(|x| {
