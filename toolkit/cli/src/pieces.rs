@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use muster_model::FindingKind;
 use muster_package::archive::{Archive, MAX_TOTAL_BYTES};
 use muster_package::listing::{ListedPiece, Listing, listing};
+use muster_package::module::RULESET;
 use muster_package::read::{ModuleInfo, SaveMeta, read_module, read_save};
 use muster_package::vassal::save::Unread;
 use muster_rules::Category;
@@ -51,9 +52,9 @@ pub fn module(path: &Path) -> Result<Module> {
     let mut archive = open(path)?;
     let info = read_module(&mut archive)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let ruleset = if archive.contains("rules/ruleset.json") {
+    let ruleset = if archive.contains(RULESET) {
         let bytes = archive
-            .read("rules/ruleset.json")
+            .read(RULESET)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         Some(serde_json::from_slice(&bytes).map_err(|e| {
             anyhow::anyhow!(

@@ -9,12 +9,10 @@ use muster_model::Game;
 use serde::Serialize;
 
 use crate::module::table::Table;
-use crate::module::{BoardPlan, SetupFile, Slot};
+use crate::module::{BoardPlan, RULESET, SetupFile, Slot};
 
 const INDEX: &str = include_str!("../web/index.html");
 const SCRIPT: &str = include_str!("../web/table.js");
-/// The module's ruleset, which the table reads too.
-const RULESET: &str = "rules/ruleset.json";
 
 #[derive(Serialize)]
 struct Board<'a> {
@@ -68,14 +66,14 @@ pub struct Web {
     pub from_module: BTreeMap<String, String>,
 }
 
-/// Every file of `dist/<game>/web/`, taking images from the module's files (`module`).
+/// Every file of `dist/<game>/web/`: the images its counters and boards show and the
+/// ruleset are named as the module's files they copy (which the caller must have).
 pub fn files(
     game: &Game,
     plan: &BoardPlan,
     table: &Table,
     slots: &[Slot],
     setups: &[SetupFile],
-    module: &BTreeMap<String, Vec<u8>>,
 ) -> Result<Web, serde_json::Error> {
     let mut web = Web::default();
     let out = &mut web.files;
@@ -133,9 +131,7 @@ pub fn files(
         .flat_map(|c| std::iter::once(c.front.as_str()).chain(c.back.as_deref()))
         .chain(boards.iter().map(|b| b.image.as_str()));
     for name in used {
-        if module.contains_key(name) {
-            web.from_module.insert(name.to_string(), name.to_string());
-        }
+        web.from_module.insert(name.to_string(), name.to_string());
     }
     let data = Data {
         game: &game.id,
@@ -151,9 +147,7 @@ pub fn files(
         scenarios: setups,
     };
     out.insert("data.json".into(), serde_json::to_vec(&data)?);
-    if module.contains_key(RULESET) {
-        web.from_module.insert("ruleset.json".into(), RULESET.into());
-    }
+    web.from_module.insert("ruleset.json".into(), RULESET.into());
     out.insert("checker.wasm".into(), crate::CHECKER_WASM.to_vec());
     out.insert(
         "index.html".into(),

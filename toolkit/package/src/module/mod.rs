@@ -102,6 +102,9 @@ pub struct LiveRulesReport {
     pub approximated: Vec<String>,
 }
 
+/// The module's path of its rules as the embedded checker reads them ([`document_json`]).
+pub const RULESET: &str = "rules/ruleset.json";
+
 /// Draws an SVG as a PNG of the given size and resolution: `(label, svg, width, height,
 /// dpi)`. The caller chooses how (directly, or through a cache).
 pub type Draw<'a> =
@@ -335,7 +338,7 @@ pub fn build(
         || document_json(&doc),
     );
     let saves = saves?;
-    files.insert("rules/ruleset.json".into(), ruleset?);
+    files.insert(RULESET.into(), ruleset?);
     let mut setup_files = Vec::new();
     for (name, bytes, file) in saves {
         files.insert(name, bytes);
@@ -373,7 +376,7 @@ pub fn build(
                 max_gpid + 1,
             )
         },
-        || crate::web::files(game, &plan, &table, &slots, &setup_files, &files.bytes),
+        || crate::web::files(game, &plan, &table, &slots, &setup_files),
     );
     let web =
         web.map_err(|e| PackageError(format!("failed to write the table's data ({e})")))?;
