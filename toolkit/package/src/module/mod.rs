@@ -102,7 +102,7 @@ pub struct LiveRulesReport {
     pub approximated: Vec<String>,
 }
 
-/// The module's path of its rules as the embedded checker reads them ([`document_json`]).
+/// The module's path of its rules as the embedded checker reads them (the ruleset as JSON).
 pub const RULESET: &str = "rules/ruleset.json";
 
 /// Draws an SVG as a PNG of the given size and resolution: `(label, svg, width, height,
