@@ -7,7 +7,7 @@ use anyhow::Result;
 use muster_model::{FindingKind, Severity};
 use muster_package::checker::{self, EmbeddedChecker};
 use muster_package::listing::listing;
-use muster_package::module::RULESET;
+use muster_package::module::{CHECKER, RULESET};
 use muster_package::read::read_save;
 use muster_rules::Standing;
 
@@ -28,9 +28,9 @@ pub fn run(
         |e: &dyn std::fmt::Display, p: &Path| anyhow::anyhow!("{}: {e}", p.display());
     let mut m = open_module(module)?;
     let ruleset = m.archive.read(RULESET).map_err(|e| fail(&e, module))?;
-    let wasm = m.archive.read("rules/checker.wasm").map_err(|e| fail(&e, module))?;
+    let wasm = m.archive.read(CHECKER).map_err(|e| fail(&e, module))?;
     let Some(doc) = m.ruleset.take() else {
-        anyhow::bail!("{}: the module has no rules/ruleset.json", module.display())
+        anyhow::bail!("{}: the module has no {RULESET}", module.display())
     };
     if let Some(s) = scenario
         && !doc.scenarios.contains_key(s)

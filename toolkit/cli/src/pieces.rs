@@ -57,10 +57,7 @@ pub fn module(path: &Path) -> Result<Module> {
             .read(RULESET)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         Some(serde_json::from_slice(&bytes).map_err(|e| {
-            anyhow::anyhow!(
-                "{}: rules/ruleset.json is not a ruleset ({e})",
-                path.display()
-            )
+            anyhow::anyhow!("{}: {RULESET} is not a ruleset ({e})", path.display())
         })?)
     } else {
         None

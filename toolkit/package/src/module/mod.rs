@@ -105,6 +105,9 @@ pub struct LiveRulesReport {
 /// The module's path of its rules as the embedded checker reads them (the ruleset as JSON).
 pub const RULESET: &str = "rules/ruleset.json";
 
+/// The module's path of the embedded rules checker, compiled for WebAssembly.
+pub const CHECKER: &str = "rules/checker.wasm";
+
 /// Draws an SVG as a PNG of the given size and resolution: `(label, svg, width, height,
 /// dpi)`. The caller chooses how (directly, or through a cache).
 pub type Draw<'a> =
@@ -382,7 +385,7 @@ pub fn build(
         web.map_err(|e| PackageError(format!("failed to write the table's data ({e})")))?;
     files.insert("buildFile.xml".into(), build_file.into_bytes());
     files.insert("moduledata".into(), moduledata(game).into_bytes());
-    files.insert("rules/checker.wasm".into(), crate::CHECKER_WASM.to_vec());
+    files.insert(CHECKER.into(), crate::CHECKER_WASM.to_vec());
     slots.extend(deck_slots);
     let live_rules = if live_traits.is_empty() {
         LiveRulesReport::default()
