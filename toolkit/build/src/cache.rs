@@ -15,7 +15,7 @@
 //! A build of every game removes the objects it did not use; a build of some games keeps
 //! them all.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::files::{files_under, write_atomic, write_atomic_unsynced};
-use crate::output::files_of;
+use crate::output::{LastObjects, Outputs, files_of};
 use crate::report::{CacheReport, GameReport};
 use crate::stored::StoredDiagnostic;
 use crate::sync::lock;
@@ -90,6 +90,10 @@ struct Stamp {
     /// the object's key.
     #[serde(default)]
     from_objects: BTreeMap<String, String>,
+    /// The archives written, each with its entries written from a cache object: path
+    /// relative to the output folder, then entry name → the object's key.
+    #[serde(default)]
+    archives: BTreeMap<String, BTreeMap<String, String>>,
     /// The game's build report.
     summary: GameReport,
     /// The game's diagnostics: from loading it and from fitting its counters' text.
@@ -229,32 +233,33 @@ impl Cache {
         Some(Standing { report: stamp.summary, diagnostics: stamp.diagnostics })
     }
 
-    /// The outputs of `game` that its last build wrote from a cache object and that are
-    /// still as it left them (same size and modification time), with the object's key.
-    pub fn last_objects(
-        &self,
-        game: &str,
-        outputs: &[PathBuf],
-    ) -> HashMap<PathBuf, String> {
-        let Some(stamp) = read_stamp(&self.stamp_path(game)) else {
-            return HashMap::new();
+    /// What the last build of `game` wrote from cache objects, among its outputs still
+    /// as it left them (same size and modification time): files with the object's key,
+    /// archives with their entries' keys.
+    pub fn last_objects(&self, game: &str, outputs: &[PathBuf]) -> LastObjects {
+        let Some(mut stamp) = read_stamp(&self.stamp_path(game)) else {
+            return LastObjects::default();
         };
-        if stamp.from_objects.is_empty() {
-            return HashMap::new();
+        if stamp.from_objects.is_empty() && stamp.archives.is_empty() {
+            return LastObjects::default();
         }
         let left: HashSet<(String, u64, u128)> = stamp.outputs.into_iter().collect();
-        listing(self.out(), outputs)
-            .into_iter()
-            .filter(|entry| left.contains(entry))
-            .filter_map(|(path, _, _)| {
-                let key = stamp.from_objects.get(&path)?.clone();
-                Some((self.out().join(path), key))
-            })
-            .collect()
+        let mut last = LastObjects::default();
+        for (path, _, _) in
+            listing(self.out(), outputs).into_iter().filter(|entry| left.contains(entry))
+        {
+            if let Some(entries) = stamp.archives.remove(&path) {
+                last.archives.insert(self.out().join(&path), entries);
+            }
+            if let Some(key) = stamp.from_objects.remove(&path) {
+                last.files.insert(self.out().join(path), key);
+            }
+        }
+        last
     }
 
     /// Records a game's completed build: the files it left (`outputs`), the objects it
-    /// used and the outputs it wrote from them (`from_objects`, by path).
+    /// used and the outputs it wrote from them (`written`'s files and archives).
     #[allow(clippy::too_many_arguments)]
     pub fn stamp(
         &self,
@@ -262,7 +267,7 @@ impl Cache {
         id: &str,
         key: &Key,
         outputs: &[PathBuf],
-        from_objects: &HashMap<PathBuf, String>,
+        written: &Outputs,
         summary: &GameReport,
         diagnostics: Vec<StoredDiagnostic>,
     ) -> Result<()> {
@@ -273,11 +278,15 @@ impl Cache {
             key: key.hex(),
             outputs: stat_listing(base, outputs),
             objects,
-            from_objects: from_objects
-                .iter()
-                .map(|(p, k)| {
-                    (p.strip_prefix(base).unwrap_or(p).display().to_string(), k.clone())
-                })
+            from_objects: written
+                .objects()
+                .into_iter()
+                .map(|(p, k)| (relative(base, &p), k))
+                .collect(),
+            archives: written
+                .archives()
+                .into_iter()
+                .map(|(p, entries)| (relative(base, &p), entries))
                 .collect(),
             summary: summary.clone(),
             diagnostics,
@@ -647,6 +656,11 @@ impl<'a> GameCache<'a> {
     }
 }
 
+/// `path` as written in a stamp: relative to the output folder `base`.
+fn relative(base: &Path, path: &Path) -> String {
+    path.strip_prefix(base).unwrap_or(path).display().to_string()
+}
+
 /// Reads an object, or nothing when it is missing or damaged.
 fn read_object(path: &Path) -> Option<Vec<u8>> {
     let mut stored = fs::read(path).ok()?;
@@ -741,6 +755,35 @@ mod tests {
     }
 
     #[test]
+    fn the_next_build_knows_an_archive_s_entries_while_the_archive_is_as_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        fs::create_dir_all(&out).unwrap();
+        let cache = Cache::open(dir.path().join("cache"), false).unwrap();
+        let key = cache.key("game").part(b"x").finish();
+        let (archive, image) = (out.join("g.vmod"), out.join("a.png"));
+        let written = Outputs::default();
+        let entries: BTreeMap<String, String> =
+            [("images/a.png".to_string(), "k1".to_string())].into_iter().collect();
+        written.write_archive(&archive, b"zip", entries.clone()).unwrap();
+        written.write_object(&image, "k1", b"png").unwrap();
+        written.commit().unwrap();
+        let owned = [archive.clone(), image.clone()];
+        let summary = GameReport { game: "g".into(), ..GameReport::default() };
+        let game = GameCache::new(&cache);
+        cache.stamp(&game, "g", &key, &owned, &written, &summary, vec![]).unwrap();
+        let last = cache.last_objects("g", &owned);
+        assert_eq!(last.archives.get(&archive), Some(&entries));
+        assert_eq!(last.files.get(&image).map(String::as_str), Some("k1"));
+        assert_eq!(Outputs::with_last(last).last_archive(&archive), Some(&entries));
+        // An archive changed since is not trusted; the other output still is.
+        fs::write(&archive, b"other zip").unwrap();
+        let last = cache.last_objects("g", &owned);
+        assert!(last.archives.is_empty());
+        assert_eq!(last.files.len(), 1);
+    }
+
+    #[test]
     fn stamps_notice_touched_outputs_and_prune_drops_unused_objects() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
@@ -759,7 +802,7 @@ mod tests {
                 "g",
                 &key,
                 &files_of(std::slice::from_ref(&out)),
-                &HashMap::new(),
+                &Outputs::default(),
                 &summary,
                 vec![],
             )

@@ -52,6 +52,7 @@ mod error;
 pub mod files;
 pub mod identity;
 pub mod init;
+pub mod last_archive;
 pub mod layout;
 pub mod output;
 mod pipeline;

@@ -1,7 +1,7 @@
 //! Staging a build's outputs: each file is written to a temporary name beside its target,
 //! all are flushed to disk at once and renamed into place when every stage has succeeded.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -53,17 +53,31 @@ fn flush(paths: &[&Path]) -> Result<()> {
 pub struct Outputs {
     written: Mutex<HashSet<PathBuf>>,
     staged: Mutex<Vec<(PathBuf, tempfile::TempPath)>>,
-    /// The files the last build wrote from an object, unchanged since, with its key.
-    last: HashMap<PathBuf, String>,
+    /// What the last build wrote from objects, among the files unchanged since.
+    last: LastObjects,
     /// The files this build wrote or kept from an object, with its key. (Hashed: tens of
     /// thousands of paths are looked up and added, side by side, under one lock.)
     objects: Mutex<HashMap<PathBuf, String>>,
+    /// The archives this build wrote, with their entries written from an object (entry
+    /// name → key).
+    archives: Mutex<HashMap<PathBuf, BTreeMap<String, String>>>,
+}
+
+/// What a build wrote from cache objects, as its stamp records it: among the files still as
+/// it left them, those written from one object and the archives holding entries written
+/// from one, with the objects' keys.
+#[derive(Debug, Default)]
+pub struct LastObjects {
+    /// Files written from one object, with its key.
+    pub files: HashMap<PathBuf, String>,
+    /// Archives, with their entries written from an object (entry name → key).
+    pub archives: HashMap<PathBuf, BTreeMap<String, String>>,
 }
 
 impl Outputs {
-    /// Outputs that know which files the last build wrote from which cache object (by
-    /// key), among the files still as it left them.
-    pub fn with_last(last: HashMap<PathBuf, String>) -> Self {
+    /// Outputs that know which files (and archive entries) the last build wrote from which
+    /// cache object (by key), among the files still as it left them.
+    pub fn with_last(last: LastObjects) -> Self {
         Outputs { last, ..Outputs::default() }
     }
 
@@ -81,7 +95,7 @@ impl Outputs {
     /// Keeps `path` as it is when the last build wrote it from the object `key` and it has
     /// not changed since; returns whether it did.
     pub fn keep_object(&self, path: &Path, key: &str) -> bool {
-        if self.last.get(path).is_none_or(|k| k != key) {
+        if self.last.files.get(path).is_none_or(|k| k != key) {
             return false;
         }
         lock(&self.written).insert(path.to_path_buf());
@@ -99,6 +113,31 @@ impl Outputs {
     /// The files written or kept from an object, with its key.
     pub fn objects(&self) -> HashMap<PathBuf, String> {
         lock(&self.objects).clone()
+    }
+
+    /// Stages the archive `path` and remembers which of its entries hold the bytes of which
+    /// object (`entries`: entry name → key), for the next build to find them there
+    /// ([`Outputs::last_archive`]).
+    pub fn write_archive(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        entries: BTreeMap<String, String>,
+    ) -> Result<()> {
+        self.write(path, bytes)?;
+        lock(&self.archives).insert(path.to_path_buf(), entries);
+        Ok(())
+    }
+
+    /// The entries of the archive `path` that the last build wrote from an object (entry
+    /// name → key), when that build wrote it and it is as that build left it.
+    pub fn last_archive(&self, path: &Path) -> Option<&BTreeMap<String, String>> {
+        self.last.archives.get(path)
+    }
+
+    /// The archives written, with their entries written from an object.
+    pub fn archives(&self) -> HashMap<PathBuf, BTreeMap<String, String>> {
+        lock(&self.archives).clone()
     }
 
     /// Flushes every staged file to disk, then renames each into place, in the order they

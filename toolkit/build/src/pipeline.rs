@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::cache::{Cache, GameCache, Key, Standing};
 use crate::error::{Error, ErrorKind, Result};
 use crate::layout::{cache_dir, game_outputs};
-use crate::output::{Outputs, files_of};
+use crate::output::{LastObjects, Outputs, files_of};
 use crate::progress::Progress;
 use crate::report::{Attention, BuildReport, GameReport};
 use crate::settings::Settings;
@@ -102,7 +102,7 @@ impl Build {
                         let owned = game_outputs(&self.settings.out, name);
                         (name.to_string(), (*key, cache.last_objects(name, &owned)))
                     })
-                    .collect::<HashMap<String, (Key, HashMap<PathBuf, String>)>>()
+                    .collect::<HashMap<String, (Key, LastObjects)>>()
             },
         );
         let last = Mutex::new(last);
@@ -229,7 +229,7 @@ impl Build {
         &self,
         game: &Game,
         arts: &FaceArts,
-        known: Option<(Key, HashMap<PathBuf, String>)>,
+        known: Option<(Key, LastObjects)>,
         loaded: &Loaded,
         view: GameCache,
         progress: &dyn Progress,
@@ -289,7 +289,7 @@ impl Build {
             &game.id,
             &key,
             &left,
-            &ctx.outputs.objects(),
+            &ctx.outputs,
             &report,
             diagnostics,
         )?;

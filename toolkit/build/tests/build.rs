@@ -445,3 +445,68 @@ fn an_image_written_from_the_cache_and_untouched_is_kept_unread_and_one_changed_
         );
     }
 }
+
+#[test]
+fn a_rebuild_copies_the_module_s_images_from_the_last_module_and_draws_a_damaged_one_again()
+ {
+    let dir = tempfile::tempdir().unwrap();
+    muster_build::bench::monster::generate(&dir.path().join("sources"), 120).unwrap();
+    let settings = Settings {
+        map_dpi: 4,
+        counters: CounterOptions { dpi: 8, sheet_dpi: 4, ..CounterOptions::default() },
+        ..settings(dir.path())
+    };
+    let build = Build::new(settings.clone()).unwrap();
+    assert!(!build.run(&NoProgress).unwrap().has_errors());
+    let module_images = |made: &[String]| -> Vec<String> {
+        made.iter().filter(|m| m.starts_with("module counter ")).cloned().collect()
+    };
+    let vmod = dir.path().join("out/dist/monster.vmod");
+    let clean_build = |name: &str| -> Vec<u8> {
+        let clean = Settings { out: dir.path().join(name), ..settings.clone() };
+        assert!(!Build::new(clean).unwrap().run(&NoProgress).unwrap().has_errors());
+        std::fs::read(dir.path().join(name).join("dist/monster.vmod")).unwrap()
+    };
+
+    // With every cache object gone, the images of the unchanged counters still come from
+    // the module the last build wrote: only the changed counter's image is drawn again.
+    std::fs::remove_dir_all(dir.path().join("out/.muster-cache/objects")).unwrap();
+    change_first_movement(&dir.path().join("sources/monster/counters.yaml"));
+    let again = build.run(&NoProgress).unwrap();
+    assert!(!again.has_errors());
+    let drawn = module_images(&again.games[0].cache.made);
+    assert_eq!(drawn.len(), 1, "{drawn:?}");
+    assert!(std::fs::read(&vmod).unwrap() == clean_build("clean-1"), "as a clean build");
+
+    // An image damaged inside the module, its size and time kept, fails its CRC-32: it is
+    // drawn again rather than copied.
+    let bytes = std::fs::read(&vmod).unwrap();
+    let (_, stored) = muster_package::archive::Archive::open(bytes.clone())
+        .unwrap()
+        .into_stored_entries()
+        .unwrap();
+    let (name, entry) = stored
+        .iter()
+        .filter(|(n, _)| n.starts_with("images/") && !drawn[0].ends_with(n.as_str()))
+        .find(|(n, _)| n.ends_with("-back.png"))
+        .unwrap();
+    let mut damaged = bytes;
+    damaged[(entry.range.start + entry.range.end) / 2] ^= 0x55;
+    let modified = std::fs::metadata(&vmod).unwrap().modified().unwrap();
+    std::fs::write(&vmod, &damaged).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&vmod)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    std::fs::remove_dir_all(dir.path().join("out/.muster-cache/objects")).unwrap();
+    change_first_movement(&dir.path().join("sources/monster/counters.yaml"));
+    let third = build.run(&NoProgress).unwrap();
+    assert!(!third.has_errors());
+    let drawn = module_images(&third.games[0].cache.made);
+    let image = name.trim_start_matches("images/");
+    assert!(drawn.contains(&format!("module counter {image}")), "{image}: {drawn:?}");
+    assert_eq!(drawn.len(), 2, "{drawn:?}");
+    assert!(std::fs::read(&vmod).unwrap() == clean_build("clean-2"), "as a clean build");
+}

@@ -266,6 +266,16 @@ pub fn check_name(name: &str) -> Result<(), ArchiveError> {
     Ok(())
 }
 
+/// Where the bytes of an entry stored as they are lie in its archive
+/// ([`Archive::stored_entries`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredEntry {
+    /// The bytes' place in the archive.
+    pub range: std::ops::Range<usize>,
+    /// Their CRC-32, as the archive declares it.
+    pub crc: u32,
+}
+
 /// An archive whose entry names and sizes have been checked.
 pub struct Archive {
     zip: ZipArchive<Cursor<Vec<u8>>>,
@@ -334,6 +344,48 @@ impl Archive {
         Ok(out)
     }
 
+    /// The archive's bytes, with every entry stored as it is (not compressed), by name:
+    /// where its bytes lie among them and their CRC-32, as the archive declares them. An
+    /// entry whose bytes would lie past the archive's end is an error.
+    pub fn into_stored_entries(
+        mut self,
+    ) -> Result<(Vec<u8>, BTreeMap<String, StoredEntry>), ArchiveError> {
+        let mut stored = BTreeMap::new();
+        for (i, name) in self.names.iter().enumerate() {
+            let f = self.zip.by_index_raw(i).map_err(err)?;
+            if f.compression() != CompressionMethod::Stored || f.is_dir() {
+                continue;
+            }
+            let start = f.data_start().ok_or_else(|| {
+                ArchiveError(format!("the data of {name:?} cannot be found"))
+            })?;
+            let (size, crc) = (f.compressed_size(), f.crc32());
+            if size != f.size() {
+                return Err(ArchiveError(format!(
+                    "the stored entry {name:?} is not its size"
+                )));
+            }
+            stored.insert(name.clone(), (start, size, crc));
+        }
+        let bytes = self.zip.into_inner().into_inner();
+        let end = bytes.len() as u64;
+        let placed = stored
+            .into_iter()
+            .map(|(name, (start, size, crc))| {
+                match start.checked_add(size).filter(|stop| *stop <= end) {
+                    Some(stop) => Ok((
+                        name,
+                        StoredEntry { range: start as usize..stop as usize, crc },
+                    )),
+                    None => Err(ArchiveError(format!(
+                        "the stored entry {name:?} does not fit in the archive"
+                    ))),
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        Ok((bytes, placed))
+    }
+
     /// Unpacks every file entry under `dir`, creating folders as needed.
     pub fn extract(&mut self, dir: &std::path::Path) -> Result<usize, ArchiveError> {
         let names = self.names.clone();
@@ -387,6 +439,24 @@ mod tests {
         let mut wrong = BTreeMap::new();
         wrong.insert("c".to_string(), deflated_entry("a", b"x").expect("zips"));
         assert!(write_zip_entries(&wrong).is_err(), "an entry under another name");
+    }
+
+    #[test]
+    fn stored_entries_are_found_in_place_and_deflated_ones_are_not_listed() {
+        let mut files = BTreeMap::new();
+        files.insert("buildFile.xml".to_string(), b"<module/>".repeat(40));
+        files.insert("images/a.png".to_string(), vec![1, 2, 3]);
+        files.insert("images/b.png".to_string(), (0..=255).collect());
+        let zip = write_zip(&files).expect("writes");
+        let archive = Archive::open(zip.clone()).expect("opens");
+        let (bytes, stored) = archive.into_stored_entries().expect("lists");
+        assert_eq!(bytes, zip);
+        assert_eq!(stored.keys().collect::<Vec<_>>(), ["images/a.png", "images/b.png"]);
+        for (name, entry) in &stored {
+            let found = &bytes[entry.range.clone()];
+            assert_eq!(found, files[name].as_slice(), "{name}");
+            assert_eq!(entry.crc, crc32fast::hash(found), "{name}");
+        }
     }
 
     #[test]

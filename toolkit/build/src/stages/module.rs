@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use super::Context;
 use crate::cache::Picture;
 use crate::error::{Error, ErrorKind, Result};
+use crate::last_archive::LastArchive;
 use crate::report::{LiveRulesReport, MapImage, ModuleReport, SetupReport};
 
 /// Packages a game as `dist/<game>.vmod`, its browser table under `dist/<game>/web/`, and
@@ -33,15 +34,25 @@ pub fn write_module(
         .collect();
     let options = ModuleOptions { counter_in, arts };
     let bar = ctx.stage("module", 1);
+    let dist = ctx.out.join("dist");
+    let path = dist.join(format!("{}.vmod", game.id));
+    // The images the last build put in the module, unchanged since, are copied from it: one
+    // file read instead of one cache object per image.
+    let last = ctx.outputs.last_archive(&path).and_then(|e| LastArchive::open(&path, e));
     // Each image is drawn through the cache and named by its object's key, so that its
     // copy in the browser table can be kept unread.
     let draw = |label: &str, svg: &str, width: u32, height: u32, dpi: u32| {
         let label = format!("module {label}");
         let picture = Picture { svg, width, height, dpi };
         let key = ctx.cache.png_key(&label, &picture);
+        let hex = key.hex();
+        if let Some(png) = last.as_ref().and_then(|l| l.object(&hex)) {
+            ctx.cache.reuse(&key);
+            return Ok(Drawn { png, origin: Some(hex) });
+        }
         let png =
             ctx.cache.png_of(&key, &label, &picture).map_err(|e| format!("{e:#}"))?;
-        Ok(Drawn { png, origin: Some(key.hex()) })
+        Ok(Drawn { png, origin: Some(hex) })
     };
     let keep = ctx.cache.keeper(ErrorKind::Package, &game.id);
     let module =
