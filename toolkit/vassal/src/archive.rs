@@ -267,7 +267,7 @@ pub fn check_name(name: &str) -> Result<(), ArchiveError> {
 }
 
 /// Where the bytes of an entry stored as they are lie in its archive
-/// ([`Archive::stored_entries`]).
+/// ([`Archive::into_stored_entries`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredEntry {
     /// The bytes' place in the archive.
