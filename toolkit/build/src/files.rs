@@ -26,10 +26,26 @@ pub(crate) fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
     persist(write_temporary(path, bytes)?.into_temp_path(), path)
 }
 
-/// Whether `path` already holds exactly `bytes`.
+/// Whether `path` already holds exactly `bytes`. The file is compared a piece at a time,
+/// so a large file is never held whole and a difference ends the reading.
 pub(crate) fn unchanged(path: &Path, bytes: &[u8]) -> bool {
-    fs::metadata(path).is_ok_and(|m| m.len() == bytes.len() as u64)
-        && fs::read(path).is_ok_and(|old| old == bytes)
+    use std::io::Read;
+    const PIECE: usize = 1 << 20;
+    let Ok(mut file) = fs::File::open(path) else {
+        return false;
+    };
+    if !file.metadata().is_ok_and(|m| m.len() == bytes.len() as u64) {
+        return false;
+    }
+    let mut piece = vec![0; PIECE.min(bytes.len())];
+    for expected in bytes.chunks(PIECE) {
+        let read = &mut piece[..expected.len()];
+        if file.read_exact(read).is_err() || read != expected {
+            return false;
+        }
+    }
+    // Nothing more: a file grown since its size was read is not the same.
+    file.read(&mut [0]).is_ok_and(|n| n == 0)
 }
 
 /// A temporary file beside `path` holding `bytes`, readable by all (outputs are ordinary
@@ -168,6 +184,24 @@ mod tests {
         }
         let leftovers: Vec<_> = fs::read_dir(p.parent().unwrap()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary files are left behind");
+    }
+
+    #[test]
+    fn files_compare_piece_by_piece_to_the_last_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big.bin");
+        let bytes: Vec<u8> = (0..3_000_000u32).map(|i| (i % 253) as u8).collect();
+        fs::write(&p, &bytes).unwrap();
+        assert!(unchanged(&p, &bytes));
+        for at in [0, 1 << 20, bytes.len() - 1] {
+            let mut other = bytes.clone();
+            other[at] ^= 1;
+            assert!(!unchanged(&p, &other), "a difference at byte {at}");
+        }
+        assert!(!unchanged(&p, &bytes[1..]), "a shorter file");
+        assert!(!unchanged(&dir.path().join("none"), b""), "no file");
+        fs::write(&p, b"").unwrap();
+        assert!(unchanged(&p, b""), "an empty file");
     }
 
     #[test]

@@ -2,41 +2,67 @@
 //! it holds, so that a rebuild copies them from one file instead of reading each object.
 
 use std::collections::{BTreeMap, HashMap};
-use std::ops::Range;
+use std::fs::File;
 use std::path::Path;
 
-use muster_package::archive::Archive;
+use muster_package::archive::stored_entries;
 
 /// The entries of an archive the last build wrote from cache objects, found by the
-/// object's key. Each entry's bytes are checked against the CRC-32 the archive declares
-/// before they are given out, so a damaged archive gives nothing rather than wrong bytes.
+/// object's key and read from the file one at a time. Each entry's bytes are checked
+/// against the CRC-32 the archive declares before they are given out, so a damaged archive
+/// gives nothing rather than wrong bytes.
 #[derive(Debug)]
 pub struct LastArchive {
-    bytes: Vec<u8>,
-    by_key: HashMap<String, (Range<usize>, u32)>,
+    file: File,
+    /// Object key → where its entry's bytes start, how many there are, their CRC-32.
+    by_key: HashMap<String, (u64, usize, u32)>,
 }
 
 impl LastArchive {
     /// The archive at `path`, whose entries `entries` (entry name → key) the last build
     /// wrote from objects; nothing when it cannot be read or holds none of them stored.
     pub fn open(path: &Path, entries: &BTreeMap<String, String>) -> Option<LastArchive> {
-        let bytes = std::fs::read(path).ok()?;
-        let (bytes, stored) = Archive::open(bytes).ok()?.into_stored_entries().ok()?;
-        let by_key: HashMap<String, (Range<usize>, u32)> = stored
+        let file = File::open(path).ok()?;
+        let stored = stored_entries(std::io::BufReader::new(&file)).ok()?;
+        let by_key: HashMap<String, (u64, usize, u32)> = stored
             .into_iter()
             .filter_map(|(name, entry)| {
-                Some((entries.get(&name)?.clone(), (entry.range, entry.crc)))
+                let at = (entry.range.start as u64, entry.range.len(), entry.crc);
+                Some((entries.get(&name)?.clone(), at))
             })
             .collect();
-        (!by_key.is_empty()).then_some(LastArchive { bytes, by_key })
+        (!by_key.is_empty()).then_some(LastArchive { file, by_key })
     }
 
     /// The bytes of the object `key`, when an entry of the archive holds them intact.
     pub fn object(&self, key: &str) -> Option<Vec<u8>> {
-        let (range, crc) = self.by_key.get(key)?;
-        let bytes = self.bytes.get(range.clone())?;
-        (crc32fast::hash(bytes) == *crc).then(|| bytes.to_vec())
+        let &(start, len, crc) = self.by_key.get(key)?;
+        let mut bytes = vec![0; len];
+        read_at(&self.file, &mut bytes, start).ok()?;
+        (crc32fast::hash(&bytes) == crc).then_some(bytes)
     }
+}
+
+/// Fills `bytes` from `file` at `offset`, without moving a position other readers share.
+#[cfg(unix)]
+fn read_at(file: &File, bytes: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, bytes, offset)
+}
+
+/// Fills `bytes` from `file` at `offset`, without moving a position other readers share.
+#[cfg(windows)]
+fn read_at(file: &File, mut bytes: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !bytes.is_empty() {
+        match file.seek_read(bytes, offset)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                bytes = &mut bytes[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

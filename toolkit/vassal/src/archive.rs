@@ -84,7 +84,20 @@ pub fn write_zip_from(
     files: &BTreeMap<String, Vec<u8>>,
     deflated: &BTreeMap<String, Vec<u8>>,
 ) -> Result<Vec<u8>, ArchiveError> {
-    let mut z = ZipWriter::new(Cursor::new(Vec::new()));
+    // The archive is about as large as its entries: room for them all, so that it is
+    // never copied as it grows.
+    let size: usize = files
+        .iter()
+        .map(|(name, bytes)| {
+            let entry = if is_deflated(name) {
+                deflated.get(name).map_or(bytes.len(), Vec::len)
+            } else {
+                bytes.len()
+            };
+            entry + 2 * name.len() + 128
+        })
+        .sum();
+    let mut z = ZipWriter::new(Cursor::new(Vec::with_capacity(size)));
     for (name, bytes) in files {
         check_name(name)?;
         if !is_deflated(name) {
@@ -266,14 +279,57 @@ pub fn check_name(name: &str) -> Result<(), ArchiveError> {
     Ok(())
 }
 
-/// Where the bytes of an entry stored as they are lie in its archive
-/// ([`Archive::into_stored_entries`]).
+/// Where the bytes of an entry stored as they are lie in its archive ([`stored_entries`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredEntry {
     /// The bytes' place in the archive.
     pub range: std::ops::Range<usize>,
     /// Their CRC-32, as the archive declares it.
     pub crc: u32,
+}
+
+/// Every entry stored as it is (not compressed) in the archive `reader` reads, by name:
+/// where its bytes lie in the archive and their CRC-32, as the archive declares them. Only
+/// the central directory and each entry's local header are read. More than [`MAX_ENTRIES`]
+/// entries, a name that would escape its folder, or an entry whose bytes would lie past
+/// the archive's end is an error.
+pub fn stored_entries<R: Read + std::io::Seek>(
+    mut reader: R,
+) -> Result<BTreeMap<String, StoredEntry>, ArchiveError> {
+    let end = reader.seek(std::io::SeekFrom::End(0)).map_err(err)?;
+    let mut zip = ZipArchive::new(reader)
+        .map_err(|e| ArchiveError(format!("not a zip archive ({e})")))?;
+    if zip.len() > MAX_ENTRIES {
+        return Err(ArchiveError(format!(
+            "the archive has {} entries, more than the {MAX_ENTRIES} muster reads",
+            zip.len()
+        )));
+    }
+    let mut stored = BTreeMap::new();
+    for i in 0..zip.len() {
+        let f = zip.by_index_raw(i).map_err(err)?;
+        let name = f
+            .name()
+            .map_err(|e| ArchiveError(format!("an entry name cannot be read ({e})")))?
+            .to_string();
+        check_name(&name)?;
+        if f.compression() != CompressionMethod::Stored || f.is_dir() {
+            continue;
+        }
+        let start = f.data_start().ok_or_else(|| {
+            ArchiveError(format!("the data of {name:?} cannot be found"))
+        })?;
+        let stop = start.checked_add(f.compressed_size()).filter(|stop| *stop <= end);
+        let (Some(stop), true) = (stop, f.compressed_size() == f.size()) else {
+            return Err(ArchiveError(format!(
+                "the stored entry {name:?} does not fit in the archive"
+            )));
+        };
+        let range =
+            usize::try_from(start).map_err(err)?..usize::try_from(stop).map_err(err)?;
+        stored.insert(name, StoredEntry { range, crc: f.crc32() });
+    }
+    Ok(stored)
 }
 
 /// An archive whose entry names and sizes have been checked.
@@ -344,48 +400,6 @@ impl Archive {
         Ok(out)
     }
 
-    /// The archive's bytes, with every entry stored as it is (not compressed), by name:
-    /// where its bytes lie among them and their CRC-32, as the archive declares them. An
-    /// entry whose bytes would lie past the archive's end is an error.
-    pub fn into_stored_entries(
-        mut self,
-    ) -> Result<(Vec<u8>, BTreeMap<String, StoredEntry>), ArchiveError> {
-        let mut stored = BTreeMap::new();
-        for (i, name) in self.names.iter().enumerate() {
-            let f = self.zip.by_index_raw(i).map_err(err)?;
-            if f.compression() != CompressionMethod::Stored || f.is_dir() {
-                continue;
-            }
-            let start = f.data_start().ok_or_else(|| {
-                ArchiveError(format!("the data of {name:?} cannot be found"))
-            })?;
-            let (size, crc) = (f.compressed_size(), f.crc32());
-            if size != f.size() {
-                return Err(ArchiveError(format!(
-                    "the stored entry {name:?} is not its size"
-                )));
-            }
-            stored.insert(name.clone(), (start, size, crc));
-        }
-        let bytes = self.zip.into_inner().into_inner();
-        let end = bytes.len() as u64;
-        let placed = stored
-            .into_iter()
-            .map(|(name, (start, size, crc))| {
-                match start.checked_add(size).filter(|stop| *stop <= end) {
-                    Some(stop) => Ok((
-                        name,
-                        StoredEntry { range: start as usize..stop as usize, crc },
-                    )),
-                    None => Err(ArchiveError(format!(
-                        "the stored entry {name:?} does not fit in the archive"
-                    ))),
-                }
-            })
-            .collect::<Result<_, _>>()?;
-        Ok((bytes, placed))
-    }
-
     /// Unpacks every file entry under `dir`, creating folders as needed.
     pub fn extract(&mut self, dir: &std::path::Path) -> Result<usize, ArchiveError> {
         let names = self.names.clone();
@@ -448,15 +462,16 @@ mod tests {
         files.insert("images/a.png".to_string(), vec![1, 2, 3]);
         files.insert("images/b.png".to_string(), (0..=255).collect());
         let zip = write_zip(&files).expect("writes");
-        let archive = Archive::open(zip.clone()).expect("opens");
-        let (bytes, stored) = archive.into_stored_entries().expect("lists");
-        assert_eq!(bytes, zip);
+        let stored = stored_entries(Cursor::new(&zip)).expect("lists");
+        let bytes = &zip;
         assert_eq!(stored.keys().collect::<Vec<_>>(), ["images/a.png", "images/b.png"]);
         for (name, entry) in &stored {
             let found = &bytes[entry.range.clone()];
             assert_eq!(found, files[name].as_slice(), "{name}");
             assert_eq!(entry.crc, crc32fast::hash(found), "{name}");
         }
+        // An archive cut short is not read.
+        assert!(stored_entries(Cursor::new(&zip[..zip.len() / 2])).is_err());
     }
 
     #[test]

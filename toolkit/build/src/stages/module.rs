@@ -60,12 +60,11 @@ pub fn write_module(
             Error::new(ErrorKind::Package, format!("failed to package {} ({e})", game.id))
         })?;
     let bytes = ctx.cache.zip(&format!("{}.vmod", game.id), &module.files)?;
-    let dist = ctx.out.join("dist");
-    let path = dist.join(format!("{}.vmod", game.id));
+    drop(last);
     let web = dist.join(&game.id).join("web");
     // The archive is written beside the browser table's files.
     let (archive, table) = rayon::join(
-        || ctx.outputs.write(&path, &bytes),
+        || ctx.outputs.write_archive(&path, &bytes, module.origins.clone()),
         || -> Result<()> {
             module.web.files.par_iter().try_for_each(|(name, bytes)| {
                 ctx.outputs.write(&web.join(name), bytes)
