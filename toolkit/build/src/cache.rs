@@ -22,6 +22,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::UNIX_EPOCH;
 
+use muster_package::archive::{MAX_PART, content_parts};
 use muster_render::Encoding;
 use serde::{Deserialize, Serialize};
 
@@ -620,8 +621,11 @@ impl<'a> GameCache<'a> {
 
     /// A reproducible zip of `files`. Each entry to deflate is deflated on its own, side by
     /// side, and kept: an entry whose bytes did not change is copied as it was deflated
-    /// before. The archive itself is not kept whole: joining its entries costs less than
-    /// storing it again at each change (a module is mostly images, stored as they are).
+    /// before. An entry larger than [`MAX_PART`] is deflated in parts cut where its bytes
+    /// say ([`content_parts`]), each kept on its own, so that a change deflates again only
+    /// the parts it touches. The archive itself is not kept whole: joining its entries
+    /// costs less than storing it again at each change (a module is mostly images, stored
+    /// as they are).
     pub fn zip(
         &self,
         label: &str,
@@ -630,28 +634,64 @@ impl<'a> GameCache<'a> {
         if let Some(drawn) = &self.cache.drawn {
             lock(drawn).zips.push(files.clone());
         }
-        use muster_package::archive::{deflated_entry, is_deflated, write_zip_from};
+        use muster_package::archive::{
+            DeflatedPart, deflated_entry, is_deflated, joined_entry, write_zip_from,
+        };
         use rayon::prelude::*;
-        let entries: Vec<(&String, &Vec<u8>, Key)> = files
-            .par_iter()
-            .filter(|(name, _)| is_deflated(name))
-            .map(|(name, bytes)| {
-                let mut key = self.cache.key("zip entry");
-                key.part(name.as_bytes()).part(bytes);
-                (name, bytes, key.finish())
-            })
-            .collect();
-        let keys: Vec<Key> = entries.iter().map(|(_, _, key)| *key).collect();
         let failed = |e: muster_package::archive::ArchiveError| {
             Error::new(ErrorKind::Package, format!("failed to zip {label} ({e})"))
         };
-        let deflated = self.parts(
+        type Entries<'f> = Vec<(&'f String, &'f Vec<u8>)>;
+        let (large, small): (Entries, Entries) = files
+            .iter()
+            .filter(|(name, _)| is_deflated(name))
+            .partition(|(_, bytes)| bytes.len() > MAX_PART);
+        let keys: Vec<Key> = small
+            .par_iter()
+            .map(|(name, bytes)| {
+                self.cache.key("zip entry").part(name.as_bytes()).part(bytes).finish()
+            })
+            .collect();
+        let whole = self.parts(
             &keys,
-            |i| format!("{} in {label}", entries[i].0),
-            |i| deflated_entry(entries[i].0, entries[i].1).map_err(failed),
+            |i| format!("{} in {label}", small[i].0),
+            |i| deflated_entry(small[i].0, small[i].1).map_err(failed),
         )?;
-        let deflated: BTreeMap<String, Vec<u8>> =
-            entries.iter().map(|(name, _, _)| name.to_string()).zip(deflated).collect();
+        let mut deflated: BTreeMap<String, Vec<u8>> =
+            small.iter().map(|(name, _)| name.to_string()).zip(whole).collect();
+        // The parts of every large entry, in order: (entry, part's number, its bytes).
+        let pieces: Vec<(usize, usize, &[u8])> = large
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (_, bytes))| {
+                content_parts(bytes)
+                    .into_iter()
+                    .enumerate()
+                    .map(move |(n, r)| (i, n, &bytes[r]))
+            })
+            .collect();
+        let keys: Vec<Key> = pieces
+            .par_iter()
+            .map(|(_, _, bytes)| self.cache.key("zip part").part(bytes).finish())
+            .collect();
+        let kept = self.parts(
+            &keys,
+            |p| {
+                format!("part {} of {} in {label}", pieces[p].1 + 1, large[pieces[p].0].0)
+            },
+            |p| Ok(DeflatedPart::of(pieces[p].2).map_err(failed)?.to_bytes()),
+        )?;
+        for (i, (name, _)) in large.iter().enumerate() {
+            let parts = pieces
+                .iter()
+                .zip(&kept)
+                .filter(|((entry, _, _), _)| *entry == i)
+                .map(|(_, part)| DeflatedPart::from_bytes(part))
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .map_err(failed)?;
+            deflated
+                .insert(name.to_string(), joined_entry(name, &parts).map_err(failed)?);
+        }
         write_zip_from(files, &deflated).map_err(failed)
     }
 }
@@ -752,6 +792,45 @@ mod tests {
         let a_b = cache.key("k").part(b"ab").finish();
         assert_ne!(ab, a_b);
         assert_ne!(ab, cache.key("other").part(b"a").part(b"b").finish());
+    }
+
+    #[test]
+    fn a_large_entry_is_deflated_again_only_in_the_parts_a_change_touches() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::open(dir.path().join("cache"), false).unwrap();
+        let mut state = 11u64;
+        let text: Vec<u8> = (0..3 * MAX_PART)
+            .map(|_| {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                b"{}[]:,abcdefgh0123456789"[(state >> 33) as usize % 24]
+            })
+            .collect();
+        let mut files = BTreeMap::new();
+        files.insert("big.json".to_string(), text.clone());
+        files.insert("small.xml".to_string(), b"<a/>".to_vec());
+        files.insert("images/a.png".to_string(), vec![1, 2, 3]);
+        let game = GameCache::new(&cache);
+        let first = game.zip("g.vmod", &files).unwrap();
+        let parts = content_parts(&text).len();
+        assert!(parts > 3);
+        assert_eq!(game.report().made.len(), parts + 1, "every part and the small entry");
+        // One byte more in the middle: one or two parts are deflated again.
+        let mut edited = text.clone();
+        edited.insert(text.len() / 2, b'7');
+        files.insert("big.json".to_string(), edited.clone());
+        let again = GameCache::new(&cache);
+        let second = again.zip("g.vmod", &files).unwrap();
+        let made = again.report().made;
+        assert!(!made.is_empty() && made.len() <= 2, "{made:?}");
+        assert!(made.iter().all(|m| m.contains("of big.json in g.vmod")), "{made:?}");
+        let mut archive = muster_package::archive::Archive::open(second).unwrap();
+        assert_eq!(archive.read("big.json").unwrap(), edited);
+        assert_eq!(archive.read("small.xml").unwrap(), b"<a/>");
+        // The same files zip to the same bytes, from the cache or not.
+        files.insert("big.json".to_string(), text);
+        let fresh = Cache::open(dir.path().join("other"), false).unwrap();
+        assert_eq!(GameCache::new(&fresh).zip("g.vmod", &files).unwrap(), first);
+        assert_eq!(GameCache::new(&cache).zip("g.vmod", &files).unwrap(), first);
     }
 
     #[test]

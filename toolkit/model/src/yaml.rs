@@ -8,9 +8,10 @@ use crate::span::{FileId, Span, with_current_file};
 /// Parses a YAML document of one file into `T`, turning every failure into a diagnostic
 /// at the right line and column.
 ///
-/// A syntax error is looked for first, so that a broken line is reported as such rather
-/// than as a "missing field" further up. Aliases, nesting depth and document size are
-/// bounded by the parser's budget.
+/// A document that does not read as `T` is read once more for its syntax alone: a
+/// syntax error wins, so that a broken line is reported as such rather than as a "missing
+/// field" further up. (A document that reads as `T` has been parsed to its end, so it has
+/// none.) Aliases, nesting depth and document size are bounded by the parser's budget.
 pub fn parse_yaml<T: DeserializeOwned>(
     file: FileId,
     text: &str,
@@ -21,13 +22,15 @@ pub fn parse_yaml<T: DeserializeOwned>(
         o.strict_booleans = true;
         o
     };
-    if let Err(e) =
-        serde_saphyr::from_str_with_options::<serde::de::IgnoredAny>(text, options())
-    {
-        return Err(to_diagnostic(file, &e));
-    }
     with_current_file(file, || serde_saphyr::from_str_with_options::<T>(text, options()))
-        .map_err(|e| to_diagnostic(file, &e))
+        .map_err(|e| {
+            let syntax = serde_saphyr::from_str_with_options::<serde::de::IgnoredAny>(
+                text,
+                options(),
+            )
+            .err();
+            to_diagnostic(file, syntax.as_ref().unwrap_or(&e))
+        })
 }
 
 fn to_diagnostic(file: FileId, e: &serde_saphyr::Error) -> Diagnostic {
@@ -127,6 +130,27 @@ mod tests {
         let d = parse_yaml::<Doc>(FileId(0), "strength: 3\n  name: [a\n").unwrap_err();
         assert_eq!(d.span.line, 2, "{d:?}");
         assert!(!d.message.contains("missing field"), "{d:?}");
+    }
+
+    #[test]
+    fn a_document_that_reads_has_no_syntax_error_after_what_was_read() {
+        for broken in [
+            "name: a\nstrength: 3\n  x: [\n",
+            "name: a\nstrength: 3\n---\nname: b\n",
+            "name: a\nstrength: 3\n]\n",
+            "name: a\nname: b\n",
+        ] {
+            let whole = parse_yaml::<serde::de::IgnoredAny>(FileId(0), broken).err();
+            let read = parse_yaml::<Doc>(FileId(0), broken).err();
+            assert!(read.is_some(), "{broken:?} reads as a document");
+            if let Some(syntax) = whole {
+                assert_eq!(
+                    read,
+                    Some(syntax),
+                    "{broken:?}: the syntax error is reported"
+                );
+            }
+        }
     }
 
     #[test]

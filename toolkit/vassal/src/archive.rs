@@ -199,6 +199,55 @@ impl DeflatedPart {
     }
 }
 
+/// The fewest bytes in a part of [`content_parts`], but for the last.
+pub const MIN_PART: usize = 128 << 10;
+/// The most bytes in a part of [`content_parts`].
+pub const MAX_PART: usize = 2 << 20;
+
+/// 256 fixed pseudo-random words, one per byte value, for [`content_parts`]' rolling hash.
+const GEAR: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut state: u64 = 0x6d75_7374_6572_2121;
+    let mut i = 0;
+    while i < 256 {
+        // SplitMix64.
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        table[i] = z ^ (z >> 31);
+        i += 1;
+    }
+    table
+};
+
+/// Cuts `bytes` into parts for deflating apart ([`DeflatedPart`]) where the bytes
+/// themselves say: a part ends where a rolling hash of its last 64 bytes has its top 19
+/// bits clear (every 512 KiB or so), and holds [`MIN_PART`] to [`MAX_PART`] bytes. An edit
+/// moves only the cuts near it, so the parts before and after it stay as they were, even
+/// when the edit changes the length.
+pub fn content_parts(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut parts = Vec::with_capacity(bytes.len() / (512 << 10) + 1);
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = bytes.len().min(start + MAX_PART);
+        let mut cut = end;
+        let mut hash = 0u64;
+        let mut at = start;
+        while at < end {
+            hash = (hash << 1).wrapping_add(GEAR[usize::from(bytes[at])]);
+            at += 1;
+            if at - start >= MIN_PART && hash >> 45 == 0 {
+                cut = at;
+                break;
+            }
+        }
+        parts.push(start..cut);
+        start = cut;
+    }
+    parts
+}
+
 /// A zip of the one deflated entry `name` whose bytes are `parts` in order: what
 /// [`write_zip_entries`] copies into a larger archive. Dated and permitted as
 /// [`write_zip`] writes entries.
@@ -472,6 +521,40 @@ mod tests {
         }
         // An archive cut short is not read.
         assert!(stored_entries(Cursor::new(&zip[..zip.len() / 2])).is_err());
+    }
+
+    #[test]
+    fn content_parts_cover_the_bytes_and_an_edit_moves_only_the_cuts_near_it() {
+        // Bytes with no repeating pattern, as a compact JSON document has.
+        let mut state = 7u64;
+        let bytes: Vec<u8> = (0..6_000_000)
+            .map(|_| {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let alphabet = b"{}[]:,\"abcdefgh0123456789";
+                alphabet[(state >> 33) as usize % alphabet.len()]
+            })
+            .collect();
+        let parts = content_parts(&bytes);
+        assert!(parts.len() > 3, "{}", parts.len());
+        assert_eq!(parts[0].start, 0);
+        assert_eq!(parts.last().unwrap().end, bytes.len());
+        for pair in parts.windows(2) {
+            assert_eq!(pair[0].end, pair[1].start);
+            assert!(pair[0].len() >= MIN_PART && pair[0].len() <= MAX_PART);
+        }
+        // One byte more, in the middle: the parts before and after are the same bytes.
+        let at = bytes.len() / 2;
+        let mut edited = bytes.clone();
+        edited.insert(at, b'9');
+        let slices = |b: &[u8], ps: &[std::ops::Range<usize>]| -> Vec<Vec<u8>> {
+            ps.iter().map(|r| b[r.clone()].to_vec()).collect()
+        };
+        let before = slices(&bytes, &parts);
+        let after = slices(&edited, &content_parts(&edited));
+        let same = after.iter().filter(|p| before.contains(p)).count();
+        assert!(same + 2 >= before.len(), "{same} of {} parts kept", before.len());
+        assert!(content_parts(&[]).is_empty());
+        assert_eq!(content_parts(b"short"), vec![0..5]);
     }
 
     #[test]
