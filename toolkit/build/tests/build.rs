@@ -40,6 +40,15 @@ fn settings(dir: &Path) -> Settings {
     }
 }
 
+/// [`settings`] at the smallest resolutions, for generated games of hundreds of counters.
+fn tiny_settings(dir: &Path) -> Settings {
+    Settings {
+        map_dpi: 4,
+        counters: CounterOptions { dpi: 8, sheet_dpi: 4, ..CounterOptions::default() },
+        ..settings(dir)
+    }
+}
+
 /// Counts what the build tells: games loaded, and steps per stage.
 #[derive(Default)]
 struct Counting {
@@ -161,11 +170,7 @@ fn a_game_of_more_than_1440_counters_has_its_contact_sheet_in_pages() {
     let counters = 1500;
     muster_build::bench::monster::generate(&dir.path().join("sources"), counters)
         .unwrap();
-    let settings = Settings {
-        map_dpi: 4,
-        counters: CounterOptions { dpi: 8, sheet_dpi: 4, ..CounterOptions::default() },
-        ..settings(dir.path())
-    };
+    let settings = tiny_settings(dir.path());
     let report = Build::new(settings).unwrap().run(&NoProgress).unwrap();
     let game = &report.games[0];
     let pages: Vec<String> = game
@@ -262,11 +267,7 @@ fn a_changed_counter_archives_again_only_the_setups_that_place_it_and_the_module
     let dir = tempfile::tempdir().unwrap();
     let shape =
         muster_build::bench::monster::generate(&dir.path().join("sources"), 200).unwrap();
-    let settings = Settings {
-        map_dpi: 4,
-        counters: CounterOptions { dpi: 8, sheet_dpi: 4, ..CounterOptions::default() },
-        ..settings(dir.path())
-    };
+    let settings = tiny_settings(dir.path());
     let build = Build::new(settings.clone()).unwrap();
     let first = build.run(&NoProgress).unwrap();
     assert!(!first.has_errors());
@@ -451,11 +452,7 @@ fn a_rebuild_copies_the_module_s_images_from_the_last_module_and_draws_a_damaged
  {
     let dir = tempfile::tempdir().unwrap();
     muster_build::bench::monster::generate(&dir.path().join("sources"), 120).unwrap();
-    let settings = Settings {
-        map_dpi: 4,
-        counters: CounterOptions { dpi: 8, sheet_dpi: 4, ..CounterOptions::default() },
-        ..settings(dir.path())
-    };
+    let settings = tiny_settings(dir.path());
     let build = Build::new(settings.clone()).unwrap();
     assert!(!build.run(&NoProgress).unwrap().has_errors());
     let module_images = |made: &[String]| -> Vec<String> {

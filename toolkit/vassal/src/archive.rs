@@ -346,22 +346,11 @@ pub fn stored_entries<R: Read + std::io::Seek>(
     mut reader: R,
 ) -> Result<BTreeMap<String, StoredEntry>, ArchiveError> {
     let end = reader.seek(std::io::SeekFrom::End(0)).map_err(err)?;
-    let mut zip = ZipArchive::new(reader)
-        .map_err(|e| ArchiveError(format!("not a zip archive ({e})")))?;
-    if zip.len() > MAX_ENTRIES {
-        return Err(ArchiveError(format!(
-            "the archive has {} entries, more than the {MAX_ENTRIES} muster reads",
-            zip.len()
-        )));
-    }
+    let mut zip = open_zip(reader)?;
     let mut stored = BTreeMap::new();
     for i in 0..zip.len() {
         let f = zip.by_index_raw(i).map_err(err)?;
-        let name = f
-            .name()
-            .map_err(|e| ArchiveError(format!("an entry name cannot be read ({e})")))?
-            .to_string();
-        check_name(&name)?;
+        let name = entry_name(&f)?;
         if f.compression() != CompressionMethod::Stored || f.is_dir() {
             continue;
         }
@@ -381,6 +370,29 @@ pub fn stored_entries<R: Read + std::io::Seek>(
     Ok(stored)
 }
 
+/// The zip archive `reader` reads, refusing more than [`MAX_ENTRIES`] entries.
+fn open_zip<R: Read + std::io::Seek>(reader: R) -> Result<ZipArchive<R>, ArchiveError> {
+    let zip = ZipArchive::new(reader)
+        .map_err(|e| ArchiveError(format!("not a zip archive ({e})")))?;
+    if zip.len() > MAX_ENTRIES {
+        return Err(ArchiveError(format!(
+            "the archive has {} entries, more than the {MAX_ENTRIES} muster reads",
+            zip.len()
+        )));
+    }
+    Ok(zip)
+}
+
+/// An entry's name, checked to stay inside the folder it is unpacked to ([`check_name`]).
+fn entry_name<R: Read>(f: &zip::read::ZipFile<'_, R>) -> Result<String, ArchiveError> {
+    let name = f
+        .name()
+        .map_err(|e| ArchiveError(format!("an entry name cannot be read ({e})")))?
+        .to_string();
+    check_name(&name)?;
+    Ok(name)
+}
+
 /// An archive whose entry names and sizes have been checked.
 pub struct Archive {
     zip: ZipArchive<Cursor<Vec<u8>>>,
@@ -391,23 +403,12 @@ impl Archive {
     /// Opens an archive from its bytes, refusing more than [`MAX_ENTRIES`] entries, a declared
     /// total size over [`MAX_TOTAL_BYTES`], and any entry name that would escape its folder.
     pub fn open(bytes: Vec<u8>) -> Result<Archive, ArchiveError> {
-        let mut zip = ZipArchive::new(Cursor::new(bytes))
-            .map_err(|e| ArchiveError(format!("not a zip archive ({e})")))?;
-        if zip.len() > MAX_ENTRIES {
-            return Err(ArchiveError(format!(
-                "the archive has {} entries, more than the {MAX_ENTRIES} muster reads",
-                zip.len()
-            )));
-        }
+        let mut zip = open_zip(Cursor::new(bytes))?;
         let mut names = Vec::with_capacity(zip.len());
         let mut total = 0u64;
         for i in 0..zip.len() {
             let f = zip.by_index_raw(i).map_err(err)?;
-            let name = f
-                .name()
-                .map_err(|e| ArchiveError(format!("an entry name cannot be read ({e})")))?
-                .to_string();
-            check_name(&name)?;
+            let name = entry_name(&f)?;
             total = total.saturating_add(f.size());
             names.push(name);
         }
