@@ -659,7 +659,7 @@ impl<'a> GameCache<'a> {
         )?;
         let mut deflated: BTreeMap<String, Vec<u8>> =
             small.iter().map(|(name, _)| name.to_string()).zip(whole).collect();
-        // The parts of every large entry, in order: (entry, part's number, its bytes).
+        // Every large entry's parts, entry after entry: (entry, part's number, its bytes).
         let pieces: Vec<(usize, usize, &[u8])> = large
             .iter()
             .enumerate()
@@ -681,14 +681,12 @@ impl<'a> GameCache<'a> {
             },
             |p| Ok(DeflatedPart::of(pieces[p].2).map_err(failed)?.to_bytes()),
         )?;
+        let mut kept = pieces.iter().zip(&kept).peekable();
         for (i, (name, _)) in large.iter().enumerate() {
-            let parts = pieces
-                .iter()
-                .zip(&kept)
-                .filter(|((entry, _, _), _)| *entry == i)
-                .map(|(_, part)| DeflatedPart::from_bytes(part))
-                .collect::<std::result::Result<Vec<_>, _>>()
-                .map_err(failed)?;
+            let mut parts = Vec::new();
+            while let Some((_, part)) = kept.next_if(|((entry, _, _), _)| *entry == i) {
+                parts.push(DeflatedPart::from_bytes(part).map_err(failed)?);
+            }
             deflated
                 .insert(name.to_string(), joined_entry(name, &parts).map_err(failed)?);
         }

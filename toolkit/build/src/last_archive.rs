@@ -1,11 +1,11 @@
 //! [`LastArchive`]: the archive a game's last build wrote, as a store of the cache objects
-//! it holds, so that a rebuild copies them from one file instead of reading each object.
+//! it holds, so that a rebuild reads them from one open file instead of opening each object.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::path::Path;
 
-use muster_package::archive::stored_entries;
+use muster_package::archive::{StoredEntry, stored_entries};
 
 /// The entries of an archive the last build wrote from cache objects, found by the
 /// object's key and read from the file one at a time. Each entry's bytes are checked
@@ -14,8 +14,8 @@ use muster_package::archive::stored_entries;
 #[derive(Debug)]
 pub struct LastArchive {
     file: File,
-    /// Object key → where its entry's bytes start, how many there are, their CRC-32.
-    by_key: HashMap<String, (u64, usize, u32)>,
+    /// Object key → where its entry's bytes lie in the file, with their CRC-32.
+    by_key: HashMap<String, StoredEntry>,
 }
 
 impl LastArchive {
@@ -24,22 +24,19 @@ impl LastArchive {
     pub fn open(path: &Path, entries: &BTreeMap<String, String>) -> Option<LastArchive> {
         let file = File::open(path).ok()?;
         let stored = stored_entries(std::io::BufReader::new(&file)).ok()?;
-        let by_key: HashMap<String, (u64, usize, u32)> = stored
+        let by_key: HashMap<String, StoredEntry> = stored
             .into_iter()
-            .filter_map(|(name, entry)| {
-                let at = (entry.range.start as u64, entry.range.len(), entry.crc);
-                Some((entries.get(&name)?.clone(), at))
-            })
+            .filter_map(|(name, entry)| Some((entries.get(&name)?.clone(), entry)))
             .collect();
         (!by_key.is_empty()).then_some(LastArchive { file, by_key })
     }
 
     /// The bytes of the object `key`, when an entry of the archive holds them intact.
     pub fn object(&self, key: &str) -> Option<Vec<u8>> {
-        let &(start, len, crc) = self.by_key.get(key)?;
-        let mut bytes = vec![0; len];
-        read_at(&self.file, &mut bytes, start).ok()?;
-        (crc32fast::hash(&bytes) == crc).then_some(bytes)
+        let entry = self.by_key.get(key)?;
+        let mut bytes = vec![0; entry.range.len()];
+        read_at(&self.file, &mut bytes, entry.range.start as u64).ok()?;
+        (crc32fast::hash(&bytes) == entry.crc).then_some(bytes)
     }
 }
 

@@ -36,8 +36,8 @@ pub fn write_module(
     let bar = ctx.stage("module", 1);
     let dist = ctx.out.join("dist");
     let path = dist.join(format!("{}.vmod", game.id));
-    // The images the last build put in the module, unchanged since, are copied from it: one
-    // file read instead of one cache object per image.
+    // The images the last build put in the module, unchanged since, are read from it: one
+    // open file instead of one cache object per image.
     let last = ctx.outputs.last_archive(&path).and_then(|e| LastArchive::open(&path, e));
     // Each image is drawn through the cache and named by its object's key, so that its
     // copy in the browser table can be kept unread.
