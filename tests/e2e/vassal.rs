@@ -299,3 +299,40 @@ fn vassal_loads_every_module_and_setup_with_every_piece_on_its_location() {
         summary["muster"].as_u64().unwrap()
     );
 }
+
+#[test]
+fn vassal_loads_a_module_whose_largest_entries_are_deflated_in_parts() {
+    let Some(tools) = tools() else { return };
+    let dir = tempfile::tempdir().expect("temporary folder");
+    // A game large enough for its ruleset to pass the part size, so that the module's
+    // zip joins that entry from parts deflated apart.
+    let shape = muster_build::bench::monster::generate(&dir.path().join("sources"), 1200)
+        .expect("the monster game is generated");
+    let out = crate::util::muster(
+        dir.path(),
+        &["--out", "out", "-q", "build", "--map-dpi", "20", "--dpi", "30"],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let module = dir.path().join("out/dist/monster.vmod");
+    let mut archive =
+        muster_package::archive::Archive::open(std::fs::read(&module).expect("module"))
+            .expect("the module opens");
+    let ruleset = archive.read(muster_package::module::RULESET).expect("ruleset");
+    assert!(
+        ruleset.len() > muster_package::archive::MAX_PART,
+        "{} bytes: not large enough to be deflated in parts",
+        ruleset.len()
+    );
+    let run = run(&tools, &module, &[], "load-monster-in-parts");
+    assert!(
+        run.code == 0 && run.report["verdict"] == "OK",
+        "verdict {} (exit {}): {:?}\n{}",
+        run.report["verdict"],
+        run.code,
+        run.problems(),
+        run.text
+    );
+    assert_eq!(run.report["error_count"], 0, "{:?}", run.problems());
+    assert_eq!(run.report["note_count"], 0, "{:?}", run.problems());
+    assert_eq!(run.report["module"]["piece_slot_count"], shape.counters, "{}", run.text);
+}
