@@ -324,14 +324,7 @@ fn vassal_loads_a_module_whose_largest_entries_are_deflated_in_parts() {
         ruleset.len()
     );
     let run = run(&tools, &module, &[], "load-monster-in-parts");
-    assert!(
-        run.code == 0 && run.report["verdict"] == "OK",
-        "verdict {} (exit {}): {:?}\n{}",
-        run.report["verdict"],
-        run.code,
-        run.problems(),
-        run.text
-    );
+    run.assert_clean("load-monster-in-parts");
     assert_eq!(run.report["error_count"], 0, "{:?}", run.problems());
     assert_eq!(run.report["note_count"], 0, "{:?}", run.problems());
     assert_eq!(run.report["module"]["piece_slot_count"], shape.counters, "{}", run.text);
