@@ -19,6 +19,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// The allocator: a build makes and frees millions of small strings and vectors from
+/// several threads at once, which mimalloc serves with far less time in the allocator
+/// than the system's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
     match commands::run(&cli) {
