@@ -96,21 +96,87 @@ pub fn overlaps(r: [f64; 4], poly: &[(f64, f64)]) -> bool {
     !(separated(&rect) || separated(poly))
 }
 
-/// Whether a box at `at` of `size` covers none of `hexes`.
-fn clear_of(hexes: &[[(f64, f64); 6]], at: (f64, f64), size: (f64, f64)) -> bool {
-    let r = [at.0, at.1, size.0, size.1];
-    hexes.iter().all(|poly| {
-        let (px0, px1) =
-            poly.iter().fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.0), a.1.max(p.0)));
-        let (py0, py1) =
-            poly.iter().fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.1), a.1.max(p.1)));
-        // Far apart: no need for the exact test.
-        px1 <= r[0]
-            || r[0] + r[2] <= px0
-            || py1 <= r[1]
-            || r[1] + r[3] <= py0
-            || !overlaps(r, poly)
-    })
+/// The hexes of a sheet with their bounding boxes, kept in square buckets of the sheet by
+/// where their boxes lie, so that a box is tested only against the hexes near it.
+struct Hexes<'h> {
+    polys: &'h [[(f64, f64); 6]],
+    boxes: Vec<[f64; 4]>,
+    /// The side of a bucket.
+    side: f64,
+    columns: usize,
+    rows: usize,
+    /// The hexes whose boxes reach into each bucket, row after row.
+    buckets: Vec<Vec<usize>>,
+}
+
+impl<'h> Hexes<'h> {
+    /// `polys` bucketed over a sheet of `sheet`.
+    fn new(polys: &'h [[(f64, f64); 6]], sheet: (f64, f64)) -> Self {
+        let boxes: Vec<[f64; 4]> = polys
+            .iter()
+            .map(|poly| {
+                poly.iter().fold([f64::MAX, f64::MAX, f64::MIN, f64::MIN], |b, p| {
+                    [b[0].min(p.0), b[1].min(p.1), b[2].max(p.0), b[3].max(p.1)]
+                })
+            })
+            .collect();
+        // Buckets about two hexes wide, and never more than a few thousand.
+        let widest = boxes.iter().map(|b| b[2] - b[0]).fold(0.0, f64::max);
+        let side = (2.0 * widest).max(sheet.0.max(sheet.1) / 64.0).max(1.0);
+        let columns = ((sheet.0 / side).ceil() as usize).max(1);
+        let rows = ((sheet.1 / side).ceil() as usize).max(1);
+        let mut hexes = Hexes {
+            polys,
+            boxes,
+            side,
+            columns,
+            rows,
+            buckets: vec![Vec::new(); columns * rows],
+        };
+        for i in 0..hexes.boxes.len() {
+            let b = hexes.boxes[i];
+            let (c0, c1, r0, r1) = hexes.span(b);
+            for r in r0..=r1 {
+                for c in c0..=c1 {
+                    hexes.buckets[r * columns + c].push(i);
+                }
+            }
+        }
+        hexes
+    }
+
+    /// The first and last bucket column and row that the box `b` (x0, y0, x1, y1) reaches.
+    /// Whatever lies beyond the sheet falls in the buckets along its edges.
+    fn span(&self, b: [f64; 4]) -> (usize, usize, usize, usize) {
+        let at =
+            |v: f64, n: usize| ((v / self.side).floor().max(0.0) as usize).min(n - 1);
+        (
+            at(b[0], self.columns),
+            at(b[2], self.columns),
+            at(b[1], self.rows),
+            at(b[3], self.rows),
+        )
+    }
+
+    /// Whether a box at `at` of `size` covers none of the hexes. Two boxes that share a
+    /// point share a bucket, so only the hexes in the buckets the box reaches can overlap it.
+    fn clear_of(&self, at: (f64, f64), size: (f64, f64)) -> bool {
+        let r = [at.0, at.1, size.0, size.1];
+        let (c0, c1, r0, r1) = self.span([r[0], r[1], r[0] + r[2], r[1] + r[3]]);
+        (r0..=r1).all(|row| {
+            (c0..=c1).all(|column| {
+                self.buckets[row * self.columns + column].iter().all(|&i| {
+                    let b = self.boxes[i];
+                    // Far apart: no need for the exact test.
+                    b[2] <= r[0]
+                        || r[0] + r[2] <= b[0]
+                        || b[3] <= r[1]
+                        || r[1] + r[3] <= b[1]
+                        || !overlaps(r, &self.polys[i])
+                })
+            })
+        })
+    }
 }
 
 /// The places a box of `size` may take on a sheet of `sheet`, inset from its edges: the
@@ -144,13 +210,12 @@ pub fn free_place(
     shapes: &[Shape],
     sheet: (f64, f64),
 ) -> Option<Placed> {
+    let hexes = Hexes::new(hexes, sheet);
     let each = |corners: bool| {
         shapes.iter().find_map(|s| {
             let (c, e) = places((s.w, s.h), sheet);
             let list = if corners { c } else { e };
-            list.into_iter()
-                .find(|at| clear_of(hexes, *at, (s.w, s.h)))
-                .map(|at| (*s, at))
+            list.into_iter().find(|at| hexes.clear_of(*at, (s.w, s.h))).map(|at| (*s, at))
         })
     };
     each(true).or_else(|| each(false))
@@ -235,6 +300,49 @@ mod tests {
         // Beside the top vertex, in the corner the bounding box would count.
         assert!(!overlaps([78.0, 75.0, 8.0, 8.0], &hex), "in the bounding box's corner");
         assert!(overlaps([95.0, 75.0, 8.0, 8.0], &hex), "over the top vertex");
+    }
+
+    #[test]
+    fn the_buckets_find_every_hex_a_box_covers() {
+        // Pointy-top hexes 40 across, some missing, some reaching past the sheet's edges.
+        let sheet = (1000.0, 600.0);
+        let r = 40.0 / 3f64.sqrt();
+        let mut polys = Vec::new();
+        for row in -1..18 {
+            for col in -1..27 {
+                if (row * 7 + col * 13) % 5 == 0 {
+                    continue;
+                }
+                let cx = f64::from(col) * 40.0 + if row % 2 == 0 { 0.0 } else { 20.0 };
+                let cy = f64::from(row) * 1.5 * r;
+                polys.push(std::array::from_fn(|k| {
+                    let a = std::f64::consts::PI / 3.0 * k as f64
+                        - std::f64::consts::PI / 2.0;
+                    (cx + r * a.cos(), cy + r * a.sin())
+                }));
+            }
+        }
+        let hexes = Hexes::new(&polys, sheet);
+        let every = |at: (f64, f64), size: (f64, f64)| {
+            let rect = [at.0, at.1, size.0, size.1];
+            polys.iter().all(|p| !overlaps(rect, &p[..]))
+        };
+        let (mut clear, mut covered) = (0, 0);
+        for (i, size) in [(3.0, 3.0), (12.0, 9.0), (45.0, 20.0), (400.0, 300.0)]
+            .into_iter()
+            .enumerate()
+        {
+            for k in 0..400 {
+                let at = (
+                    f64::from((k * 37 + i as i32 * 11) % 1100) - 50.0,
+                    f64::from((k * 53 + i as i32 * 7) % 700) - 50.0,
+                );
+                let want = every(at, size);
+                assert_eq!(hexes.clear_of(at, size), want, "box at {at:?} of {size:?}");
+                if want { clear += 1 } else { covered += 1 }
+            }
+        }
+        assert!(clear > 20 && covered > 20, "{clear} clear, {covered} covered");
     }
 
     #[test]
