@@ -48,11 +48,19 @@ pub fn print_report(r: &Value) -> Result<()> {
         outln!("one-counter rebuild: no counter with a movement value to change")?;
     } else {
         outln!(
-            "one-counter rebuild ({} line {}, {}): {:.3} s, made {}",
+            "one-counter rebuild ({} line {}, {}): {:.3} s (best of {}), made {}",
             one["changed"]["file"].as_str().unwrap_or_default(),
             one["changed"]["line"],
             one["changed"]["change"].as_str().unwrap_or_default(),
             f(&one["seconds"]),
+            one["runs"]
+                .as_array()
+                .map(|runs| runs
+                    .iter()
+                    .map(|s| format!("{:.3} s", f(s)))
+                    .collect::<Vec<_>>()
+                    .join(", "))
+                .unwrap_or_default(),
             one["made"]
                 .as_array()
                 .map(|m| m
