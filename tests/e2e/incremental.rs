@@ -304,6 +304,13 @@ fn bench_times_every_figure_in_one_run() {
         runs.iter().all(|&s| s >= best) && runs.contains(&best),
         "{best} of {runs:?}"
     );
+    // Its floor: the module as built, written again and flushed.
+    let rewrite = &v["one_counter_rebuild"]["module_rewrite"];
+    assert!(rewrite["seconds"].as_f64().unwrap() > 0.0, "{rewrite}");
+    assert!(rewrite["bytes"].as_u64().unwrap() > 100_000, "{rewrite}");
+    let ratio = v["one_counter_rebuild"]["ratio_to_module_rewrite"].as_f64().unwrap();
+    assert!((ratio - best / rewrite["seconds"].as_f64().unwrap()).abs() < 1e-9);
+    assert!(text.contains("its floor (the module"), "{text}");
     assert_eq!(v["validation"]["scenarios"], 4);
     assert!(v["cold_build"]["peak_bytes"].as_u64().unwrap() > 0);
     // The benchmark works on a copy: the sources are as they were.

@@ -71,6 +71,15 @@ pub fn print_report(r: &Value) -> Result<()> {
                 .unwrap_or_default()
         )?;
     }
+    let rewrite = &one["module_rewrite"];
+    if !rewrite.is_null() {
+        outln!(
+            "  its floor (the module, {:.1} MB, written again and flushed to disk): {:.3} s; ratio {:.2}",
+            f(&rewrite["bytes"]) / 1e6,
+            f(&rewrite["seconds"]),
+            f(&one["ratio_to_module_rewrite"])
+        )?;
+    }
     let p = &r["png_settings"];
     for (name, e) in p["encodings"].as_object().into_iter().flatten() {
         outln!(
