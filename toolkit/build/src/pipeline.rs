@@ -298,8 +298,8 @@ impl Build {
         Ok(report)
     }
 
-    /// Every stage of one game: maps, counters, then model and sheets beside setups
-    /// followed by errata beside module; `arts` are its counter sides, drawn.
+    /// Every stage of one game: counters, then model and sheets beside maps and setups
+    /// (side by side) followed by errata beside module; `arts` are its counter sides, drawn.
     fn build_game(
         &self,
         ctx: &Context,
@@ -309,9 +309,6 @@ impl Build {
     ) -> Result<GameReport> {
         let settings = &self.settings;
         let mut report = GameReport { game: game.id.clone(), ..GameReport::default() };
-        let t = Instant::now();
-        let maps = stages::maps::render_maps(ctx, game, settings.map_dpi)?;
-        report.stage_seconds.insert("maps".into(), t.elapsed().as_secs_f64());
         let t = Instant::now();
         let sides = stages::counters::render_sides(ctx, game, arts, &settings.counters)?;
         report.stage_seconds.insert("counters".into(), t.elapsed().as_secs_f64());
@@ -335,15 +332,29 @@ impl Build {
             },
             || -> Result<_> {
                 let mut seconds = Vec::new();
-                let t = Instant::now();
-                let (solutions, findings, resolver) =
-                    stages::setups::write_setups(ctx, game)?;
+                // The maps are drawn beside the check: only the module reads them.
+                let (maps, setups) = rayon::join(
+                    || -> Result<_> {
+                        let t = Instant::now();
+                        let maps =
+                            stages::maps::render_maps(ctx, game, settings.map_dpi)?;
+                        Ok((maps, t.elapsed().as_secs_f64()))
+                    },
+                    || -> Result<_> {
+                        let t = Instant::now();
+                        let setups = stages::setups::write_setups(ctx, game)?;
+                        Ok((setups, t.elapsed().as_secs_f64()))
+                    },
+                );
+                let (maps, maps_seconds) = maps?;
+                let ((solutions, findings, resolver), setups_seconds) = setups?;
+                seconds.push(("maps", maps_seconds));
                 let checked: Vec<(&Solution, &[Finding])> = solutions
                     .iter()
                     .zip(&findings)
                     .map(|(s, f)| (s, f.as_slice()))
                     .collect();
-                seconds.push(("setups", t.elapsed().as_secs_f64()));
+                seconds.push(("setups", setups_seconds));
                 // The errata report and the module go side by side: neither reads the
                 // other.
                 let (errata, module) = rayon::join(
@@ -375,12 +386,12 @@ impl Build {
                 let (module, module_seconds) = module?;
                 seconds.push(("errata", errata_seconds));
                 seconds.push(("module", module_seconds));
-                Ok((findings, errata, module, seconds))
+                Ok((findings, errata, module, maps, seconds))
             },
         );
         let (counters, model_seconds, sheet_seconds) = counters?;
         report.stage_seconds.insert("model".into(), model_seconds);
-        let (findings, errata, module, seconds) = rest?;
+        let (findings, errata, module, maps, seconds) = rest?;
         report.stage_seconds.insert("sheets".into(), sheet_seconds);
         for (stage, s) in seconds {
             report.stage_seconds.insert(stage.into(), s);

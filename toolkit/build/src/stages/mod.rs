@@ -1,10 +1,10 @@
 //! The stages of one game's build after loading, each writing its outputs through the
 //! game's staged [`Outputs`] and drawing through its view of the cache.
 //!
-//! In order: [`maps::render_maps`], [`counters::render_sides`], then
-//! [`model::write_model`] and [`counters::render_sheets`] beside [`setups::write_setups`]
-//! (the check stage), then [`errata::write_errata`] beside [`module::write_module`] (the
-//! package stage).
+//! In order: [`counters::render_sides`], then [`model::write_model`] and
+//! [`counters::render_sheets`] beside [`maps::render_maps`] and [`setups::write_setups`]
+//! (the check stage; maps and setups side by side), then [`errata::write_errata`] beside
+//! [`module::write_module`] (the package stage).
 
 pub mod counters;
 pub mod errata;

@@ -140,24 +140,31 @@ pub fn build(
         .chain(&game.markers)
         .flat_map(|u| muster_render::faces(u).into_iter().map(move |f| (u, f)))
         .collect();
-    let images = faces
-        .par_iter()
-        .map(|(u, face)| {
-            let art = options.arts.get(game, u, *face);
-            let svg = muster_render::standalone_svg(&art, options.counter_in);
-            let name = image_name(u, *face);
-            let png = render(&svg, counter_px, counter_px, &format!("counter {name}"))?;
-            Ok((format!("images/{name}"), png))
-        })
-        .collect::<Result<Vec<_>, PackageError>>()?;
-    for (path, drawn) in images {
+    // The rules, for the embedded checker and compiled for VASSAL's own automation (on the
+    // main map's hexes: a game without a board has none to check), beside the images.
+    let (images, (doc, live)) = rayon::join(
+        || {
+            faces
+                .par_iter()
+                .map(|(u, face)| {
+                    let art = options.arts.get(game, u, *face);
+                    let svg = muster_render::standalone_svg(&art, options.counter_in);
+                    let name = image_name(u, *face);
+                    let png =
+                        render(&svg, counter_px, counter_px, &format!("counter {name}"))?;
+                    Ok((format!("images/{name}"), png))
+                })
+                .collect::<Result<Vec<_>, PackageError>>()
+        },
+        || {
+            let doc = ruleset_doc(game, solutions);
+            let live = live_rules::LiveRules::compile(&doc);
+            (doc, live)
+        },
+    );
+    for (path, drawn) in images? {
         files.insert_drawn(path, drawn);
     }
-
-    // The rules, for the embedded checker and compiled for VASSAL's own automation (on the
-    // main map's hexes: a game without a board has none to check).
-    let doc = ruleset_doc(game, solutions);
-    let live = live_rules::LiveRules::compile(&doc);
     let live_traits = if sheets.is_empty() { Vec::new() } else { live.traits() };
     if !live_traits.is_empty() {
         let svg = live_rules::LiveRules::highlight_svg(counter_px);
