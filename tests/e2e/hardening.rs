@@ -89,7 +89,8 @@ fn a_build_that_fails_at_a_stage_says_where_and_keeps_the_previous_outputs() {
     let counters = files(&tmp.path().join("counters"));
     let module = std::fs::read(tmp.path().join("dist/example-oasis.vmod")).unwrap();
     // A changed counter would change the counter images and the module, but the map stage
-    // before them cannot put its image in place: a folder stands at its path.
+    // cannot stage its image: a folder stands at its path. The stages beside it and before
+    // it have staged theirs, and none of them is put in place.
     let manifest = tmp.path().join("sources/example-oasis/counters.yaml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     let changed = text.replacen("{movement: 8}", "{movement: 9}", 1);
@@ -103,7 +104,8 @@ fn a_build_that_fails_at_a_stage_says_where_and_keeps_the_previous_outputs() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("oasis.png"), "{err}");
-    assert_eq!(files(&tmp.path().join("counters")), counters, "later stages did not run");
+    assert!(err.contains("a folder stands at its path"), "{err}");
+    assert_eq!(files(&tmp.path().join("counters")), counters, "no counter image changed");
     assert_eq!(
         std::fs::read(tmp.path().join("dist/example-oasis.vmod")).unwrap(),
         module

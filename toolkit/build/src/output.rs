@@ -81,8 +81,10 @@ impl Outputs {
         Outputs { last, ..Outputs::default() }
     }
 
-    /// Stages a file and remembers it.
+    /// Stages a file and remembers it. A folder standing at `path` fails the stage here,
+    /// before anything is put in place.
     pub fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        takes_a_file(path)?;
         lock(&self.written).insert(path.to_path_buf());
         if unchanged(path, bytes) {
             return Ok(());
@@ -144,6 +146,11 @@ impl Outputs {
     /// were staged. Returns how many files changed.
     pub fn commit(&self) -> Result<usize> {
         let staged = std::mem::take(&mut *lock(&self.staged));
+        // Every target is looked at before the first is renamed, so that a folder made at
+        // one since it was staged leaves every output as it was.
+        for (path, _) in &staged {
+            takes_a_file(path)?;
+        }
         let temporaries: Vec<&Path> = staged.iter().map(|(_, t)| t.as_ref()).collect();
         flush(&temporaries)?;
         let n = staged.len();
@@ -184,6 +191,20 @@ impl Outputs {
     }
 }
 
+/// Fails when a folder stands at `path`, where an output file is to go.
+fn takes_a_file(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        return Err(crate::error::Error::new(
+            crate::error::ErrorKind::Io,
+            format!(
+                "failed to write {}: a folder stands at its path (move or remove it)",
+                path.display()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Every file under the outputs `roots` (files or folders), each folder walked side by
 /// side.
 pub fn files_of(roots: &[PathBuf]) -> Vec<PathBuf> {
@@ -206,6 +227,25 @@ pub fn files_of(roots: &[PathBuf]) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_at_an_output_fails_before_anything_is_put_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.png"), dir.path().join("b.png"));
+        fs::write(&a, b"old").unwrap();
+        // At staging: the stage fails.
+        fs::create_dir(&b).unwrap();
+        let outputs = Outputs::default();
+        let err = outputs.write(&b, b"new").unwrap_err().to_string();
+        assert!(err.contains("a folder stands at its path"), "{err}");
+        fs::remove_dir(&b).unwrap();
+        // Made after staging: the commit fails before its first rename.
+        outputs.write(&a, b"new").unwrap();
+        outputs.write(&b, b"new").unwrap();
+        fs::create_dir(&b).unwrap();
+        assert!(outputs.commit().is_err());
+        assert_eq!(fs::read(&a).unwrap(), b"old");
+    }
 
     #[test]
     fn staged_files_vanish_when_the_build_fails_before_the_commit() {
