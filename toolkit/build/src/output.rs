@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::error::{IoContext, Result};
+use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::files::{
     files_under, persist, remove_empty_dirs_under, unchanged, write_temporary,
 };
@@ -84,11 +84,12 @@ impl Outputs {
     /// Stages a file and remembers it. A folder standing at `path` fails the stage here,
     /// before anything is put in place.
     pub fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
-        takes_a_file(path)?;
         lock(&self.written).insert(path.to_path_buf());
         if unchanged(path, bytes) {
             return Ok(());
         }
+        // Looked at only for a file to be written: a folder never holds the same bytes.
+        takes_a_file(path)?;
         let tmp = write_temporary(path, bytes)?.into_temp_path();
         lock(&self.staged).push((path.to_path_buf(), tmp));
         Ok(())
@@ -194,8 +195,8 @@ impl Outputs {
 /// Fails when a folder stands at `path`, where an output file is to go.
 fn takes_a_file(path: &Path) -> Result<()> {
     if path.is_dir() {
-        return Err(crate::error::Error::new(
-            crate::error::ErrorKind::Io,
+        return Err(Error::new(
+            ErrorKind::Io,
             format!(
                 "failed to write {}: a folder stands at its path (move or remove it)",
                 path.display()
