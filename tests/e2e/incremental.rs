@@ -304,6 +304,32 @@ fn bench_times_every_figure_in_one_run() {
         runs.iter().all(|&s| s >= best) && runs.contains(&best),
         "{best} of {runs:?}"
     );
+    // Each run's processor time, and the best run's stages (the module among them).
+    let one = &v["one_counter_rebuild"];
+    let cpu: Vec<f64> = one["runs_cpu_seconds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_f64().unwrap())
+        .collect();
+    assert_eq!(cpu.len(), 3, "{cpu:?}");
+    // No more than every thread busy all the run (give or take a clock tick each way).
+    let threads = v["threads"].as_f64().unwrap();
+    for (s, wall) in cpu.iter().zip(&runs) {
+        assert!(
+            *s >= 0.0 && *s <= wall * threads + 0.05,
+            "{s} s in {wall} s of {threads}"
+        );
+    }
+    let at = runs.iter().position(|&s| s == best).unwrap();
+    assert_eq!(one["cpu_seconds"].as_f64(), Some(cpu[at]), "{one}");
+    let stages = one["stage_seconds"].as_object().unwrap();
+    for stage in ["counters", "setups", "module", "errata"] {
+        assert!(stages[stage].as_f64().unwrap() > 0.0, "{stage} of {stages:?}");
+    }
+    let module = stages["module"].as_f64().unwrap();
+    assert!(module < best, "the module's {module} s within the run's {best} s");
+    assert!(text.contains("of processor time"), "{text}");
     // Its floor: the module as built, written again and flushed.
     let rewrite = &v["one_counter_rebuild"]["module_rewrite"];
     assert!(rewrite["seconds"].as_f64().unwrap() > 0.0, "{rewrite}");
@@ -384,6 +410,31 @@ fn bench_scale_measures_a_generated_game_at_two_sizes_and_their_growth() {
     assert_eq!(cold["linear"], large / small <= 5.0);
     let all = figures.values().all(|f| f["linear"] == true);
     assert_eq!(g["linear"], all);
+    // As JSON: the figures written to the output file, and nothing else, on stdout.
+    let out = muster(
+        tmp.path(),
+        &[
+            "bench",
+            "--scale",
+            "4",
+            "--map-dpi",
+            "10",
+            "--dpi",
+            "10",
+            "--sheet-dpi",
+            "10",
+            "--output",
+            "b4.json",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let written: Value =
+        serde_json::from_slice(&fs::read(tmp.path().join("b4.json")).unwrap()).unwrap();
+    assert_eq!(printed, written);
+    assert_eq!(printed["scale"], 4);
 }
 
 #[test]

@@ -353,6 +353,9 @@ pub enum Command {
         /// (10,000: 12 map sheets, 20 scenarios) and of N/4, and how each figure grows.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(4..=200_000))]
         scale: Option<u32>,
+        /// Output format of the figures printed (JSON: what is written to --output).
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
     },
     /// Print or write the JSON Schemas of the YAML files.
     Schema {

@@ -3,6 +3,7 @@
 use anyhow::Result;
 use serde_json::Value;
 
+use crate::args::Format;
 use crate::out::outln;
 
 /// Prints the benchmark's figures.
@@ -71,6 +72,18 @@ pub fn print_report(r: &Value) -> Result<()> {
                 .unwrap_or_default()
         )?;
     }
+    if let Some(cpu) = one["cpu_seconds"].as_f64() {
+        let stages: Vec<String> = one["stage_seconds"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(stage, s)| format!("{stage} {:.2}", f(s)))
+            .collect();
+        outln!(
+            "  the best run took {cpu:.2} s of processor time (user and system, all threads); its stages (s): {}",
+            stages.join(", ")
+        )?;
+    }
     let rewrite = &one["module_rewrite"];
     if !rewrite.is_null() {
         outln!(
@@ -100,9 +113,14 @@ pub fn print_report(r: &Value) -> Result<()> {
     Ok(())
 }
 
-/// Runs the benchmark and prints its figures.
-pub fn run(bench: &muster_build::bench::BenchSettings) -> Result<()> {
+/// Runs the benchmark and prints its figures, as text or as the JSON written to the
+/// output file.
+pub fn run(bench: &muster_build::bench::BenchSettings, format: Format) -> Result<()> {
     let report = muster_build::bench::run(bench)?;
+    if format == Format::Json {
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(());
+    }
     match report["sizes"].as_array() {
         None => print_report(&report)?,
         Some(sizes) => {

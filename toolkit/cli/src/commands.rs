@@ -122,16 +122,19 @@ pub fn run(cli: &Cli) -> Result<Exit> {
         Command::Validate { games, scenario, format, strict } => {
             validate(g, &games.games, scenario.as_deref(), *format, *strict)
         }
-        Command::Bench { map_dpi, counters, output, scale } => {
+        Command::Bench { map_dpi, counters, output, scale, format } => {
             let output =
                 if output.is_absolute() { output.clone() } else { g.out.join(output) };
-            crate::bench::run(&muster_build::bench::BenchSettings {
-                sources: g.sources.clone(),
-                map_dpi: *map_dpi,
-                counters: counters.into(),
-                output,
-                scale: scale.map(|n| n as usize),
-            })?;
+            crate::bench::run(
+                &muster_build::bench::BenchSettings {
+                    sources: g.sources.clone(),
+                    map_dpi: *map_dpi,
+                    counters: counters.into(),
+                    output,
+                    scale: scale.map(|n| n as usize),
+                },
+                *format,
+            )?;
             Ok(Exit::Clean)
         }
         Command::Errata { games, format, strict } => {

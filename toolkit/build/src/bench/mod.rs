@@ -10,7 +10,8 @@
 //! 3. a rebuild with no change;
 //! 4. a rebuild after changing one counter (a movement value in the largest game that
 //!    prints one), best of [`ONE_COUNTER_RUNS`] (the same value changed again each time),
-//!    beside its own floor: the changed game's module written again and flushed to disk;
+//!    with the processor time each run took and the best run's stages, beside its own
+//!    floor: the changed game's module written again and flushed to disk;
 //! 5. validating every scenario, as `muster validate` does (best of five).
 //!
 //! Peak memory of the cold build is read from the kernel (`VmHWM`, reset before it).
@@ -142,11 +143,9 @@ fn stage_of(job: &DrawJob) -> &'static str {
 
 /// One build of every game, timed as `muster build` runs it: muster's identity read,
 /// the games loaded and built. `record` keeps every image drawn and archive zipped.
-fn timed_build(
-    settings: &Settings,
-    record: bool,
-) -> Result<(f64, Vec<Value>, crate::cache::Recorded)> {
+fn timed_build(settings: &Settings, record: bool) -> Result<Timed> {
     let t = Instant::now();
+    let cpu = cpu_ticks();
     let build = Build::new(settings.clone())?;
     let cache = build.cache(record);
     let built = build.run_with(&cache, &[], &NoProgress)?;
@@ -157,9 +156,48 @@ fn timed_build(
         ));
     }
     let seconds = t.elapsed().as_secs_f64();
+    let cpu = cpu_seconds(cpu, cpu_ticks());
     let summaries =
         built.games.iter().map(serde_json::to_value).collect::<Result<Vec<_>, _>>()?;
-    Ok((seconds, summaries, cache.take_recorded()))
+    Ok(Timed { seconds, cpu, summaries, recorded: cache.take_recorded() })
+}
+
+/// One timed build.
+struct Timed {
+    /// Wall-clock seconds.
+    seconds: f64,
+    /// Processor seconds it took, user and system, over every thread (none where the
+    /// kernel does not say).
+    cpu: Option<f64>,
+    /// Each game's report, as JSON.
+    summaries: Vec<Value>,
+    /// What the build drew and zipped, when it recorded them.
+    recorded: crate::cache::Recorded,
+}
+
+/// The processor time this process has taken so far, user and system, over all its
+/// threads, as clock ticks and the ticks in a second (from `/proc/self/stat`; none where
+/// there is no such file).
+#[cfg(target_os = "linux")]
+fn cpu_ticks() -> Option<(u64, u64)> {
+    let stat = fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (which may hold spaces), from the third on:
+    // user time is the 14th field, system time the 15th.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |field: usize| fields.get(field - 3)?.parse::<u64>().ok();
+    Some((ticks(14)? + ticks(15)?, rustix::param::clock_ticks_per_second().max(1)))
+}
+
+/// The processor time this process has taken so far: not read off Linux.
+#[cfg(not(target_os = "linux"))]
+fn cpu_ticks() -> Option<(u64, u64)> {
+    None
+}
+
+/// The processor seconds between two readings of [`cpu_ticks`].
+fn cpu_seconds(before: Option<(u64, u64)>, after: Option<(u64, u64)>) -> Option<f64> {
+    let ((before, _), (after, per_second)) = before.zip(after)?;
+    Some(after.saturating_sub(before) as f64 / per_second as f64)
 }
 
 /// The raw cost that bounds a one-counter rebuild from below: the changed game's module
@@ -328,7 +366,8 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
 
     // 1. Cold build.
     reset_peak();
-    let (cold_s, summaries, recorded) = timed_build(&settings, true)?;
+    let Timed { seconds: cold_s, summaries, recorded, .. } =
+        timed_build(&settings, true)?;
     let cold_peak = peak_bytes();
     let counter_sides: u64 =
         summaries.iter().filter_map(|s| s["counter_sides"].as_u64()).sum();
@@ -394,7 +433,7 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
     drop(recorded);
 
     // 3. No change.
-    let (noop_s, noop, _) = timed_build(&settings, false)?;
+    let Timed { seconds: noop_s, summaries: noop, .. } = timed_build(&settings, false)?;
     let noop_made: usize =
         noop.iter().map(|s| s["cache"]["made"].as_array().map_or(0, Vec::len)).sum();
 
@@ -403,24 +442,38 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
     let changed = change_one_counter(&sources, &summaries)?;
     let one = match &changed {
         Some(change) => {
-            let (first, after, _) = timed_build(&settings, false)?;
-            let made: Vec<Value> = after
+            let first = timed_build(&settings, false)?;
+            let made: Vec<Value> = first
+                .summaries
                 .iter()
                 .flat_map(|x| x["cache"]["made"].as_array().cloned().unwrap_or_default())
                 .collect();
             let mut runs = vec![first];
             for _ in 1..ONE_COUNTER_RUNS {
                 change_one_counter(&sources, &summaries)?;
-                runs.push(timed_build(&settings, false)?.0);
+                runs.push(timed_build(&settings, false)?);
             }
-            let best = runs.iter().copied().fold(f64::MAX, f64::min);
+            let best = runs
+                .iter()
+                .min_by(|a, b| a.seconds.total_cmp(&b.seconds))
+                .ok_or_else(|| Error::new(ErrorKind::Io, "no rebuild was timed"))?;
             let game = change["game"].as_str().unwrap_or_default();
             let floor =
                 rewrite_floor(&settings.out.join("dist").join(format!("{game}.vmod")))?;
-            let ratio = floor["seconds"].as_f64().filter(|s| *s > 0.0).map(|s| best / s);
+            let ratio =
+                floor["seconds"].as_f64().filter(|s| *s > 0.0).map(|s| best.seconds / s);
+            // Where the best run's time went: the changed game's stages.
+            let stages = best
+                .summaries
+                .iter()
+                .find(|s| s["game"] == change["game"])
+                .map_or(json!(null), |s| s["stage_seconds"].clone());
             json!({
-                "seconds": best,
-                "runs": runs,
+                "seconds": best.seconds,
+                "cpu_seconds": best.cpu,
+                "stage_seconds": stages,
+                "runs": runs.iter().map(|r| r.seconds).collect::<Vec<_>>(),
+                "runs_cpu_seconds": runs.iter().map(|r| r.cpu).collect::<Vec<_>>(),
                 "changed": change,
                 "made": made,
                 "module_rewrite": floor,
@@ -473,6 +526,22 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn processor_time_counts_the_work_done() {
+        let before = cpu_ticks().expect("reads /proc/self/stat");
+        // A fifth of a second of this thread kept busy: other tests only add to the
+        // process's time.
+        let t = Instant::now();
+        let mut x = 1u64;
+        while t.elapsed().as_secs_f64() < 0.2 {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+        }
+        let seconds = cpu_seconds(Some(before), cpu_ticks()).expect("reads it again");
+        assert!(seconds >= 0.15, "{seconds} s for 0.2 s of work");
+        assert_eq!(cpu_seconds(None, cpu_ticks()), None);
+    }
 
     #[test]
     fn growth_compares_each_figure_with_the_growth_of_the_game() {
