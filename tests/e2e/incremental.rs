@@ -292,12 +292,10 @@ fn bench_times_every_figure_in_one_run() {
     assert!(made.contains(&"buildFile.xml in gazala-1942.vmod"), "{made:?}");
     assert!(!made.iter().any(|m| m.starts_with("map ")), "{made:?}");
     // The best of three rebuilds, each after changing the same value once more.
-    let runs: Vec<f64> = v["one_counter_rebuild"]["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_f64().unwrap())
-        .collect();
+    let numbers = |list: &Value| -> Vec<f64> {
+        list.as_array().unwrap().iter().map(|s| s.as_f64().unwrap()).collect()
+    };
+    let runs = numbers(&v["one_counter_rebuild"]["runs"]);
     assert_eq!(runs.len(), 3, "{runs:?}");
     let best = v["one_counter_rebuild"]["seconds"].as_f64().unwrap();
     assert!(
@@ -306,12 +304,7 @@ fn bench_times_every_figure_in_one_run() {
     );
     // Each run's processor time, and the best run's stages (the module among them).
     let one = &v["one_counter_rebuild"];
-    let cpu: Vec<f64> = one["runs_cpu_seconds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_f64().unwrap())
-        .collect();
+    let cpu = numbers(&one["runs_cpu_seconds"]);
     assert_eq!(cpu.len(), 3, "{cpu:?}");
     // No more than every thread busy all the run (give or take a clock tick each way).
     let threads = v["threads"].as_f64().unwrap();
@@ -348,25 +341,24 @@ fn bench_times_every_figure_in_one_run() {
     );
 }
 
+/// `muster bench --scale N` in `dir` at resolutions of 10 dpi (a run of seconds), writing
+/// `output`, with the arguments `more`.
+fn small_monster_bench(
+    dir: &Path,
+    scale: &str,
+    output: &str,
+    more: &[&str],
+) -> std::process::Output {
+    let mut args = vec!["bench", "--scale", scale, "--output", output];
+    args.extend(["--map-dpi", "10", "--dpi", "10", "--sheet-dpi", "10"]);
+    args.extend_from_slice(more);
+    muster(dir, &args)
+}
+
 #[test]
 fn bench_scale_measures_a_generated_game_at_two_sizes_and_their_growth() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = muster(
-        tmp.path(),
-        &[
-            "bench",
-            "--scale",
-            "8",
-            "--map-dpi",
-            "10",
-            "--dpi",
-            "10",
-            "--sheet-dpi",
-            "10",
-            "--output",
-            "bench.json",
-        ],
-    );
+    let out = small_monster_bench(tmp.path(), "8", "bench.json", &[]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     for line in [
@@ -411,24 +403,7 @@ fn bench_scale_measures_a_generated_game_at_two_sizes_and_their_growth() {
     let all = figures.values().all(|f| f["linear"] == true);
     assert_eq!(g["linear"], all);
     // As JSON: the figures written to the output file, and nothing else, on stdout.
-    let out = muster(
-        tmp.path(),
-        &[
-            "bench",
-            "--scale",
-            "4",
-            "--map-dpi",
-            "10",
-            "--dpi",
-            "10",
-            "--sheet-dpi",
-            "10",
-            "--output",
-            "b4.json",
-            "--format",
-            "json",
-        ],
-    );
+    let out = small_monster_bench(tmp.path(), "4", "b4.json", &["--format", "json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
     let written: Value =
