@@ -223,7 +223,12 @@ impl Cache {
         key: &Key,
         outputs: &[PathBuf],
     ) -> Option<Standing> {
-        let stamp = read_stamp(&self.stamp_path(game))?;
+        let bytes = fs::read(self.stamp_path(game)).ok()?;
+        // A changed game's stamp is not parsed here only to be found another key's.
+        if !stamp_may_match(&bytes, &key.hex()) {
+            return None;
+        }
+        let stamp: Stamp = serde_json::from_slice(&bytes).ok()?;
         if stamp.key != key.hex()
             || stamp.summary.game != game
             || stamp.outputs != listing(self.out(), outputs)
@@ -712,6 +717,17 @@ fn read_object(path: &Path) -> Option<Vec<u8>> {
 }
 
 /// The stamp at `path`, or nothing when it is missing or unreadable.
+/// Whether the stamp `bytes` may be of the key `key`: `false` only when it opens, as a
+/// stamp muster wrote does, with another key (its first field).
+fn stamp_may_match(bytes: &[u8], key: &str) -> bool {
+    match bytes.strip_prefix(br#"{"key":""#) {
+        Some(rest) => {
+            rest.strip_prefix(key.as_bytes()).is_some_and(|r| r.starts_with(b"\""))
+        }
+        None => true,
+    }
+}
+
 fn read_stamp(path: &Path) -> Option<Stamp> {
     serde_json::from_slice(&fs::read(path).ok()?).ok()
 }
@@ -753,6 +769,28 @@ fn stat_listing(base: &Path, files: &[PathBuf]) -> Vec<(String, u64, u128)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stamp_of_another_key_is_told_by_its_opening() {
+        let key = "ab".repeat(32);
+        let stamp = Stamp {
+            key: key.clone(),
+            outputs: vec![("dist/g.vmod".into(), 1, 2)],
+            objects: vec!["ab/cd".into()],
+            from_objects: BTreeMap::new(),
+            archives: BTreeMap::new(),
+            summary: GameReport::default(),
+            diagnostics: Vec::new(),
+        };
+        let bytes = serde_json::to_vec(&stamp).unwrap();
+        assert!(stamp_may_match(&bytes, &key));
+        assert!(!stamp_may_match(&bytes, &"cd".repeat(32)));
+        // A key that only begins the stamp's is another key.
+        assert!(!stamp_may_match(&bytes, &key[..62]));
+        // Another layout is parsed to know.
+        let pretty = serde_json::to_vec_pretty(&stamp).unwrap();
+        assert!(stamp_may_match(&pretty, &"cd".repeat(32)));
+    }
 
     #[test]
     fn objects_are_reused_and_damaged_ones_made_again() {
