@@ -78,6 +78,14 @@ fn counter_images_match_the_manifest_size_and_dpi_and_rebuild_identically() {
         assert_eq!(png_dpi(bytes), Some(20), "{name}");
     }
     assert_eq!(png_dpi(&files["contact.png"]), Some(100));
+    // The contact sheet, joined from bands encoded apart, decodes whole.
+    let mut contact = png::Decoder::new(std::io::Cursor::new(&files["contact.png"]))
+        .read_info()
+        .expect("the contact sheet's header reads");
+    let mut pixels = vec![0; contact.output_buffer_size().expect("fits")];
+    let frame = contact.next_frame(&mut pixels).expect("the contact sheet decodes");
+    assert_eq!(frame.width, 1920, "12 counters of 1.6 inch at 100 dpi");
+    assert!(pixels.iter().any(|&p| p < 128), "something is drawn on it");
     // One-step battalions of 10.6 are single-sided; brigades have backs.
     assert!(files.contains_key("2-sa-div-6-2-bde-back.png"));
     assert!(!files.contains_key("2-sa-div-6-2-bn-back.png"));

@@ -511,8 +511,9 @@ impl<'a> GameCache<'a> {
     }
 
     /// A PNG of bands drawn one under the other, each `(svg, height)` at `width` pixels:
-    /// each band's pixels come from the cache or are drawn now, then the whole is encoded
-    /// (or taken from the cache).
+    /// each band is drawn, filtered and deflated on its own and kept, so that a changed
+    /// band is the only one drawn and encoded again; the bands join into the image without
+    /// deflating the whole (or the whole comes from the cache).
     pub fn png_bands(
         &self,
         label: &str,
@@ -520,14 +521,17 @@ impl<'a> GameCache<'a> {
         width: u32,
         dpi: u32,
     ) -> Result<Vec<u8>> {
+        use muster_render::png_bands::{PngBand, encode_band, join_bands};
+        let encoding = Encoding::at(dpi);
         let keys: Vec<Key> = bands
             .iter()
             .map(|(svg, h)| {
                 self.cache
-                    .key("rgb")
+                    .key("png band")
                     .part(svg.as_bytes())
                     .part(&width.to_le_bytes())
                     .part(&h.to_le_bytes())
+                    .part(format!("{:?}", encoding.compression).as_bytes())
                     .finish()
             })
             .collect();
@@ -546,6 +550,9 @@ impl<'a> GameCache<'a> {
             }));
         }
         let height: u32 = bands.iter().map(|(_, h)| h).sum();
+        let failed = |what: &str, e: muster_render::raster::RasterError| {
+            Error::with_source(ErrorKind::Render, format!("failed to {what} {label}"), e)
+        };
         self.joined(
             &whole.finish(),
             label,
@@ -553,28 +560,20 @@ impl<'a> GameCache<'a> {
             |i| format!("{label} band {i}"),
             |i| {
                 let (svg, h) = &bands[i];
-                muster_render::raster::render_rgb(svg, width, *h).map_err(|e| {
-                    Error::with_source(
-                        ErrorKind::Render,
-                        format!("failed to draw {label}"),
-                        e,
-                    )
-                })
+                let rgb = muster_render::raster::render_rgb(svg, width, *h)
+                    .map_err(|e| failed("draw", e))?;
+                let band = encode_band(&rgb, width, encoding.compression)
+                    .map_err(|e| failed("encode", e))?;
+                Ok(band.to_bytes())
             },
-            |pixels| {
-                muster_render::raster::encode_png(
-                    &pixels.concat(),
-                    width,
-                    height,
-                    Encoding::at(dpi),
-                )
-                .map_err(|e| {
-                    Error::with_source(
-                        ErrorKind::Render,
-                        format!("failed to encode {label}"),
-                        e,
-                    )
-                })
+            |kept| {
+                let bands = kept
+                    .iter()
+                    .map(|b| PngBand::from_bytes(b))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| failed("read the kept bands of", e))?;
+                join_bands(&bands, width, height, encoding)
+                    .map_err(|e| failed("encode", e))
             },
         )
     }
