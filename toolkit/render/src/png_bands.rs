@@ -122,56 +122,72 @@ pub fn join_bands(
 /// the filters, the one whose bytes (read as signed) sum to the least in magnitude is
 /// chosen; without the row `above`, only those that do not read it (none and sub).
 fn filter_row(row: &[u8], above: Option<&[u8]>, out: &mut Vec<u8>) {
-    let zeros;
-    let (up, filters): (&[u8], &[u8]) = match above {
-        Some(up) => (up, &[0, 1, 2, 3, 4]),
-        None => {
-            zeros = vec![0; row.len()];
-            (&zeros, &[0, 1])
-        }
-    };
-    let mut best: Option<(u64, Vec<u8>, u8)> = None;
-    let mut line = vec![0; row.len()];
-    for &kind in filters {
-        let mut sum = 0u64;
-        for i in 0..row.len() {
-            let a = if i >= RGB { row[i - RGB] } else { 0 };
-            let b = up[i];
-            let c = if i >= RGB { up[i - RGB] } else { 0 };
-            let predicted = match kind {
-                0 => 0,
-                1 => a,
-                2 => b,
-                3 => ((u16::from(a) + u16::from(b)) / 2) as u8,
-                _ => paeth(a, b, c),
-            };
-            let v = row[i].wrapping_sub(predicted);
-            line[i] = v;
-            sum += u64::from((v as i8).unsigned_abs());
-        }
-        if best.as_ref().is_none_or(|(s, _, _)| sum < *s) {
-            best = Some((sum, line.clone(), kind));
+    let kinds: &[u8] = if above.is_some() { &[0, 1, 2, 3, 4] } else { &[0, 1] };
+    let up = above.unwrap_or(row);
+    let mut best = (u64::MAX, 0u8, Vec::new());
+    let mut line = vec![0u8; row.len()];
+    for &kind in kinds {
+        filter_as(kind, row, up, &mut line);
+        let sum: u64 = line.iter().map(|&v| u64::from((v as i8).unsigned_abs())).sum();
+        if sum < best.0 {
+            best.0 = sum;
+            best.1 = kind;
+            std::mem::swap(&mut best.2, &mut line);
+            line.resize(row.len(), 0);
         }
     }
-    if let Some((_, line, kind)) = best {
-        out.push(kind);
-        out.extend_from_slice(&line);
+    out.push(best.1);
+    out.extend_from_slice(&best.2);
+}
+
+/// Writes `row` filtered by the PNG filter `kind` (0 none, 1 sub, 2 up, 3 average, 4 Paeth)
+/// into `line`, `up` being the row above (read only by up, average and Paeth).
+fn filter_as(kind: u8, row: &[u8], up: &[u8], line: &mut [u8]) {
+    let first = RGB.min(row.len());
+    match kind {
+        0 => line.copy_from_slice(row),
+        1 => {
+            line[..first].copy_from_slice(&row[..first]);
+            for i in first..row.len() {
+                line[i] = row[i].wrapping_sub(row[i - RGB]);
+            }
+        }
+        2 => {
+            for ((l, &x), &b) in line.iter_mut().zip(row).zip(up) {
+                *l = x.wrapping_sub(b);
+            }
+        }
+        3 => {
+            for i in 0..first {
+                line[i] = row[i].wrapping_sub(up[i] / 2);
+            }
+            for i in first..row.len() {
+                let mean = (u16::from(row[i - RGB]) + u16::from(up[i])) / 2;
+                line[i] = row[i].wrapping_sub(mean as u8);
+            }
+        }
+        _ => {
+            // Left and upper left are zero in the first pixel: Paeth predicts the byte above.
+            for i in 0..first {
+                line[i] = row[i].wrapping_sub(up[i]);
+            }
+            for i in first..row.len() {
+                line[i] = row[i].wrapping_sub(paeth(row[i - RGB], up[i], up[i - RGB]));
+            }
+        }
     }
 }
 
 /// The Paeth predictor of PNG: of left, above and upper left, the nearest to
-/// left + above - upper left.
+/// left + above - upper left (ties to left, then above).
 fn paeth(a: u8, b: u8, c: u8) -> u8 {
     let (ia, ib, ic) = (i16::from(a), i16::from(b), i16::from(c));
-    let p = ia + ib - ic;
-    let (pa, pb, pc) = ((p - ia).abs(), (p - ib).abs(), (p - ic).abs());
-    if pa <= pb && pa <= pc {
-        a
-    } else if pb <= pc {
-        b
-    } else {
-        c
-    }
+    // The distances of left + above - upper left to left, above and upper left.
+    let pa = (ib - ic).abs();
+    let pb = (ia - ic).abs();
+    let pc = (ia + ib - 2 * ic).abs();
+    let nearer_b = if pb <= pc { b } else { c };
+    if pa <= pb && pa <= pc { a } else { nearer_b }
 }
 
 /// The largest prime below 2^16: Adler-32's modulus.
