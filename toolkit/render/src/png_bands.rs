@@ -4,7 +4,7 @@
 //!
 //! A band's first row is filtered without the row above it (it belongs to another band),
 //! and its deflated data ends on a byte boundary with no final block; the join writes one
-//! zlib stream of the bands' data in order, ends it, and sums their Adler-32 checksums.
+//! zlib stream of the bands' data in order, ends it, and combines their Adler-32 checksums.
 
 use std::io::Write;
 
