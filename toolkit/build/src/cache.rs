@@ -224,12 +224,13 @@ impl Cache {
         outputs: &[PathBuf],
     ) -> Option<Standing> {
         let bytes = fs::read(self.stamp_path(game)).ok()?;
+        let hex = key.hex();
         // A changed game's stamp is not parsed here only to be found another key's.
-        if !stamp_may_match(&bytes, &key.hex()) {
+        if !stamp_may_match(&bytes, &hex) {
             return None;
         }
         let stamp: Stamp = serde_json::from_slice(&bytes).ok()?;
-        if stamp.key != key.hex()
+        if stamp.key != hex
             || stamp.summary.game != game
             || stamp.outputs != listing(self.out(), outputs)
         {
@@ -715,7 +716,6 @@ fn read_object(path: &Path) -> Option<Vec<u8>> {
     Some(stored)
 }
 
-/// The stamp at `path`, or nothing when it is missing or unreadable.
 /// Whether the stamp `bytes` may be of the key `key`: `false` only when it opens, as a
 /// stamp muster wrote does, with another key (its first field).
 fn stamp_may_match(bytes: &[u8], key: &str) -> bool {
@@ -727,6 +727,7 @@ fn stamp_may_match(bytes: &[u8], key: &str) -> bool {
     }
 }
 
+/// The stamp at `path`, or nothing when it is missing or unreadable.
 fn read_stamp(path: &Path) -> Option<Stamp> {
     serde_json::from_slice(&fs::read(path).ok()?).ok()
 }
