@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::UNIX_EPOCH;
 
-use muster_package::archive::{MAX_PART, content_parts};
+use muster_package::archive::{Fetched, MAX_PART, content_parts};
 use muster_render::Encoding;
 use serde::{Deserialize, Serialize};
 
@@ -630,22 +630,30 @@ impl<'a> GameCache<'a> {
     /// say ([`content_parts`]), each kept on its own, so that a change deflates again only
     /// the parts it touches. The archive itself is not kept whole: joining its entries
     /// costs less than storing it again at each change (a module is mostly images, stored
-    /// as they are).
+    /// as they are). The entries `fetched` gives are read one at a time as the archive is
+    /// written ([`muster_package::archive::write_zip_fetching`]).
     pub fn zip(
         &self,
         label: &str,
         files: &std::collections::BTreeMap<String, Vec<u8>>,
+        fetched: &Fetched,
     ) -> Result<Vec<u8>> {
-        if let Some(drawn) = &self.cache.drawn {
-            lock(drawn).zips.push(files.clone());
-        }
         use muster_package::archive::{
-            DeflatedPart, deflated_entry, is_deflated, joined_entry, write_zip_from,
+            DeflatedPart, deflated_entry, is_deflated, joined_entry, write_zip_fetching,
         };
         use rayon::prelude::*;
         let failed = |e: muster_package::archive::ArchiveError| {
             Error::new(ErrorKind::Package, format!("failed to zip {label} ({e})"))
         };
+        if let Some(drawn) = &self.cache.drawn {
+            let mut whole = files.clone();
+            for name in fetched.sizes.keys() {
+                let mut bytes = Vec::new();
+                (fetched.fetch)(name, &mut bytes).map_err(failed)?;
+                whole.insert(name.clone(), bytes);
+            }
+            lock(drawn).zips.push(whole);
+        }
         type Entries<'f> = Vec<(&'f String, &'f Vec<u8>)>;
         let (large, small): (Entries, Entries) = files
             .iter()
@@ -695,7 +703,7 @@ impl<'a> GameCache<'a> {
             deflated
                 .insert(name.to_string(), joined_entry(name, &parts).map_err(failed)?);
         }
-        write_zip_from(files, &deflated).map_err(failed)
+        write_zip_fetching(files, &deflated, fetched).map_err(failed)
     }
 }
 
@@ -846,7 +854,7 @@ mod tests {
         files.insert("small.xml".to_string(), b"<a/>".to_vec());
         files.insert("images/a.png".to_string(), vec![1, 2, 3]);
         let game = GameCache::new(&cache);
-        let first = game.zip("g.vmod", &files).unwrap();
+        let first = game.zip("g.vmod", &files, &Fetched::none()).unwrap();
         let parts = content_parts(&text).len();
         assert!(parts > 3);
         assert_eq!(game.report().made.len(), parts + 1, "every part and the small entry");
@@ -855,7 +863,7 @@ mod tests {
         edited.insert(text.len() / 2, b'7');
         files.insert("big.json".to_string(), edited.clone());
         let again = GameCache::new(&cache);
-        let second = again.zip("g.vmod", &files).unwrap();
+        let second = again.zip("g.vmod", &files, &Fetched::none()).unwrap();
         let made = again.report().made;
         assert!(!made.is_empty() && made.len() <= 2, "{made:?}");
         assert!(made.iter().all(|m| m.contains("of big.json in g.vmod")), "{made:?}");
@@ -865,8 +873,32 @@ mod tests {
         // The same files zip to the same bytes, from the cache or not.
         files.insert("big.json".to_string(), text);
         let fresh = Cache::open(dir.path().join("other"), false).unwrap();
-        assert_eq!(GameCache::new(&fresh).zip("g.vmod", &files).unwrap(), first);
-        assert_eq!(GameCache::new(&cache).zip("g.vmod", &files).unwrap(), first);
+        assert_eq!(
+            GameCache::new(&fresh).zip("g.vmod", &files, &Fetched::none()).unwrap(),
+            first
+        );
+        assert_eq!(
+            GameCache::new(&cache).zip("g.vmod", &files, &Fetched::none()).unwrap(),
+            first
+        );
+        // An image fetched as the archive is written gives the same archive, and the
+        // benchmark's record holds its bytes.
+        let recording = Cache::open(dir.path().join("recording"), true).unwrap();
+        let image = files.remove("images/a.png").unwrap();
+        let fetch = |name: &str, bytes: &mut Vec<u8>| {
+            assert_eq!(name, "images/a.png");
+            bytes.extend_from_slice(&image);
+            Ok(())
+        };
+        let sizes = [("images/a.png".to_string(), 3)].into();
+        let fetched = Fetched { sizes, fetch: &fetch };
+        assert_eq!(
+            GameCache::new(&recording).zip("g.vmod", &files, &fetched).unwrap(),
+            first
+        );
+        let zips = recording.take_recorded().zips;
+        assert_eq!(zips.len(), 1);
+        assert_eq!(zips[0].get("images/a.png"), Some(&image));
     }
 
     #[test]

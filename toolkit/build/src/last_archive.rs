@@ -33,10 +33,45 @@ impl LastArchive {
 
     /// The bytes of the object `key`, when an entry of the archive holds them intact.
     pub fn object(&self, key: &str) -> Option<Vec<u8>> {
-        let entry = self.by_key.get(key)?;
-        let mut bytes = vec![0; entry.range.len()];
-        read_at(&self.file, &mut bytes, entry.range.start as u64).ok()?;
-        (crc32fast::hash(&bytes) == entry.crc).then_some(bytes)
+        let mut bytes = Vec::new();
+        self.read_object(key, &mut bytes).then_some(bytes)
+    }
+
+    /// This store without the objects whose entries are no longer intact (each one is
+    /// read); nothing when none is left.
+    pub fn without_damaged(mut self) -> Option<LastArchive> {
+        let mut bytes = Vec::new();
+        let damaged: Vec<String> = self
+            .by_key
+            .keys()
+            .filter(|key| !self.read_object(key, &mut bytes))
+            .cloned()
+            .collect();
+        for key in damaged {
+            self.by_key.remove(&key);
+        }
+        (!self.by_key.is_empty()).then_some(self)
+    }
+
+    /// The size of the object `key`, when an entry of the archive holds it.
+    pub fn size(&self, key: &str) -> Option<usize> {
+        Some(self.by_key.get(key)?.range.len())
+    }
+
+    /// Fills `bytes` (emptied first) with the object `key`; returns whether an entry of the
+    /// archive held it intact (when not, `bytes` is left empty).
+    pub fn read_object(&self, key: &str, bytes: &mut Vec<u8>) -> bool {
+        bytes.clear();
+        let Some(entry) = self.by_key.get(key) else {
+            return false;
+        };
+        bytes.resize(entry.range.len(), 0);
+        let intact = read_at(&self.file, bytes, entry.range.start as u64).is_ok()
+            && crc32fast::hash(bytes) == entry.crc;
+        if !intact {
+            bytes.clear();
+        }
+        intact
     }
 }
 
@@ -92,6 +127,15 @@ mod tests {
         assert_eq!(last.object("kx"), None);
         assert_eq!(last.object("kg"), None);
         assert_eq!(last.object("other"), None);
+        assert_eq!(
+            (last.size("ka"), last.size("kx"), last.size("kg")),
+            (Some(11), None, None)
+        );
+        let mut buffer = b"left over".to_vec();
+        assert!(last.read_object("kb", &mut buffer));
+        assert_eq!(buffer, b"second image");
+        assert!(!last.read_object("kg", &mut buffer));
+        assert!(buffer.is_empty());
         // A flipped byte in an entry's data fails its CRC: the object is not given out.
         let at = zip.windows(11).position(|w| w == b"first image").expect("stored as is");
         let mut damaged = zip.clone();
@@ -99,6 +143,16 @@ mod tests {
         std::fs::write(&path, &damaged).expect("writes");
         let last = LastArchive::open(&path, &entries).expect("opens");
         assert_eq!(last.object("ka"), None);
+        let mut buffer = Vec::new();
+        assert!(!last.read_object("ka", &mut buffer));
+        assert!(buffer.is_empty(), "no damaged bytes are given out");
+        assert_eq!(
+            last.size("ka"),
+            Some(11),
+            "known until the damaged ones are left out"
+        );
+        let last = last.without_damaged().expect("one intact object");
+        assert_eq!((last.size("ka"), last.size("kb")), (None, Some(12)));
         assert_eq!(last.object("kb").as_deref(), Some(&b"second image"[..]));
         // No archive, or no entry from an object, gives no store.
         assert!(LastArchive::open(&dir.path().join("none.vmod"), &entries).is_none());

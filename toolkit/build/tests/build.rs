@@ -504,4 +504,15 @@ fn a_rebuild_copies_the_module_s_images_from_the_last_module_and_draws_a_damaged
     assert!(drawn.contains(&format!("module counter {image}")), "{image}: {drawn:?}");
     assert_eq!(drawn.len(), 2, "{drawn:?}");
     assert!(std::fs::read(&vmod).unwrap() == clean_build("clean-2"), "as a clean build");
+
+    // A browser-table image deleted since is copied again from the last module, undrawn.
+    let web_image = dir.path().join("out/dist/monster/web").join(name);
+    let before = std::fs::read(&web_image).unwrap();
+    std::fs::remove_file(&web_image).unwrap();
+    std::fs::remove_dir_all(dir.path().join("out/.muster-cache/objects")).unwrap();
+    let fourth = build.run(&NoProgress).unwrap();
+    assert!(!fourth.has_errors());
+    assert_eq!(module_images(&fourth.games[0].cache.made), Vec::<String>::new());
+    assert!(std::fs::read(&web_image).unwrap() == before, "{}", web_image.display());
+    assert!(std::fs::read(&vmod).unwrap() == clean_build("clean-3"), "as a clean build");
 }

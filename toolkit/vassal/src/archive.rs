@@ -84,22 +84,76 @@ pub fn write_zip_from(
     files: &BTreeMap<String, Vec<u8>>,
     deflated: &BTreeMap<String, Vec<u8>>,
 ) -> Result<Vec<u8>, ArchiveError> {
+    write_zip_fetching(files, deflated, &Fetched::none())
+}
+
+/// Fills its buffer (emptied first) with the bytes of the entry named.
+pub type Fetch<'a> = dyn Fn(&str, &mut Vec<u8>) -> Result<(), ArchiveError> + 'a;
+
+/// Entries of an archive whose bytes are fetched one at a time as it is written, so that
+/// they are never all held at once: entry name → the size expected, and the fetcher, which
+/// fills its buffer with an entry's bytes.
+pub struct Fetched<'a> {
+    /// Entry name → its size, as far as it is known (room is made for it).
+    pub sizes: BTreeMap<String, usize>,
+    /// Fills the buffer (emptied first) with the bytes of the entry named.
+    pub fetch: &'a Fetch<'a>,
+}
+
+impl Fetched<'_> {
+    /// No entry fetched.
+    pub fn none() -> Fetched<'static> {
+        Fetched { sizes: BTreeMap::new(), fetch: &|name, _| Err(not_fetched(name)) }
+    }
+}
+
+/// The error for an entry that nothing gives.
+fn not_fetched(name: &str) -> ArchiveError {
+    ArchiveError(format!("nothing gives the bytes of {name}"))
+}
+
+/// Writes `files` and the entries `fetched` gives as [`write_zip_from`] does, in name
+/// order: each fetched entry is read when its turn comes into one buffer used again. A
+/// fetched entry must be one that is stored (not deflated) and not among `files`.
+pub fn write_zip_fetching(
+    files: &BTreeMap<String, Vec<u8>>,
+    deflated: &BTreeMap<String, Vec<u8>>,
+    fetched: &Fetched,
+) -> Result<Vec<u8>, ArchiveError> {
     // The archive is about as large as its entries: room for them all, so that it is
     // never copied as it grows.
-    let size: usize = files
-        .iter()
-        .map(|(name, bytes)| {
-            let entry = if is_deflated(name) {
-                deflated.get(name).map_or(bytes.len(), Vec::len)
-            } else {
-                bytes.len()
-            };
-            entry + 2 * name.len() + 128
-        })
-        .sum();
+    let given = files.iter().map(|(name, bytes)| {
+        let entry = if is_deflated(name) {
+            deflated.get(name).map_or(bytes.len(), Vec::len)
+        } else {
+            bytes.len()
+        };
+        entry + 2 * name.len() + 128
+    });
+    let others = fetched.sizes.iter().map(|(name, size)| size + 2 * name.len() + 128);
+    let size: usize = given.chain(others).sum();
+    let mut names: Vec<&String> = files.keys().chain(fetched.sizes.keys()).collect();
+    names.sort_unstable();
+    if let Some(twice) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(ArchiveError(format!("{} is both given and fetched", twice[0])));
+    }
     let mut z = ZipWriter::new(Cursor::new(Vec::with_capacity(size)));
-    for (name, bytes) in files {
+    let mut buffer = Vec::new();
+    for name in names {
         check_name(name)?;
+        let bytes = match files.get(name) {
+            Some(bytes) => bytes,
+            None if is_deflated(name) => {
+                return Err(ArchiveError(format!(
+                    "{name} would be deflated, not fetched"
+                )));
+            }
+            None => {
+                buffer.clear();
+                (fetched.fetch)(name, &mut buffer)?;
+                &buffer
+            }
+        };
         if !is_deflated(name) {
             z.start_file(name.as_str(), entry_options(name)?).map_err(err)?;
             z.write_all(bytes).map_err(err)?;
@@ -612,6 +666,51 @@ mod tests {
         );
         let e = write_zip_from(&files, &other).expect_err("refused");
         assert!(e.0.contains("holds other bytes"), "{e}");
+    }
+
+    #[test]
+    fn fetched_entries_make_the_archive_written_whole() {
+        let mut whole = BTreeMap::new();
+        whole.insert("buildFile.xml".to_string(), b"<piece/>".repeat(50));
+        whole.insert("images/a.png".to_string(), vec![7; 300]);
+        whole.insert("images/b.png".to_string(), vec![8; 30]);
+        whole.insert("s1.vsav".to_string(), vec![9; 40]);
+        let deflated: BTreeMap<String, Vec<u8>> = [(
+            "buildFile.xml".to_string(),
+            deflated_entry("buildFile.xml", &whole["buildFile.xml"]).expect("writes"),
+        )]
+        .into();
+        let mut given = whole.clone();
+        let held: Vec<String> = vec!["images/a.png".into(), "images/b.png".into()];
+        for name in &held {
+            given.remove(name);
+        }
+        // The sizes are room only: one a little short is still written whole.
+        let sizes: BTreeMap<String, usize> =
+            held.iter().map(|n| (n.clone(), 10)).collect();
+        let fetch = |name: &str, buffer: &mut Vec<u8>| {
+            assert!(buffer.is_empty(), "{name} is fetched into an empty buffer");
+            buffer.extend_from_slice(&whole[name]);
+            Ok(())
+        };
+        let fetched = Fetched { sizes: sizes.clone(), fetch: &fetch };
+        let written = write_zip_fetching(&given, &deflated, &fetched).expect("writes");
+        assert_eq!(written, write_zip(&whole).expect("writes"));
+        // A fetcher's error is the archive's; an entry both given and fetched, or fetched
+        // but deflated, is refused.
+        let failing =
+            |name: &str, _: &mut Vec<u8>| Err(ArchiveError(format!("gone: {name}")));
+        let fetched = Fetched { sizes: sizes.clone(), fetch: &failing };
+        let e = write_zip_fetching(&given, &deflated, &fetched).expect_err("refused");
+        assert_eq!(e.0, "gone: images/a.png");
+        let fetched = Fetched { sizes: sizes.clone(), fetch: &fetch };
+        let e = write_zip_fetching(&whole, &deflated, &fetched).expect_err("refused");
+        assert!(e.0.contains("images/a.png is both given and fetched"), "{e}");
+        let mut sizes = sizes;
+        sizes.insert("rules/r.json".into(), 3);
+        let fetched = Fetched { sizes, fetch: &fetch };
+        let e = write_zip_fetching(&given, &deflated, &fetched).expect_err("refused");
+        assert!(e.0.contains("rules/r.json would be deflated"), "{e}");
     }
 
     #[test]

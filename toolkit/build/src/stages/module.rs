@@ -1,8 +1,12 @@
 //! The package stage: a game as a VASSAL module and a browser table.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use muster_check::Solution;
 use muster_model::Game;
-use muster_package::module::{Drawn, ModuleOptions, SheetImage, build};
+use muster_package::archive::{ArchiveError, Fetched};
+use muster_package::module::{Drawn, Module, ModuleOptions, SheetImage, build};
 use muster_render::FaceArts;
 use rayon::prelude::*;
 
@@ -11,6 +15,7 @@ use crate::cache::Picture;
 use crate::error::{Error, ErrorKind, Result};
 use crate::last_archive::LastArchive;
 use crate::report::{LiveRulesReport, MapImage, ModuleReport, SetupReport};
+use crate::sync::lock;
 
 /// Packages a game as `dist/<game>.vmod`, its browser table under `dist/<game>/web/`, and
 /// writes what each setup holds to `dist/<game>/module.json`.
@@ -39,28 +44,37 @@ pub fn write_module(
     // The images the last build put in the module, unchanged since, are read from it: one
     // open file instead of one cache object per image.
     let last = ctx.outputs.last_archive(&path).and_then(|e| LastArchive::open(&path, e));
-    // Each image is drawn through the cache and named by its object's key, so that its
-    // copy in the browser table can be kept unread.
-    let draw = |label: &str, svg: &str, width: u32, height: u32, dpi: u32| {
-        let label = format!("module {label}");
-        let picture = Picture { svg, width, height, dpi };
-        let key = ctx.cache.png_key(&label, &picture);
-        let hex = key.hex();
-        if let Some(png) = last.as_ref().and_then(|l| l.object(&hex)) {
-            ctx.cache.reuse(&key);
-            return Ok(Drawn { png, origin: Some(hex) });
-        }
-        let png =
-            ctx.cache.png_of(&key, &label, &picture).map_err(|e| format!("{e:#}"))?;
-        Ok(Drawn { png, origin: Some(hex) })
+    let package = |last: &Option<LastArchive>| {
+        package(ctx, game, &sheets, solutions, &options, last.as_ref())
     };
-    let keep = ctx.cache.keeper(ErrorKind::Package, &game.id);
-    let module =
-        build(game, &sheets, solutions, &options, &draw, &*keep).map_err(|e| {
-            Error::new(ErrorKind::Package, format!("failed to package {} ({e})", game.id))
-        })?;
-    let bytes = ctx.cache.zip(&format!("{}.vmod", game.id), &module.files)?;
-    drop(last);
+    // When the last module no longer holds an image intact, the images are taken again
+    // from it but for the damaged ones, which are drawn.
+    let (last, (module, bytes)) = match package(&last)? {
+        Some(packed) => (last, packed),
+        None => {
+            let last = last.and_then(LastArchive::without_damaged);
+            let packed = package(&last)?.ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Package,
+                    format!("{} changed while it was read; build again", path.display()),
+                )
+            })?;
+            (last, packed)
+        }
+    };
+    // The bytes of an image the module holds, from the last module.
+    let held = |name: &str, bytes: &mut Vec<u8>| -> Result<()> {
+        let read = module
+            .origins
+            .get(name)
+            .is_some_and(|key| last.as_ref().is_some_and(|l| l.read_object(key, bytes)));
+        read.then_some(()).ok_or_else(|| {
+            Error::new(
+                ErrorKind::Package,
+                format!("{} changed while it was read; build again", path.display()),
+            )
+        })
+    };
     let web = dist.join(&game.id).join("web");
     // The archive is written beside the browser table's files.
     let (archive, table) = rayon::join(
@@ -70,23 +84,35 @@ pub fn write_module(
                 ctx.outputs.write(&web.join(name), bytes)
             })?;
             module.web.from_module.par_iter().try_for_each(|(name, of)| {
-                let bytes = module.files.get(of).ok_or_else(|| {
-                    Error::new(
-                        ErrorKind::Package,
-                        format!(
-                            "the browser table's {name} copies {of}, not in the module"
-                        ),
-                    )
-                })?;
                 let path = web.join(name);
-                match module.origins.get(of) {
-                    Some(key) if ctx.outputs.keep_object(&path, key) => Ok(()),
+                let origin = module.origins.get(of);
+                if origin.is_some_and(|key| ctx.outputs.keep_object(&path, key)) {
+                    return Ok(());
+                }
+                let mut read = Vec::new();
+                let bytes = match module.files.get(of) {
+                    Some(bytes) => bytes,
+                    None if module.held.contains(of) => {
+                        held(of, &mut read)?;
+                        &read
+                    }
+                    None => {
+                        return Err(Error::new(
+                            ErrorKind::Package,
+                            format!(
+                                "the browser table's {name} copies {of}, not in the module"
+                            ),
+                        ));
+                    }
+                };
+                match origin {
                     Some(key) => ctx.outputs.write_object(&path, key, bytes),
                     None => ctx.outputs.write(&path, bytes),
                 }
             })
         },
     );
+    drop(last);
     archive?;
     table?;
     let mut text = serde_json::to_string_pretty(&module.setups)?;
@@ -112,4 +138,65 @@ pub fn write_module(
             approximated: module.live_rules.approximated.clone(),
         },
     })
+}
+
+/// A game's module and its archive's bytes, drawing through the cache each image not
+/// taken from the `last` module; `None` when an image the last module was to give could
+/// not be read from it intact.
+fn package(
+    ctx: &Context,
+    game: &Game,
+    sheets: &[SheetImage],
+    solutions: &[Solution],
+    options: &ModuleOptions,
+    last: Option<&LastArchive>,
+) -> Result<Option<(Module, Vec<u8>)>> {
+    // The images taken from the last module, counted as reused once it gave them all.
+    let reused = Mutex::new(Vec::new());
+    // Each image is drawn through the cache and named by its object's key, so that its
+    // copy in the browser table can be kept unread.
+    let draw = |label: &str, svg: &str, width: u32, height: u32, dpi: u32| {
+        let label = format!("module {label}");
+        let picture = Picture { svg, width, height, dpi };
+        let key = ctx.cache.png_key(&label, &picture);
+        let hex = key.hex();
+        // An image the last module holds is read from it only as the new one is written.
+        if last.is_some_and(|l| l.size(&hex).is_some()) {
+            lock(&reused).push(key);
+            return Ok(Drawn::Held { origin: hex });
+        }
+        let png =
+            ctx.cache.png_of(&key, &label, &picture).map_err(|e| format!("{e:#}"))?;
+        Ok(Drawn::named(png, hex))
+    };
+    let keep = ctx.cache.keeper(ErrorKind::Package, &game.id);
+    let module = build(game, sheets, solutions, options, &draw, &*keep).map_err(|e| {
+        Error::new(ErrorKind::Package, format!("failed to package {} ({e})", game.id))
+    })?;
+    let origin = |name: &str| module.origins.get(name).map(String::as_str);
+    let damaged = AtomicBool::new(false);
+    let fetch = |name: &str, bytes: &mut Vec<u8>| {
+        let read = origin(name)
+            .is_some_and(|key| last.is_some_and(|l| l.read_object(key, bytes)));
+        if !read {
+            damaged.store(true, Ordering::Relaxed);
+            return Err(ArchiveError(format!("the last module no longer holds {name}")));
+        }
+        Ok(())
+    };
+    let sizes = module.held.iter().map(|name| {
+        let size = origin(name).and_then(|key| last?.size(key));
+        (name.clone(), size.unwrap_or(0))
+    });
+    let fetched = Fetched { sizes: sizes.collect(), fetch: &fetch };
+    match ctx.cache.zip(&format!("{}.vmod", game.id), &module.files, &fetched) {
+        Ok(bytes) => {
+            for key in std::mem::take(&mut *lock(&reused)) {
+                ctx.cache.reuse(&key);
+            }
+            Ok(Some((module, bytes)))
+        }
+        Err(_) if damaged.load(Ordering::Relaxed) => Ok(None),
+        Err(e) => Err(e),
+    }
 }

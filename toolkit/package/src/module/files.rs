@@ -1,48 +1,76 @@
 //! A module's files as they are gathered: each one's bytes, and for a drawn image the
 //! origin its drawer named, so that a copy of it elsewhere can be kept without reading it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// An image as a [`super::Draw`] callback returns it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Drawn {
-    /// The PNG's bytes.
-    pub png: Vec<u8>,
-    /// What the drawer knows these bytes by (for example a cache key), if anything: two
-    /// images with the same origin have the same bytes.
-    pub origin: Option<String>,
+pub enum Drawn {
+    /// The PNG's bytes, with what the drawer knows them by (for example a cache key), if
+    /// anything: two images with the same origin have the same bytes.
+    Bytes {
+        /// The PNG's bytes.
+        png: Vec<u8>,
+        /// What the drawer knows these bytes by, if anything.
+        origin: Option<String>,
+    },
+    /// An image the drawer holds already under `origin` and gives when the module's
+    /// archive is written ([`super::Module::held`]): its bytes are not read before.
+    Held {
+        /// What the drawer knows the bytes by.
+        origin: String,
+    },
 }
 
 impl Drawn {
     /// An image its drawer names no origin for.
     pub fn unnamed(png: Vec<u8>) -> Drawn {
-        Drawn { png, origin: None }
+        Drawn::Bytes { png, origin: None }
+    }
+
+    /// An image's bytes, known to its drawer as `origin`.
+    pub fn named(png: Vec<u8>, origin: String) -> Drawn {
+        Drawn::Bytes { png, origin: Some(origin) }
     }
 }
 
-/// Archive path → bytes, and archive path → origin of the images drawn with one.
+/// Archive path → bytes, archive path → origin of the images drawn with one, and the
+/// images whose bytes their drawer holds.
 #[derive(Debug, Default)]
 pub(super) struct Files {
     /// Archive path → bytes.
     pub(super) bytes: BTreeMap<String, Vec<u8>>,
     /// Archive path → origin.
     pub(super) origins: BTreeMap<String, String>,
+    /// The archive paths of the images their drawer holds ([`Drawn::Held`]).
+    pub(super) held: BTreeSet<String>,
 }
 
 impl Files {
     /// Adds a file that was not drawn (or replaces one, forgetting its origin).
     pub(super) fn insert(&mut self, path: String, bytes: Vec<u8>) {
         self.origins.remove(&path);
+        self.held.remove(&path);
         self.bytes.insert(path, bytes);
     }
 
     /// Adds a drawn image, with its origin when it has one.
     pub(super) fn insert_drawn(&mut self, path: String, drawn: Drawn) {
-        match drawn.origin {
-            Some(origin) => self.origins.insert(path.clone(), origin),
-            None => self.origins.remove(&path),
-        };
-        self.bytes.insert(path, drawn.png);
+        match drawn {
+            Drawn::Bytes { png, origin } => {
+                match origin {
+                    Some(origin) => self.origins.insert(path.clone(), origin),
+                    None => self.origins.remove(&path),
+                };
+                self.held.remove(&path);
+                self.bytes.insert(path, png);
+            }
+            Drawn::Held { origin } => {
+                self.bytes.remove(&path);
+                self.origins.insert(path.clone(), origin);
+                self.held.insert(path);
+            }
+        }
     }
 }
 
@@ -53,15 +81,29 @@ mod tests {
     #[test]
     fn a_file_replaced_without_origin_loses_the_old_one() {
         let mut files = Files::default();
-        files.insert_drawn(
-            "images/a.png".into(),
-            Drawn { png: vec![1], origin: Some("k1".into()) },
-        );
+        files.insert_drawn("images/a.png".into(), Drawn::named(vec![1], "k1".into()));
         assert_eq!(files.origins.get("images/a.png").map(String::as_str), Some("k1"));
         files.insert("images/a.png".into(), vec![2]);
         assert_eq!(files.bytes["images/a.png"], vec![2]);
         assert!(!files.origins.contains_key("images/a.png"));
         files.insert_drawn("images/a.png".into(), Drawn::unnamed(vec![3]));
         assert!(files.origins.is_empty());
+    }
+
+    #[test]
+    fn a_held_image_has_an_origin_and_no_bytes_until_replaced() {
+        let mut files = Files::default();
+        files.insert("images/a.png".into(), vec![1]);
+        files.insert_drawn("images/a.png".into(), Drawn::Held { origin: "k1".into() });
+        assert!(files.bytes.is_empty());
+        assert_eq!(files.origins.get("images/a.png").map(String::as_str), Some("k1"));
+        assert!(files.held.contains("images/a.png"));
+        files.insert_drawn("images/a.png".into(), Drawn::named(vec![2], "k2".into()));
+        assert!(files.held.is_empty());
+        assert_eq!(files.bytes["images/a.png"], vec![2]);
+        assert_eq!(files.origins.get("images/a.png").map(String::as_str), Some("k2"));
+        files.insert_drawn("images/a.png".into(), Drawn::Held { origin: "k3".into() });
+        files.insert("images/a.png".into(), vec![3]);
+        assert!(files.held.is_empty() && files.origins.is_empty());
     }
 }

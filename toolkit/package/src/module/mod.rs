@@ -16,7 +16,7 @@ pub mod table;
 pub mod turns;
 
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use muster_check::Solution;
 use muster_model::{Game, Unit};
@@ -79,8 +79,11 @@ impl std::error::Error for PackageError {}
 pub struct Module {
     /// Archive path → bytes.
     pub files: BTreeMap<String, Vec<u8>>,
-    /// Archive path → origin ([`Drawn::origin`]) of each image drawn with one.
+    /// Archive path → origin of each image drawn with one ([`Drawn`]).
     pub origins: BTreeMap<String, String>,
+    /// The archive paths of the images their drawer holds ([`Drawn::Held`]): files of the
+    /// module whose bytes are not in `files`, each with its origin in `origins`.
+    pub held: BTreeSet<String>,
     /// One entry per scenario.
     pub setups: Vec<SetupFile>,
     /// Palette slots.
@@ -414,6 +417,7 @@ pub fn build(
     Ok(Module {
         files: files.bytes,
         origins: files.origins,
+        held: files.held,
         setups: setup_files,
         slots: slots.len(),
         prototypes: prototypes.len(),
