@@ -635,16 +635,43 @@ impl<'a> GameCache<'a> {
     pub fn zip(
         &self,
         label: &str,
-        files: &std::collections::BTreeMap<String, Vec<u8>>,
+        files: &BTreeMap<String, Vec<u8>>,
         fetched: &Fetched,
     ) -> Result<Vec<u8>> {
+        let deflated = self.deflated_entries(label, files, fetched)?;
+        muster_package::archive::write_zip_fetching(files, &deflated, fetched)
+            .map_err(|e| zip_failed(label, e))
+    }
+
+    /// [`GameCache::zip`] written to `file` as it goes, never held whole; returns its size.
+    pub fn zip_to(
+        &self,
+        label: &str,
+        files: &BTreeMap<String, Vec<u8>>,
+        fetched: &Fetched,
+        file: &mut fs::File,
+    ) -> Result<u64> {
+        let deflated = self.deflated_entries(label, files, fetched)?;
+        let (_, size) = muster_package::archive::write_zip_fetching_to(
+            file, files, &deflated, fetched,
+        )
+        .map_err(|e| zip_failed(label, e))?;
+        Ok(size)
+    }
+
+    /// Each entry of [`GameCache::zip`] to deflate, deflated (entry name → a one-entry
+    /// zip), through the cache.
+    fn deflated_entries(
+        &self,
+        label: &str,
+        files: &BTreeMap<String, Vec<u8>>,
+        fetched: &Fetched,
+    ) -> Result<BTreeMap<String, Vec<u8>>> {
         use muster_package::archive::{
-            DeflatedPart, deflated_entry, is_deflated, joined_entry, write_zip_fetching,
+            DeflatedPart, deflated_entry, is_deflated, joined_entry,
         };
         use rayon::prelude::*;
-        let failed = |e: muster_package::archive::ArchiveError| {
-            Error::new(ErrorKind::Package, format!("failed to zip {label} ({e})"))
-        };
+        let failed = |e| zip_failed(label, e);
         if let Some(drawn) = &self.cache.drawn {
             let mut whole = files.clone();
             for name in fetched.sizes.keys() {
@@ -703,8 +730,13 @@ impl<'a> GameCache<'a> {
             deflated
                 .insert(name.to_string(), joined_entry(name, &parts).map_err(failed)?);
         }
-        write_zip_fetching(files, &deflated, fetched).map_err(failed)
+        Ok(deflated)
     }
+}
+
+/// The error of an archive `label` that could not be zipped.
+fn zip_failed(label: &str, e: muster_package::archive::ArchiveError) -> Error {
+    Error::new(ErrorKind::Package, format!("failed to zip {label} ({e})"))
 }
 
 /// `path` as written in a stamp: relative to the output folder `base`.
@@ -777,6 +809,7 @@ fn stat_listing(base: &Path, files: &[PathBuf]) -> Vec<(String, u64, u128)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     #[test]
     fn a_stamp_of_another_key_is_told_by_its_opening() {
@@ -912,7 +945,8 @@ mod tests {
         let written = Outputs::default();
         let entries: BTreeMap<String, String> =
             [("images/a.png".to_string(), "k1".to_string())].into_iter().collect();
-        written.write_archive(&archive, b"zip", entries.clone()).unwrap();
+        let fill = |f: &mut fs::File| f.write_all(b"zip").io(|| "writes".to_string());
+        written.write_archive(&archive, fill, entries.clone()).unwrap();
         written.write_object(&image, "k1", b"png").unwrap();
         written.commit().unwrap();
         let owned = [archive.clone(), image.clone()];

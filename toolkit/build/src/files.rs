@@ -48,11 +48,62 @@ pub(crate) fn unchanged(path: &Path, bytes: &[u8]) -> bool {
     file.read(&mut [0]).is_ok_and(|n| n == 0)
 }
 
+/// Whether the files `a` and `b` hold the same bytes, compared a piece at a time; `false`
+/// when either cannot be read.
+pub(crate) fn same_bytes(a: &Path, b: &Path) -> bool {
+    use std::io::Read;
+    const PIECE: usize = 1 << 20;
+    let (Ok(mut a), Ok(mut b)) = (fs::File::open(a), fs::File::open(b)) else {
+        return false;
+    };
+    let size = |f: &fs::File| f.metadata().map(|m| m.len()).ok();
+    if size(&a).is_none() || size(&a) != size(&b) {
+        return false;
+    }
+    let (mut x, mut y) = (vec![0; PIECE], vec![0; PIECE]);
+    loop {
+        let Ok(n) = read_full(&mut a, &mut x) else {
+            return false;
+        };
+        if read_full(&mut b, &mut y).ok() != Some(n) || x[..n] != y[..n] {
+            return false;
+        }
+        if n < PIECE {
+            // Nothing more in `b` either: a file grown since its size was read differs.
+            return b.read(&mut [0]).is_ok_and(|n| n == 0);
+        }
+    }
+}
+
+/// Reads into `buffer` until it is full or the file ends; returns how much was read.
+fn read_full(file: &mut fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {
+    use std::io::Read;
+    let mut n = 0;
+    while n < buffer.len() {
+        match file.read(&mut buffer[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
+}
+
 /// A temporary file beside `path` holding `bytes`, readable by all (outputs are ordinary
 /// files), not yet flushed to disk.
 pub(crate) fn write_temporary(
     path: &Path,
     bytes: &[u8],
+) -> Result<tempfile::NamedTempFile> {
+    write_temporary_with(path, |file| {
+        file.write_all(bytes).io(|| format!("failed to write {}", path.display()))
+    })
+}
+
+/// A temporary file beside `path`, readable by all, that `fill` writes; not yet flushed to
+/// disk.
+pub(crate) fn write_temporary_with(
+    path: &Path,
+    fill: impl FnOnce(&mut fs::File) -> Result<()>,
 ) -> Result<tempfile::NamedTempFile> {
     let dir =
         path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -64,7 +115,7 @@ pub(crate) fn write_temporary(
         .suffix(TEMPORARY_SUFFIX)
         .tempfile_in(dir)
         .io(|| format!("failed to create a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes).io(|| format!("failed to write {}", path.display()))?;
+    fill(tmp.as_file_mut())?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -202,6 +253,28 @@ mod tests {
         assert!(!unchanged(&dir.path().join("none"), b""), "no file");
         fs::write(&p, b"").unwrap();
         assert!(unchanged(&p, b""), "an empty file");
+    }
+
+    #[test]
+    fn two_files_compare_piece_by_piece_to_the_last_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let (p, q) = (dir.path().join("p.bin"), dir.path().join("q.bin"));
+        let bytes: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
+        fs::write(&p, &bytes).unwrap();
+        fs::write(&q, &bytes).unwrap();
+        assert!(same_bytes(&p, &q));
+        for at in [0, 1 << 20, bytes.len() - 1] {
+            let mut other = bytes.clone();
+            other[at] ^= 1;
+            fs::write(&q, &other).unwrap();
+            assert!(!same_bytes(&p, &q), "a difference at byte {at}");
+        }
+        fs::write(&q, &bytes[1..]).unwrap();
+        assert!(!same_bytes(&p, &q), "a shorter file");
+        assert!(!same_bytes(&p, &dir.path().join("none")), "no file");
+        fs::write(&p, b"").unwrap();
+        fs::write(&q, b"").unwrap();
+        assert!(same_bytes(&p, &q), "two empty files");
     }
 
     #[test]

@@ -8,7 +8,8 @@ use std::sync::Mutex;
 
 use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::files::{
-    files_under, persist, remove_empty_dirs_under, unchanged, write_temporary,
+    files_under, persist, remove_empty_dirs_under, same_bytes, unchanged,
+    write_temporary, write_temporary_with,
 };
 use crate::sync::lock;
 
@@ -95,6 +96,22 @@ impl Outputs {
         Ok(())
     }
 
+    /// Stages a file that `fill` writes as it goes (so that it is never held whole), and
+    /// remembers it; a file that holds the same bytes already is left as it is.
+    pub fn write_with(
+        &self,
+        path: &Path,
+        fill: impl FnOnce(&mut std::fs::File) -> Result<()>,
+    ) -> Result<()> {
+        lock(&self.written).insert(path.to_path_buf());
+        takes_a_file(path)?;
+        let tmp = write_temporary_with(path, fill)?.into_temp_path();
+        if !same_bytes(&tmp, path) {
+            lock(&self.staged).push((path.to_path_buf(), tmp));
+        }
+        Ok(())
+    }
+
     /// Keeps `path` as it is when the last build wrote it from the object `key` and it has
     /// not changed since; returns whether it did.
     pub fn keep_object(&self, path: &Path, key: &str) -> bool {
@@ -124,10 +141,10 @@ impl Outputs {
     pub fn write_archive(
         &self,
         path: &Path,
-        bytes: &[u8],
+        fill: impl FnOnce(&mut std::fs::File) -> Result<()>,
         entries: BTreeMap<String, String>,
     ) -> Result<()> {
-        self.write(path, bytes)?;
+        self.write_with(path, fill)?;
         lock(&self.archives).insert(path.to_path_buf(), entries);
         Ok(())
     }
@@ -246,6 +263,31 @@ mod tests {
         fs::create_dir(&b).unwrap();
         assert!(outputs.commit().is_err());
         assert_eq!(fs::read(&a).unwrap(), b"old");
+    }
+
+    #[test]
+    fn a_file_written_as_it_goes_is_staged_only_when_its_bytes_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.vmod");
+        fs::write(&path, b"same").unwrap();
+        let fill = |bytes: &'static [u8]| {
+            move |f: &mut fs::File| {
+                use std::io::Write;
+                f.write_all(bytes).io(|| "writes".to_string())
+            }
+        };
+        let outputs = Outputs::default();
+        outputs.write_with(&path, fill(b"same")).unwrap();
+        assert_eq!(outputs.commit().unwrap(), 0, "the same bytes are left as they are");
+        outputs.write_with(&path, fill(b"other")).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"same", "staged, not yet in place");
+        assert_eq!(outputs.commit().unwrap(), 1);
+        assert_eq!(fs::read(&path).unwrap(), b"other");
+        // A fill that fails leaves no temporary file behind.
+        let failing = |_: &mut fs::File| Err(Error::new(ErrorKind::Package, "no"));
+        assert!(outputs.write_with(&path, failing).is_err());
+        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "only the archive");
     }
 
     #[test]

@@ -2,10 +2,12 @@
 //! read defensively (entry count, sizes and names checked before anything is used).
 
 use std::collections::BTreeMap;
-use std::io::{Cursor, Read, Write};
+use std::io::{Cursor, Read, Seek, Write};
 
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
+
+use crate::spill::Spill;
 
 /// The most entries muster reads from one archive: five times those of the module of a
 /// game of 10,000 two-sided counters (an image per side, some 20,000 entries).
@@ -132,12 +134,41 @@ pub fn write_zip_fetching(
     });
     let others = fetched.sizes.iter().map(|(name, size)| size + 2 * name.len() + 128);
     let size: usize = given.chain(others).sum();
+    let mut z = ZipWriter::new(Cursor::new(Vec::with_capacity(size)));
+    write_entries(&mut z, files, deflated, fetched, || Ok(()))?;
+    Ok(z.finish().map_err(err)?.into_inner())
+}
+
+/// Writes the archive [`write_zip_fetching`] writes to `out` as it goes, holding little
+/// more than an entry at a time; returns `out` and the archive's size.
+pub fn write_zip_fetching_to<W: Write>(
+    out: W,
+    files: &BTreeMap<String, Vec<u8>>,
+    deflated: &BTreeMap<String, Vec<u8>>,
+    fetched: &Fetched,
+) -> Result<(W, u64), ArchiveError> {
+    let spill = Spill::new(out);
+    let mut z = ZipWriter::new(spill.clone());
+    write_entries(&mut z, files, deflated, fetched, || spill.entry_starts())?;
+    let mut writer = z.finish().map_err(err)?;
+    let size = writer.seek(std::io::SeekFrom::End(0)).map_err(err)?;
+    drop(writer);
+    Ok((spill.finish().map_err(err)?, size))
+}
+
+/// Writes the entries of [`write_zip_fetching`] to `z`, calling `starts` before each one.
+fn write_entries<W: Write + Seek>(
+    z: &mut ZipWriter<W>,
+    files: &BTreeMap<String, Vec<u8>>,
+    deflated: &BTreeMap<String, Vec<u8>>,
+    fetched: &Fetched,
+    starts: impl Fn() -> std::io::Result<()>,
+) -> Result<(), ArchiveError> {
     let mut names: Vec<&String> = files.keys().chain(fetched.sizes.keys()).collect();
     names.sort_unstable();
     if let Some(twice) = names.windows(2).find(|w| w[0] == w[1]) {
         return Err(ArchiveError(format!("{} is both given and fetched", twice[0])));
     }
-    let mut z = ZipWriter::new(Cursor::new(Vec::with_capacity(size)));
     let mut buffer = Vec::new();
     for name in names {
         check_name(name)?;
@@ -154,6 +185,7 @@ pub fn write_zip_fetching(
                 &buffer
             }
         };
+        starts().map_err(err)?;
         if !is_deflated(name) {
             z.start_file(name.as_str(), entry_options(name)?).map_err(err)?;
             z.write_all(bytes).map_err(err)?;
@@ -174,7 +206,7 @@ pub fn write_zip_fetching(
         }
         z.raw_copy_file(entry).map_err(err)?;
     }
-    Ok(z.finish().map_err(err)?.into_inner())
+    Ok(())
 }
 
 /// Writes one-entry zips (entry name → a zip [`deflated_entry`] or [`joined_entry`]
@@ -711,6 +743,37 @@ mod tests {
         let fetched = Fetched { sizes, fetch: &fetch };
         let e = write_zip_fetching(&given, &deflated, &fetched).expect_err("refused");
         assert!(e.0.contains("rules/r.json would be deflated"), "{e}");
+    }
+
+    #[test]
+    fn an_archive_written_as_it_goes_is_the_archive_written_whole() {
+        // Entries large enough that the writer gives most of them to the file early.
+        let mut files: BTreeMap<String, Vec<u8>> = (0..5u8)
+            .map(|i| (format!("images/{i}.png"), vec![i; 700_000 + usize::from(i)]))
+            .collect();
+        files.insert("buildFile.xml".into(), b"<piece/>".repeat(40_000));
+        files.insert("z.vsav".into(), vec![9; 3 << 20]);
+        let deflated: BTreeMap<String, Vec<u8>> = [(
+            "buildFile.xml".to_string(),
+            deflated_entry("buildFile.xml", &files["buildFile.xml"]).expect("writes"),
+        )]
+        .into();
+        let whole = write_zip(&files).expect("writes");
+        let mut given = files.clone();
+        let held = given.remove("images/3.png").expect("there");
+        let fetch = |_: &str, buffer: &mut Vec<u8>| {
+            buffer.extend_from_slice(&held);
+            Ok(())
+        };
+        let sizes = [("images/3.png".to_string(), held.len())].into();
+        let fetched = Fetched { sizes, fetch: &fetch };
+        let (out, size) = write_zip_fetching_to(Vec::new(), &given, &deflated, &fetched)
+            .expect("writes");
+        assert_eq!(size, out.len() as u64);
+        assert!(out == whole, "the same bytes as the archive written whole");
+        assert!(
+            write_zip_fetching(&given, &deflated, &fetched).expect("writes") == whole
+        );
     }
 
     #[test]

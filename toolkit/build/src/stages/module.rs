@@ -11,7 +11,7 @@ use muster_render::FaceArts;
 use rayon::prelude::*;
 
 use super::Context;
-use crate::cache::Picture;
+use crate::cache::{Key, Picture};
 use crate::error::{Error, ErrorKind, Result};
 use crate::last_archive::LastArchive;
 use crate::report::{LiveRulesReport, MapImage, ModuleReport, SetupReport};
@@ -47,81 +47,80 @@ pub fn write_module(
     let package = |last: &Option<LastArchive>| {
         package(ctx, game, &sheets, solutions, &options, last.as_ref())
     };
-    // When the last module no longer holds an image intact, the images are taken again
-    // from it but for the damaged ones, which are drawn.
-    let (last, (module, bytes)) = match package(&last)? {
-        Some(packed) => (last, packed),
-        None => {
-            let last = last.and_then(LastArchive::without_damaged);
-            let packed = package(&last)?.ok_or_else(|| {
-                Error::new(
-                    ErrorKind::Package,
-                    format!("{} changed while it was read; build again", path.display()),
-                )
-            })?;
-            (last, packed)
+    let label = format!("{}.vmod", game.id);
+    let (mut module, mut reused) = package(&last)?;
+    let mut last = last;
+    let mut retried = false;
+    let bytes = loop {
+        let damaged = AtomicBool::new(false);
+        let fetch = |name: &str, bytes: &mut Vec<u8>| {
+            if held_image(&module, last.as_ref(), name, bytes) {
+                return Ok(());
+            }
+            damaged.store(true, Ordering::Relaxed);
+            Err(ArchiveError(format!("the last module no longer holds {name} intact")))
+        };
+        let sizes = module.held.iter().map(|name| {
+            let size = module.origins.get(name).and_then(|key| last.as_ref()?.size(key));
+            (name.clone(), size.unwrap_or(0))
+        });
+        let fetched = Fetched { sizes: sizes.collect(), fetch: &fetch };
+        let mut size = 0;
+        let fill = |file: &mut std::fs::File| {
+            size = ctx.cache.zip_to(&label, &module.files, &fetched, file)?;
+            Ok(())
+        };
+        match ctx.outputs.write_archive(&path, fill, module.origins.clone()) {
+            Ok(()) => break size,
+            // When the last module no longer holds an image intact, the images are
+            // taken again from it but for the damaged ones, which are drawn.
+            Err(_) if damaged.load(Ordering::Relaxed) && !retried => {
+                retried = true;
+                last = last.and_then(LastArchive::without_damaged);
+                (module, reused) = package(&last)?;
+            }
+            Err(e) => return Err(e),
         }
     };
-    // The bytes of an image the module holds, from the last module.
-    let held = |name: &str, bytes: &mut Vec<u8>| -> Result<()> {
-        let read = module
-            .origins
-            .get(name)
-            .is_some_and(|key| last.as_ref().is_some_and(|l| l.read_object(key, bytes)));
-        read.then_some(()).ok_or_else(|| {
-            Error::new(
-                ErrorKind::Package,
-                format!("{} changed while it was read; build again", path.display()),
-            )
-        })
-    };
+    for key in &reused {
+        ctx.cache.reuse(key);
+    }
     let web = dist.join(&game.id).join("web");
-    // The archive is written beside the browser table's files.
-    let (archive, table) = rayon::join(
-        || ctx.outputs.write_archive(&path, &bytes, module.origins.clone()),
-        || -> Result<()> {
-            module.web.files.par_iter().try_for_each(|(name, bytes)| {
-                ctx.outputs.write(&web.join(name), bytes)
-            })?;
-            module.web.from_module.par_iter().try_for_each(|(name, of)| {
-                let path = web.join(name);
-                let origin = module.origins.get(of);
-                if origin.is_some_and(|key| ctx.outputs.keep_object(&path, key)) {
-                    return Ok(());
-                }
-                let mut read = Vec::new();
-                let bytes = match module.files.get(of) {
-                    Some(bytes) => bytes,
-                    None if module.held.contains(of) => {
-                        held(of, &mut read)?;
-                        &read
-                    }
-                    None => {
-                        return Err(Error::new(
-                            ErrorKind::Package,
-                            format!(
-                                "the browser table's {name} copies {of}, not in the module"
-                            ),
-                        ));
-                    }
-                };
-                match origin {
-                    Some(key) => ctx.outputs.write_object(&path, key, bytes),
-                    None => ctx.outputs.write(&path, bytes),
-                }
-            })
-        },
-    );
+    module
+        .web
+        .files
+        .par_iter()
+        .try_for_each(|(name, bytes)| ctx.outputs.write(&web.join(name), bytes))?;
+    module.web.from_module.par_iter().try_for_each(|(name, of)| {
+        let path = web.join(name);
+        let origin = module.origins.get(of);
+        if origin.is_some_and(|key| ctx.outputs.keep_object(&path, key)) {
+            return Ok(());
+        }
+        let mut read = Vec::new();
+        let bytes = match module.files.get(of) {
+            Some(bytes) => bytes,
+            None if held_image(&module, last.as_ref(), of, &mut read) => &read,
+            None => {
+                return Err(Error::new(
+                    ErrorKind::Package,
+                    format!("the browser table's {name} copies {of}, not in the module"),
+                ));
+            }
+        };
+        match origin {
+            Some(key) => ctx.outputs.write_object(&path, key, bytes),
+            None => ctx.outputs.write(&path, bytes),
+        }
+    })?;
     drop(last);
-    archive?;
-    table?;
     let mut text = serde_json::to_string_pretty(&module.setups)?;
     text.push('\n');
     ctx.outputs.write(&dist.join(&game.id).join("module.json"), text.as_bytes())?;
     bar.step();
     Ok(ModuleReport {
         path: path.display().to_string(),
-        bytes: bytes.len(),
+        bytes: bytes as usize,
         pieces: module.slots,
         prototypes: module.prototypes,
         setups: module
@@ -140,9 +139,23 @@ pub fn write_module(
     })
 }
 
-/// A game's module and its archive's bytes, drawing through the cache each image not
-/// taken from the `last` module; `None` when an image the last module was to give could
-/// not be read from it intact.
+/// Fills `bytes` with the image `name` of `module` that the last module holds; returns
+/// whether it held it intact.
+fn held_image(
+    module: &Module,
+    last: Option<&LastArchive>,
+    name: &str,
+    bytes: &mut Vec<u8>,
+) -> bool {
+    module.held.contains(name)
+        && module
+            .origins
+            .get(name)
+            .is_some_and(|key| last.is_some_and(|l| l.read_object(key, bytes)))
+}
+
+/// A game's module, drawing through the cache each image not taken from the `last`
+/// module, and the keys of the images taken from it.
 fn package(
     ctx: &Context,
     game: &Game,
@@ -150,8 +163,7 @@ fn package(
     solutions: &[Solution],
     options: &ModuleOptions,
     last: Option<&LastArchive>,
-) -> Result<Option<(Module, Vec<u8>)>> {
-    // The images taken from the last module, counted as reused once it gave them all.
+) -> Result<(Module, Vec<Key>)> {
     let reused = Mutex::new(Vec::new());
     // Each image is drawn through the cache and named by its object's key, so that its
     // copy in the browser table can be kept unread.
@@ -173,30 +185,5 @@ fn package(
     let module = build(game, sheets, solutions, options, &draw, &*keep).map_err(|e| {
         Error::new(ErrorKind::Package, format!("failed to package {} ({e})", game.id))
     })?;
-    let origin = |name: &str| module.origins.get(name).map(String::as_str);
-    let damaged = AtomicBool::new(false);
-    let fetch = |name: &str, bytes: &mut Vec<u8>| {
-        let read = origin(name)
-            .is_some_and(|key| last.is_some_and(|l| l.read_object(key, bytes)));
-        if !read {
-            damaged.store(true, Ordering::Relaxed);
-            return Err(ArchiveError(format!("the last module no longer holds {name}")));
-        }
-        Ok(())
-    };
-    let sizes = module.held.iter().map(|name| {
-        let size = origin(name).and_then(|key| last?.size(key));
-        (name.clone(), size.unwrap_or(0))
-    });
-    let fetched = Fetched { sizes: sizes.collect(), fetch: &fetch };
-    match ctx.cache.zip(&format!("{}.vmod", game.id), &module.files, &fetched) {
-        Ok(bytes) => {
-            for key in std::mem::take(&mut *lock(&reused)) {
-                ctx.cache.reuse(&key);
-            }
-            Ok(Some((module, bytes)))
-        }
-        Err(_) if damaged.load(Ordering::Relaxed) => Ok(None),
-        Err(e) => Err(e),
-    }
+    Ok((module, reused.into_inner().unwrap_or_else(|e| e.into_inner())))
 }
