@@ -177,9 +177,13 @@ pub struct MapImage {
     pub legend_apart: Option<String>,
     /// PNG size in bytes.
     pub bytes: usize,
-    /// The PNG itself, for the module (not reported).
+    /// The PNG itself, for the module, when it was read or drawn: not when the image the
+    /// last build wrote was kept unread (not reported).
     #[serde(skip)]
-    pub data: Vec<u8>,
+    pub data: Option<Vec<u8>>,
+    /// The key of the PNG's cache object (not reported).
+    #[serde(skip)]
+    pub key: String,
     /// Resolution it was drawn at (not reported).
     #[serde(skip)]
     pub dpi: u32,

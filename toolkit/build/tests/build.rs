@@ -448,6 +448,41 @@ fn an_image_written_from_the_cache_and_untouched_is_kept_unread_and_one_changed_
 }
 
 #[test]
+fn a_map_image_kept_unread_goes_into_the_module_from_the_last_module_or_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    muster_build::bench::monster::generate(&dir.path().join("sources"), 60).unwrap();
+    let settings = tiny_settings(dir.path());
+    let build = Build::new(settings.clone()).unwrap();
+    let first = build.run(&NoProgress).unwrap();
+    assert!(!first.has_errors());
+    let maps_drawn = |report: &muster_build::BuildReport| -> usize {
+        report.games[0].cache.made.iter().filter(|m| m.starts_with("map ")).count()
+    };
+    assert!(maps_drawn(&first) > 0, "{:?}", first.games[0].cache.made);
+    let vmod = dir.path().join("out/dist/monster.vmod");
+    let clean = |name: &str| -> Vec<u8> {
+        let clean = Settings { out: dir.path().join(name), ..settings.clone() };
+        assert!(!Build::new(clean).unwrap().run(&NoProgress).unwrap().has_errors());
+        std::fs::read(dir.path().join(name).join("dist/monster.vmod")).unwrap()
+    };
+    let counters = dir.path().join("sources/monster/counters.yaml");
+    // With the module gone, the unchanged map images are kept unread and read from their
+    // files for the new module; with it there, they come from it. Neither draws a map.
+    for (round, remove) in [(1, true), (2, false)] {
+        if remove {
+            std::fs::remove_file(&vmod).unwrap();
+        }
+        std::fs::remove_dir_all(dir.path().join("out/.muster-cache/objects")).unwrap();
+        change_first_movement(&counters);
+        let again = build.run(&NoProgress).unwrap();
+        assert!(!again.has_errors());
+        assert_eq!(maps_drawn(&again), 0, "{:?}", again.games[0].cache.made);
+        let module = std::fs::read(&vmod).unwrap();
+        assert!(module == clean(&format!("clean-{round}")), "round {round}: as a clean build");
+    }
+}
+
+#[test]
 fn a_rebuild_copies_the_module_s_images_from_the_last_module_and_draws_a_damaged_one_again()
  {
     let dir = tempfile::tempdir().unwrap();

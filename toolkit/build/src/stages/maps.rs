@@ -6,7 +6,7 @@ use muster_render::map_svg;
 use rayon::prelude::*;
 
 use super::{Context, pixels};
-use crate::error::Result;
+use crate::error::{IoContext, Result};
 use crate::report::MapImage;
 
 /// Renders every map sheet of a game to `maps/<game>/<map>.svg` and `.png`.
@@ -18,17 +18,20 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
         .filter_map(|index| Some((index, map_svg(game, index)?)))
         .map(|(index, scene)| {
             let (w, h) = (pixels(scene.width_in, dpi), pixels(scene.height_in, dpi));
-            let png = ctx.cache.png(
-                &format!("map {} of {}", scene.id, game.id),
-                &scene.svg,
-                w,
-                h,
-                dpi,
-            )?;
             ctx.outputs
                 .write(&dir.join(format!("{}.svg", scene.id)), scene.svg.as_bytes())?;
             let png_path = dir.join(format!("{}.png", scene.id));
-            ctx.outputs.write(&png_path, &png)?;
+            // An image the last build wrote from the same object is kept unread: the
+            // module finds it in the last module, or reads it from the file.
+            let label = format!("map {} of {}", scene.id, game.id);
+            let (key, data) =
+                ctx.write_png(&png_path, &label, &scene.svg, (w, h), dpi)?;
+            let bytes = match &data {
+                Some(png) => png.len(),
+                None => std::fs::metadata(&png_path)
+                    .io(|| format!("failed to read {}", png_path.display()))?
+                    .len() as usize,
+            };
             // A legend with no free place on its printed sheet, on a sheet of its own.
             let legend_apart = match &scene.legend {
                 Some(LegendPlace::Apart(svg, w_in, h_in)) => {
@@ -66,8 +69,9 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
                     .get(index)
                     .and_then(Option::as_ref)
                     .map(|a| a.misses_px.clone()),
-                bytes: png.len(),
-                data: png,
+                bytes,
+                data,
+                key,
                 dpi,
             })
         })

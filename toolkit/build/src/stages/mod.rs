@@ -43,7 +43,8 @@ impl Context<'_> {
 
     /// Writes to `path` the PNG of `svg` at `width` × `height` pixels recording `dpi`
     /// ([`GameCache::png`]). A file the last build wrote from the same cached PNG, and
-    /// untouched since, is kept without reading the PNG or the file.
+    /// untouched since, is kept without reading the PNG or the file. Returns the key of
+    /// the PNG (as hex), and its bytes when they were read or drawn.
     pub fn write_png(
         &self,
         path: &Path,
@@ -51,16 +52,17 @@ impl Context<'_> {
         svg: &str,
         (width, height): (u32, u32),
         dpi: u32,
-    ) -> Result<()> {
+    ) -> Result<(String, Option<Vec<u8>>)> {
         let picture = Picture { svg, width, height, dpi };
         let key = self.cache.png_key(label, &picture);
         let hex = key.hex();
         if self.outputs.keep_object(path, &hex) {
             self.cache.reuse(&key);
-            return Ok(());
+            return Ok((hex, None));
         }
         let png = self.cache.png_of(&key, label, &picture)?;
-        self.outputs.write_object(path, &hex, &png)
+        self.outputs.write_object(path, &hex, &png)?;
+        Ok((hex, Some(png)))
     }
 }
 

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::Context;
 use crate::cache::{Key, Picture};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::last_archive::LastArchive;
 use crate::report::{LiveRulesReport, MapImage, ModuleReport, SetupReport};
 use crate::sync::lock;
@@ -27,16 +27,6 @@ pub fn write_module(
     solutions: &[Solution],
     counter_in: f64,
 ) -> Result<ModuleReport> {
-    let sheets: Vec<SheetImage> = maps
-        .iter()
-        .map(|m| SheetImage {
-            sheet: m.map.clone(),
-            png: m.data.clone(),
-            width: m.width,
-            height: m.height,
-            dpi: f64::from(m.dpi),
-        })
-        .collect();
     let options = ModuleOptions { counter_in, arts };
     let bar = ctx.stage("module", 1);
     let dist = ctx.out.join("dist");
@@ -45,6 +35,10 @@ pub fn write_module(
     // open file instead of one cache object per image.
     let last = ctx.outputs.last_archive(&path).and_then(|e| LastArchive::open(&path, e));
     let package = |last: &Option<LastArchive>| {
+        let sheets = maps
+            .iter()
+            .map(|m| sheet_image(m, last.as_ref()))
+            .collect::<Result<Vec<_>>>()?;
         package(ctx, game, &sheets, solutions, &options, last.as_ref())
     };
     let label = format!("{}.vmod", game.id);
@@ -136,6 +130,29 @@ pub fn write_module(
             checked: module.live_rules.checked.clone(),
             approximated: module.live_rules.approximated.clone(),
         },
+    })
+}
+
+/// A map sheet for the module: held when the last module holds its image, else its bytes
+/// as the maps stage drew or read them, or from its file when it kept that unread.
+fn sheet_image(map: &MapImage, last: Option<&LastArchive>) -> Result<SheetImage> {
+    let png = if last.is_some_and(|l| l.size(&map.key).is_some()) {
+        Drawn::Held { origin: map.key.clone() }
+    } else {
+        let bytes = match &map.data {
+            Some(bytes) => bytes.clone(),
+            None => {
+                std::fs::read(&map.png).io(|| format!("failed to read {}", map.png))?
+            }
+        };
+        Drawn::named(bytes, map.key.clone())
+    };
+    Ok(SheetImage {
+        sheet: map.map.clone(),
+        png,
+        width: map.width,
+        height: map.height,
+        dpi: f64::from(map.dpi),
     })
 }
 

@@ -43,8 +43,8 @@ pub const VASSAL_VERSION: &str = "3.7.0";
 pub struct SheetImage {
     /// The sheet (map) id.
     pub sheet: String,
-    /// PNG bytes.
-    pub png: Vec<u8>,
+    /// The PNG, or its origin when its drawer holds it ([`Drawn::Held`]).
+    pub png: Drawn,
     /// Width in pixels.
     pub width: u32,
     /// Height in pixels.
@@ -257,7 +257,7 @@ pub fn build(
     let table = table::layout(&holding, &deck_names, counter_px);
     let plan = boards::plan(game, sheets, &table, counter_px)?;
     for s in sheets {
-        files.insert(
+        files.insert_drawn(
             format!("images/{}", boards::sheet_image(game, &s.sheet)),
             s.png.clone(),
         );
