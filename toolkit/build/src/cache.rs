@@ -251,10 +251,15 @@ impl Cache {
             return LastObjects::default();
         }
         let left: HashSet<(String, u64, u128)> = stamp.outputs.into_iter().collect();
-        let mut last = LastObjects::default();
-        for (path, _, _) in
-            listing(self.out(), outputs).into_iter().filter(|entry| left.contains(entry))
-        {
+        let listed = listing(self.out(), outputs);
+        let mut last = LastObjects {
+            found: listed
+                .iter()
+                .map(|(path, len, mtime)| (self.out().join(path), (*len, *mtime)))
+                .collect(),
+            ..LastObjects::default()
+        };
+        for (path, _, _) in listed.into_iter().filter(|entry| left.contains(entry)) {
             if let Some(entries) = stamp.archives.remove(&path) {
                 last.archives.insert(self.out().join(&path), entries);
             }
@@ -283,7 +288,9 @@ impl Cache {
         let base = self.out();
         let stamp = Stamp {
             key: key.hex(),
-            outputs: stat_listing(base, outputs),
+            // A file the build did not put in place is as the listing at its start found
+            // it, unless changed since: then the next build finds it changed.
+            outputs: stat_listing(base, outputs, |path| written.found_untouched(path)),
             objects,
             from_objects: written
                 .objects()
@@ -784,23 +791,30 @@ pub fn recorded_outputs(out: &Path, game: &str) -> Option<Vec<PathBuf>> {
 /// under the given outputs (files or folders). The folders are read, and the files looked
 /// at, side by side.
 fn listing(base: &Path, outputs: &[PathBuf]) -> Vec<(String, u64, u128)> {
-    stat_listing(base, &files_of(outputs))
+    stat_listing(base, &files_of(outputs), |_| None)
 }
 
 /// The path (relative to `base`), size and modification time of each of `files`, stated
-/// side by side; files gone meanwhile are left out.
-fn stat_listing(base: &Path, files: &[PathBuf]) -> Vec<(String, u64, u128)> {
+/// side by side unless `known` gives them; files gone meanwhile are left out.
+fn stat_listing(
+    base: &Path,
+    files: &[PathBuf],
+    known: impl Fn(&Path) -> Option<(u64, u128)> + Sync,
+) -> Vec<(String, u64, u128)> {
     use rayon::prelude::*;
     files
         .par_iter()
         .filter_map(|f| {
+            let path = f.strip_prefix(base).unwrap_or(f);
+            if let Some((len, mtime)) = known(f) {
+                return Some((path.display().to_string(), len, mtime));
+            }
             let meta = fs::metadata(f).ok()?;
             let mtime = meta
                 .modified()
                 .ok()
                 .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_nanos());
-            let path = f.strip_prefix(base).unwrap_or(f);
             Some((path.display().to_string(), meta.len(), mtime))
         })
         .collect()
@@ -962,6 +976,50 @@ mod tests {
         let last = cache.last_objects("g", &owned);
         assert!(last.archives.is_empty());
         assert_eq!(last.files.len(), 1);
+    }
+
+    #[test]
+    fn a_stamp_records_an_untouched_output_as_found_and_a_new_one_as_put_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        fs::create_dir_all(&out).unwrap();
+        let cache = Cache::open(dir.path().join("cache"), false).unwrap();
+        let key = cache.key("game").part(b"x").finish();
+        let summary = GameReport { game: "g".into(), ..GameReport::default() };
+        let (a, b) = (out.join("a.png"), out.join("b.json"));
+        let owned = [a.clone(), b.clone()];
+        let first = Outputs::default();
+        first.write_object(&a, "k1", b"png").unwrap();
+        first.write(&b, b"one").unwrap();
+        first.commit().unwrap();
+        let game = GameCache::new(&cache);
+        cache.stamp(&game, "g", &key, &owned, &first, &summary, vec![]).unwrap();
+        let meta = |p: &Path| -> (u64, u128) {
+            let m = fs::metadata(p).unwrap();
+            let t = m.modified().unwrap().duration_since(UNIX_EPOCH).unwrap();
+            (m.len(), t.as_nanos())
+        };
+        let a_found = meta(&a);
+        // The next build keeps `a` and writes `b` again; meanwhile `a` is touched.
+        let second = Outputs::with_last(cache.last_objects("g", &owned));
+        assert!(second.keep_object(&a, "k1"));
+        second.write(&b, b"two, longer").unwrap();
+        second.commit().unwrap();
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
+        fs::File::options().write(true).open(&a).unwrap().set_modified(later).unwrap();
+        let game = GameCache::new(&cache);
+        cache.stamp(&game, "g", &key, &owned, &second, &summary, vec![]).unwrap();
+        let stamp = read_stamp(&cache.stamp_path("g")).unwrap();
+        let recorded = |p: &Path| -> (u64, u128) {
+            let rel = relative(cache.out(), p);
+            let (_, len, mtime) = stamp.outputs.iter().find(|o| o.0 == rel).unwrap();
+            (*len, *mtime)
+        };
+        assert_eq!(recorded(&a), a_found, "as the build found it, not as touched since");
+        assert_eq!(recorded(&b), meta(&b), "as put in place");
+        // So the build after finds `a` changed and does not keep it unread.
+        let third = cache.last_objects("g", &owned);
+        assert!(!third.files.contains_key(&a), "{:?}", third.files);
     }
 
     #[test]

@@ -62,6 +62,8 @@ pub struct Outputs {
     /// The archives this build wrote, with their entries written from an object (entry
     /// name → key).
     archives: Mutex<HashMap<PathBuf, BTreeMap<String, String>>>,
+    /// The files this build put in place.
+    committed: Mutex<HashSet<PathBuf>>,
 }
 
 /// What a build wrote from cache objects, as its stamp records it: among the files still as
@@ -73,6 +75,9 @@ pub struct LastObjects {
     pub files: HashMap<PathBuf, String>,
     /// Archives, with their entries written from an object (entry name → key).
     pub archives: HashMap<PathBuf, BTreeMap<String, String>>,
+    /// Every file found under the game's outputs as the build began, with its size and
+    /// modification time.
+    pub found: HashMap<PathBuf, (u64, u128)>,
 }
 
 impl Outputs {
@@ -160,6 +165,13 @@ impl Outputs {
         lock(&self.archives).clone()
     }
 
+    /// The size and modification time `path` had as the build began, when the build has
+    /// not put another file there since.
+    pub fn found_untouched(&self, path: &Path) -> Option<(u64, u128)> {
+        let found = self.last.found.get(path)?;
+        (!lock(&self.committed).contains(path)).then_some(*found)
+    }
+
     /// Flushes every staged file to disk, then renames each into place, in the order they
     /// were staged. Returns how many files changed.
     pub fn commit(&self) -> Result<usize> {
@@ -171,6 +183,7 @@ impl Outputs {
         }
         let temporaries: Vec<&Path> = staged.iter().map(|(_, t)| t.as_ref()).collect();
         flush(&temporaries)?;
+        lock(&self.committed).extend(staged.iter().map(|(path, _)| path.clone()));
         let n = staged.len();
         for (path, tmp) in staged {
             persist(tmp, &path)?;

@@ -478,7 +478,10 @@ fn a_map_image_kept_unread_goes_into_the_module_from_the_last_module_or_its_file
         assert!(!again.has_errors());
         assert_eq!(maps_drawn(&again), 0, "{:?}", again.games[0].cache.made);
         let module = std::fs::read(&vmod).unwrap();
-        assert!(module == clean(&format!("clean-{round}")), "round {round}: as a clean build");
+        assert!(
+            module == clean(&format!("clean-{round}")),
+            "round {round}: as a clean build"
+        );
     }
 }
 
