@@ -31,8 +31,8 @@ pub fn write_module(
     let bar = ctx.stage("module", 1);
     let dist = ctx.out.join("dist");
     let path = dist.join(format!("{}.vmod", game.id));
-    // The images the last build put in the module, unchanged since, are read from it: one
-    // open file instead of one cache object per image.
+    // The images the last build put in the module, unchanged since, are copied from it as
+    // the new one is written: one open file instead of one cache object per image.
     let last = ctx.outputs.last_archive(&path).and_then(|e| LastArchive::open(&path, e));
     let package = |last: &Option<LastArchive>| {
         let sheets = maps
@@ -45,7 +45,7 @@ pub fn write_module(
     let (mut module, mut reused) = package(&last)?;
     let mut last = last;
     let mut retried = false;
-    let bytes = loop {
+    let archive_size = loop {
         let damaged = AtomicBool::new(false);
         let fetch = |name: &str, bytes: &mut Vec<u8>| {
             if held_image(&module, last.as_ref(), name, bytes) {
@@ -114,7 +114,7 @@ pub fn write_module(
     bar.step();
     Ok(ModuleReport {
         path: path.display().to_string(),
-        bytes: bytes as usize,
+        bytes: archive_size as usize,
         pieces: module.slots,
         prototypes: module.prototypes,
         setups: module
