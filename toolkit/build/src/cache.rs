@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::files::{files_under, write_atomic, write_atomic_unsynced};
+use crate::last_archive::LastArchive;
 use crate::output::{LastObjects, Outputs, files_of};
 use crate::report::{CacheReport, GameReport};
 use crate::stored::StoredDiagnostic;
@@ -267,6 +268,14 @@ impl Cache {
                 last.files.insert(self.out().join(path), key);
             }
         }
+        // Opened here, beside the loading of the sources, rather than by the stage.
+        last.opened = last
+            .archives
+            .iter()
+            .filter_map(|(path, entries)| {
+                Some((path.clone(), LastArchive::open(path, entries)?))
+            })
+            .collect();
         last
     }
 

@@ -11,6 +11,7 @@ use crate::files::{
     files_under, persist, remove_empty_dirs_under, same_bytes, unchanged,
     write_temporary, write_temporary_with,
 };
+use crate::last_archive::LastArchive;
 use crate::sync::lock;
 
 /// Flushes the files `paths` to disk: on Linux with one `syncfs` per file system holding
@@ -64,6 +65,8 @@ pub struct Outputs {
     archives: Mutex<HashMap<PathBuf, BTreeMap<String, String>>>,
     /// The files this build put in place.
     committed: Mutex<HashSet<PathBuf>>,
+    /// The archives of the last build, opened, until a stage takes them.
+    opened: Mutex<HashMap<PathBuf, LastArchive>>,
 }
 
 /// What a build wrote from cache objects, as its stamp records it: among the files still as
@@ -78,13 +81,23 @@ pub struct LastObjects {
     /// Every file found under the game's outputs as the build began, with its size and
     /// modification time.
     pub found: HashMap<PathBuf, (u64, u128)>,
+    /// Those archives opened as stores of the objects they hold, for the stage that writes
+    /// each again to take ([`Outputs::take_last_archive`]).
+    pub opened: HashMap<PathBuf, LastArchive>,
 }
 
 impl Outputs {
     /// Outputs that know which files (and archive entries) the last build wrote from which
     /// cache object (by key), among the files still as it left them.
-    pub fn with_last(last: LastObjects) -> Self {
-        Outputs { last, ..Outputs::default() }
+    pub fn with_last(mut last: LastObjects) -> Self {
+        let opened = Mutex::new(std::mem::take(&mut last.opened));
+        Outputs { last, opened, ..Outputs::default() }
+    }
+
+    /// The archive `path` as the last build left it, opened as a store of the objects it
+    /// holds ([`LastObjects::opened`]); given once.
+    pub fn take_last_archive(&self, path: &Path) -> Option<LastArchive> {
+        lock(&self.opened).remove(path)
     }
 
     /// Stages a file and remembers it. A folder standing at `path` fails the stage here,

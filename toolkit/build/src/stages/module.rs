@@ -33,7 +33,7 @@ pub fn write_module(
     let path = dist.join(format!("{}.vmod", game.id));
     // The images the last build put in the module, unchanged since, are copied from it as
     // the new one is written: one open file instead of one cache object per image.
-    let last = ctx.outputs.last_archive(&path).and_then(|e| LastArchive::open(&path, e));
+    let last = ctx.outputs.take_last_archive(&path);
     let package = |last: &Option<LastArchive>| {
         let sheets = maps
             .iter()
