@@ -29,63 +29,45 @@ pub(crate) fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Whether `path` already holds exactly `bytes`. The file is compared a piece at a time,
 /// so a large file is never held whole and a difference ends the reading.
 pub(crate) fn unchanged(path: &Path, bytes: &[u8]) -> bool {
+    holds(path, bytes.len() as u64, bytes)
+}
+
+/// Whether the files `a` and `b` hold the same bytes, compared as [`unchanged`] compares;
+/// `false` when either cannot be read.
+pub(crate) fn same_bytes(a: &Path, b: &Path) -> bool {
+    let Ok(b) = fs::File::open(b) else {
+        return false;
+    };
+    b.metadata().is_ok_and(|m| holds(a, m.len(), b))
+}
+
+/// Whether `path` holds exactly the `len` bytes `other` reads, compared a piece at a time.
+fn holds(path: &Path, len: u64, mut other: impl std::io::Read) -> bool {
     use std::io::Read;
-    const PIECE: usize = 1 << 20;
+    const PIECE: u64 = 1 << 20;
     let Ok(mut file) = fs::File::open(path) else {
         return false;
     };
-    if !file.metadata().is_ok_and(|m| m.len() == bytes.len() as u64) {
+    if !file.metadata().is_ok_and(|m| m.len() == len) {
         return false;
     }
-    let mut piece = vec![0; PIECE.min(bytes.len())];
-    for expected in bytes.chunks(PIECE) {
-        let read = &mut piece[..expected.len()];
-        if file.read_exact(read).is_err() || read != expected {
+    let room = PIECE.min(len) as usize;
+    let (mut mine, mut theirs) = (vec![0; room], vec![0; room]);
+    let mut left = len;
+    while left > 0 {
+        let n = PIECE.min(left) as usize;
+        let (mine, theirs) = (&mut mine[..n], &mut theirs[..n]);
+        if file.read_exact(mine).is_err()
+            || other.read_exact(theirs).is_err()
+            || mine != theirs
+        {
             return false;
         }
+        left -= n as u64;
     }
-    // Nothing more: a file grown since its size was read is not the same.
+    // Nothing more on either side: a file grown since its size was read is not the same.
     file.read(&mut [0]).is_ok_and(|n| n == 0)
-}
-
-/// Whether the files `a` and `b` hold the same bytes, compared a piece at a time; `false`
-/// when either cannot be read.
-pub(crate) fn same_bytes(a: &Path, b: &Path) -> bool {
-    use std::io::Read;
-    const PIECE: usize = 1 << 20;
-    let (Ok(mut a), Ok(mut b)) = (fs::File::open(a), fs::File::open(b)) else {
-        return false;
-    };
-    let size = |f: &fs::File| f.metadata().map(|m| m.len()).ok();
-    if size(&a).is_none() || size(&a) != size(&b) {
-        return false;
-    }
-    let (mut x, mut y) = (vec![0; PIECE], vec![0; PIECE]);
-    loop {
-        let Ok(n) = read_full(&mut a, &mut x) else {
-            return false;
-        };
-        if read_full(&mut b, &mut y).ok() != Some(n) || x[..n] != y[..n] {
-            return false;
-        }
-        if n < PIECE {
-            // Nothing more in `b` either: a file grown since its size was read differs.
-            return b.read(&mut [0]).is_ok_and(|n| n == 0);
-        }
-    }
-}
-
-/// Reads into `buffer` until it is full or the file ends; returns how much was read.
-fn read_full(file: &mut fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {
-    use std::io::Read;
-    let mut n = 0;
-    while n < buffer.len() {
-        match file.read(&mut buffer[n..])? {
-            0 => break,
-            k => n += k,
-        }
-    }
-    Ok(n)
+        && other.read(&mut [0]).is_ok_and(|n| n == 0)
 }
 
 /// A temporary file beside `path` holding `bytes`, readable by all (outputs are ordinary

@@ -155,7 +155,7 @@ impl Outputs {
 
     /// Stages the archive `path` and remembers which of its entries hold the bytes of which
     /// object (`entries`: entry name → key), for the next build to find them there
-    /// ([`Outputs::last_archive`]).
+    /// ([`Outputs::take_last_archive`]).
     pub fn write_archive(
         &self,
         path: &Path,
@@ -165,12 +165,6 @@ impl Outputs {
         self.write_with(path, fill)?;
         lock(&self.archives).insert(path.to_path_buf(), entries);
         Ok(())
-    }
-
-    /// The entries of the archive `path` that the last build wrote from an object (entry
-    /// name → key), when that build wrote it and it is as that build left it.
-    pub fn last_archive(&self, path: &Path) -> Option<&BTreeMap<String, String>> {
-        self.last.archives.get(path)
     }
 
     /// The archives written, with their entries written from an object.

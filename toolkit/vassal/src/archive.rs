@@ -1,7 +1,7 @@
 //! Zip archives: written reproducibly (sorted entries, fixed time, fixed permissions) and
 //! read defensively (entry count, sizes and names checked before anything is used).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Cursor, Read, Seek, Write};
 
 use zip::write::SimpleFileOptions;
@@ -79,25 +79,15 @@ pub fn deflated_entry(name: &str, bytes: &[u8]) -> Result<Vec<u8>, ArchiveError>
     Ok(z.finish().map_err(err)?.into_inner())
 }
 
-/// Writes `files` as [`write_zip`] does, copying each entry it would deflate from
-/// `deflated` (entry name → its [`deflated_entry`]) instead of deflating it again; an
-/// entry missing there, or whose copy holds other bytes, is an error.
-pub fn write_zip_from(
-    files: &BTreeMap<String, Vec<u8>>,
-    deflated: &BTreeMap<String, Vec<u8>>,
-) -> Result<Vec<u8>, ArchiveError> {
-    write_zip_fetching(files, deflated, &Fetched::none())
-}
-
 /// Fills its buffer (emptied first) with the bytes of the entry named.
 pub type Fetch<'a> = dyn Fn(&str, &mut Vec<u8>) -> Result<(), ArchiveError> + 'a;
 
 /// Entries of an archive whose bytes are fetched one at a time as it is written, so that
-/// they are never all held at once: entry name → the size expected, and the fetcher, which
-/// fills its buffer with an entry's bytes.
+/// they are never all held at once: their names, and the fetcher, which fills its buffer
+/// with an entry's bytes.
 pub struct Fetched<'a> {
-    /// Entry name → its size, as far as it is known (room is made for it).
-    pub sizes: BTreeMap<String, usize>,
+    /// The names of the entries fetched.
+    pub names: &'a BTreeSet<String>,
     /// Fills the buffer (emptied first) with the bytes of the entry named.
     pub fetch: &'a Fetch<'a>,
 }
@@ -105,7 +95,8 @@ pub struct Fetched<'a> {
 impl Fetched<'_> {
     /// No entry fetched.
     pub fn none() -> Fetched<'static> {
-        Fetched { sizes: BTreeMap::new(), fetch: &|name, _| Err(not_fetched(name)) }
+        static NONE: BTreeSet<String> = BTreeSet::new();
+        Fetched { names: &NONE, fetch: &|name, _| Err(not_fetched(name)) }
     }
 }
 
@@ -114,61 +105,26 @@ fn not_fetched(name: &str) -> ArchiveError {
     ArchiveError(format!("nothing gives the bytes of {name}"))
 }
 
-/// Writes `files` and the entries `fetched` gives as [`write_zip_from`] does, in name
-/// order: each fetched entry is read when its turn comes into one buffer used again. A
-/// fetched entry must be one that is stored (not deflated) and not among `files`.
-pub fn write_zip_fetching(
-    files: &BTreeMap<String, Vec<u8>>,
-    deflated: &BTreeMap<String, Vec<u8>>,
-    fetched: &Fetched,
-) -> Result<Vec<u8>, ArchiveError> {
-    // The archive is about as large as its entries: room for them all, so that it is
-    // never copied as it grows.
-    let given = files.iter().map(|(name, bytes)| {
-        let entry = if is_deflated(name) {
-            deflated.get(name).map_or(bytes.len(), Vec::len)
-        } else {
-            bytes.len()
-        };
-        entry + 2 * name.len() + 128
-    });
-    let others = fetched.sizes.iter().map(|(name, size)| size + 2 * name.len() + 128);
-    let size: usize = given.chain(others).sum();
-    let mut z = ZipWriter::new(Cursor::new(Vec::with_capacity(size)));
-    write_entries(&mut z, files, deflated, fetched, || Ok(()))?;
-    Ok(z.finish().map_err(err)?.into_inner())
-}
-
-/// Writes the archive [`write_zip_fetching`] writes to `out` as it goes, holding little
-/// more than an entry at a time; returns `out` and the archive's size.
-pub fn write_zip_fetching_to<W: Write>(
+/// Writes `files` and the entries `fetched` gives as [`write_zip`] does, to `out` as it
+/// goes, holding little more than an entry at a time; returns `out` and the archive's
+/// size. Each entry it would deflate is copied from `deflated` (entry name → its
+/// [`deflated_entry`]) instead of deflated again: an entry missing there, or whose copy
+/// holds other bytes, is an error. Each fetched entry is read when its turn comes, into
+/// one buffer used again; it must be one that is stored (not deflated) and not among
+/// `files`.
+pub fn write_zip_from<W: Write>(
     out: W,
     files: &BTreeMap<String, Vec<u8>>,
     deflated: &BTreeMap<String, Vec<u8>>,
     fetched: &Fetched,
 ) -> Result<(W, u64), ArchiveError> {
-    let spill = Spill::new(out);
-    let mut z = ZipWriter::new(spill.clone());
-    write_entries(&mut z, files, deflated, fetched, || spill.entry_starts())?;
-    let mut writer = z.finish().map_err(err)?;
-    let size = writer.seek(std::io::SeekFrom::End(0)).map_err(err)?;
-    drop(writer);
-    Ok((spill.finish().map_err(err)?, size))
-}
-
-/// Writes the entries of [`write_zip_fetching`] to `z`, calling `starts` before each one.
-fn write_entries<W: Write + Seek>(
-    z: &mut ZipWriter<W>,
-    files: &BTreeMap<String, Vec<u8>>,
-    deflated: &BTreeMap<String, Vec<u8>>,
-    fetched: &Fetched,
-    starts: impl Fn() -> std::io::Result<()>,
-) -> Result<(), ArchiveError> {
-    let mut names: Vec<&String> = files.keys().chain(fetched.sizes.keys()).collect();
+    let mut names: Vec<&String> = files.keys().chain(fetched.names).collect();
     names.sort_unstable();
     if let Some(twice) = names.windows(2).find(|w| w[0] == w[1]) {
         return Err(ArchiveError(format!("{} is both given and fetched", twice[0])));
     }
+    let spill = Spill::new(out);
+    let mut z = ZipWriter::new(spill.clone());
     let mut buffer = Vec::new();
     for name in names {
         check_name(name)?;
@@ -185,7 +141,7 @@ fn write_entries<W: Write + Seek>(
                 &buffer
             }
         };
-        starts().map_err(err)?;
+        spill.entry_starts().map_err(err)?;
         if !is_deflated(name) {
             z.start_file(name.as_str(), entry_options(name)?).map_err(err)?;
             z.write_all(bytes).map_err(err)?;
@@ -206,7 +162,10 @@ fn write_entries<W: Write + Seek>(
         }
         z.raw_copy_file(entry).map_err(err)?;
     }
-    Ok(())
+    let mut writer = z.finish().map_err(err)?;
+    let size = writer.seek(std::io::SeekFrom::End(0)).map_err(err)?;
+    drop(writer);
+    Ok((spill.finish().map_err(err)?, size))
 }
 
 /// Writes one-entry zips (entry name → a zip [`deflated_entry`] or [`joined_entry`]
@@ -670,6 +629,15 @@ mod tests {
         assert!(refused.0.contains("more than the 100000 muster reads"), "{refused}");
     }
 
+    /// [`write_zip_from`] into memory.
+    fn zip_from(
+        files: &BTreeMap<String, Vec<u8>>,
+        deflated: &BTreeMap<String, Vec<u8>>,
+        fetched: &Fetched,
+    ) -> Result<Vec<u8>, ArchiveError> {
+        Ok(write_zip_from(Vec::new(), files, deflated, fetched)?.0)
+    }
+
     #[test]
     fn an_archive_from_entries_deflated_apart_is_the_archive_written_whole() {
         let mut files = BTreeMap::new();
@@ -684,19 +652,19 @@ mod tests {
             })
             .collect();
         assert_eq!(deflated.len(), 2);
-        let apart = write_zip_from(&files, &deflated).expect("writes");
+        let apart = zip_from(&files, &deflated, &Fetched::none()).expect("writes");
         assert_eq!(apart, write_zip(&files).expect("writes"));
         // A copy that is missing, or of other bytes, is refused.
         let mut missing = deflated.clone();
         missing.remove("buildFile.xml");
-        let e = write_zip_from(&files, &missing).expect_err("refused");
+        let e = zip_from(&files, &missing, &Fetched::none()).expect_err("refused");
         assert!(e.0.contains("no deflated copy of buildFile.xml"), "{e}");
         let mut other = deflated;
         other.insert(
             "buildFile.xml".into(),
             deflated_entry("buildFile.xml", b"<other/>").expect("writes"),
         );
-        let e = write_zip_from(&files, &other).expect_err("refused");
+        let e = zip_from(&files, &other, &Fetched::none()).expect_err("refused");
         assert!(e.0.contains("holds other bytes"), "{e}");
     }
 
@@ -717,31 +685,29 @@ mod tests {
         for name in &held {
             given.remove(name);
         }
-        // The sizes are room only: one a little short is still written whole.
-        let sizes: BTreeMap<String, usize> =
-            held.iter().map(|n| (n.clone(), 10)).collect();
+        let names: BTreeSet<String> = held.iter().cloned().collect();
         let fetch = |name: &str, buffer: &mut Vec<u8>| {
             assert!(buffer.is_empty(), "{name} is fetched into an empty buffer");
             buffer.extend_from_slice(&whole[name]);
             Ok(())
         };
-        let fetched = Fetched { sizes: sizes.clone(), fetch: &fetch };
-        let written = write_zip_fetching(&given, &deflated, &fetched).expect("writes");
+        let fetched = Fetched { names: &names, fetch: &fetch };
+        let written = zip_from(&given, &deflated, &fetched).expect("writes");
         assert_eq!(written, write_zip(&whole).expect("writes"));
         // A fetcher's error is the archive's; an entry both given and fetched, or fetched
         // but deflated, is refused.
         let failing =
             |name: &str, _: &mut Vec<u8>| Err(ArchiveError(format!("gone: {name}")));
-        let fetched = Fetched { sizes: sizes.clone(), fetch: &failing };
-        let e = write_zip_fetching(&given, &deflated, &fetched).expect_err("refused");
+        let fetched = Fetched { names: &names, fetch: &failing };
+        let e = zip_from(&given, &deflated, &fetched).expect_err("refused");
         assert_eq!(e.0, "gone: images/a.png");
-        let fetched = Fetched { sizes: sizes.clone(), fetch: &fetch };
-        let e = write_zip_fetching(&whole, &deflated, &fetched).expect_err("refused");
+        let fetched = Fetched { names: &names, fetch: &fetch };
+        let e = zip_from(&whole, &deflated, &fetched).expect_err("refused");
         assert!(e.0.contains("images/a.png is both given and fetched"), "{e}");
-        let mut sizes = sizes;
-        sizes.insert("rules/r.json".into(), 3);
-        let fetched = Fetched { sizes, fetch: &fetch };
-        let e = write_zip_fetching(&given, &deflated, &fetched).expect_err("refused");
+        let mut names = names;
+        names.insert("rules/r.json".into());
+        let fetched = Fetched { names: &names, fetch: &fetch };
+        let e = zip_from(&given, &deflated, &fetched).expect_err("refused");
         assert!(e.0.contains("rules/r.json would be deflated"), "{e}");
     }
 
@@ -765,15 +731,12 @@ mod tests {
             buffer.extend_from_slice(&held);
             Ok(())
         };
-        let sizes = [("images/3.png".to_string(), held.len())].into();
-        let fetched = Fetched { sizes, fetch: &fetch };
-        let (out, size) = write_zip_fetching_to(Vec::new(), &given, &deflated, &fetched)
-            .expect("writes");
+        let names = ["images/3.png".to_string()].into();
+        let fetched = Fetched { names: &names, fetch: &fetch };
+        let (out, size) =
+            write_zip_from(Vec::new(), &given, &deflated, &fetched).expect("writes");
         assert_eq!(size, out.len() as u64);
         assert!(out == whole, "the same bytes as the archive written whole");
-        assert!(
-            write_zip_fetching(&given, &deflated, &fetched).expect("writes") == whole
-        );
     }
 
     #[test]

@@ -26,12 +26,14 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
             let label = format!("map {} of {}", scene.id, game.id);
             let (key, data) =
                 ctx.write_png(&png_path, &label, &scene.svg, (w, h), dpi)?;
-            let bytes = match &data {
-                Some(png) => png.len(),
-                None => std::fs::metadata(&png_path)
+            // A kept image's size is the one the listing at the build's start found.
+            let bytes = match (&data, ctx.outputs.found_untouched(&png_path)) {
+                (Some(png), _) => png.len() as u64,
+                (None, Some((len, _))) => len,
+                (None, None) => std::fs::metadata(&png_path)
                     .io(|| format!("failed to read {}", png_path.display()))?
-                    .len() as usize,
-            };
+                    .len(),
+            } as usize;
             // A legend with no free place on its printed sheet, on a sheet of its own.
             let legend_apart = match &scene.legend {
                 Some(LegendPlace::Apart(svg, w_in, h_in)) => {

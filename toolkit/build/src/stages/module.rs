@@ -33,7 +33,7 @@ pub fn write_module(
     let path = dist.join(format!("{}.vmod", game.id));
     // The images the last build put in the module, unchanged since, are copied from it as
     // the new one is written: one open file instead of one cache object per image.
-    let last = ctx.outputs.take_last_archive(&path);
+    let mut last = ctx.outputs.take_last_archive(&path);
     let package = |last: &Option<LastArchive>| {
         let sheets = maps
             .iter()
@@ -43,7 +43,6 @@ pub fn write_module(
     };
     let label = format!("{}.vmod", game.id);
     let (mut module, mut reused) = package(&last)?;
-    let mut last = last;
     let mut retried = false;
     let archive_size = loop {
         let damaged = AtomicBool::new(false);
@@ -54,14 +53,10 @@ pub fn write_module(
             damaged.store(true, Ordering::Relaxed);
             Err(ArchiveError(format!("the last module no longer holds {name} intact")))
         };
-        let sizes = module.held.iter().map(|name| {
-            let size = module.origins.get(name).and_then(|key| last.as_ref()?.size(key));
-            (name.clone(), size.unwrap_or(0))
-        });
-        let fetched = Fetched { sizes: sizes.collect(), fetch: &fetch };
+        let fetched = Fetched { names: &module.held, fetch: &fetch };
         let mut size = 0;
         let fill = |file: &mut std::fs::File| {
-            size = ctx.cache.zip_to(&label, &module.files, &fetched, file)?;
+            size = ctx.cache.zip(&label, &module.files, &fetched, file)?;
             Ok(())
         };
         match ctx.outputs.write_archive(&path, fill, module.origins.clone()) {
@@ -95,6 +90,12 @@ pub fn write_module(
         let bytes = match module.files.get(of) {
             Some(bytes) => bytes,
             None if held_image(&module, last.as_ref(), of, &mut read) => &read,
+            None if module.held.contains(of) => {
+                return Err(Error::new(
+                    ErrorKind::Package,
+                    format!("{} changed while it was read; build again", path.display()),
+                ));
+            }
             None => {
                 return Err(Error::new(
                     ErrorKind::Package,
