@@ -654,7 +654,7 @@ impl<'a> GameCache<'a> {
         label: &str,
         files: &BTreeMap<String, Vec<u8>>,
         fetched: &Fetched,
-        file: &mut fs::File,
+        file: &mut impl std::io::Write,
     ) -> Result<u64> {
         let deflated = self.deflated_entries(label, files, fetched)?;
         let (_, size) =
@@ -964,7 +964,9 @@ mod tests {
         let written = Outputs::default();
         let entries: BTreeMap<String, String> =
             [("images/a.png".to_string(), "k1".to_string())].into_iter().collect();
-        let fill = |f: &mut fs::File| f.write_all(b"zip").io(|| "writes".to_string());
+        let fill = |f: &mut crate::writeback::Streamed| {
+            f.write_all(b"zip").io(|| "writes".to_string())
+        };
         written.write_archive(&archive, fill, entries.clone()).unwrap();
         written.write_object(&image, "k1", b"png").unwrap();
         written.commit().unwrap();

@@ -65,6 +65,7 @@ pub mod stored;
 mod sync;
 pub mod validate;
 pub mod watch;
+pub mod writeback;
 
 pub use error::{Error, ErrorKind, Result};
 pub use pipeline::Build;

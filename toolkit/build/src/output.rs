@@ -13,6 +13,7 @@ use crate::files::{
 };
 use crate::last_archive::LastArchive;
 use crate::sync::lock;
+use crate::writeback::{EARLY, Streamed, Writeback};
 
 /// Flushes the files `paths` to disk: on Linux with one `syncfs` per file system holding
 /// them (one for a whole build, as a rule), elsewhere file by file.
@@ -46,7 +47,9 @@ fn flush(paths: &[&Path]) -> Result<()> {
 /// temporary file beside its target, all are flushed to disk at once, then each takes its
 /// real name. A build that fails before the commit leaves every previous output as it was
 /// (the temporary files go when `Outputs` is dropped). Files whose bytes would not change
-/// are left untouched. What the build did not write can then be swept away.
+/// are left untouched. What the build did not write can then be swept away. The large files
+/// are written back to disk as soon as they are staged ([`Writeback`]), so that the flush
+/// before the commit has little left to write.
 ///
 /// A file written from a cache object is remembered with that object's key. When the last
 /// build wrote a file from the object this build wants there, and the file is as that
@@ -67,6 +70,8 @@ pub struct Outputs {
     committed: Mutex<HashSet<PathBuf>>,
     /// The archives of the last build, opened, until a stage takes them.
     opened: Mutex<HashMap<PathBuf, LastArchive>>,
+    /// Writes the large staged files back to disk while the build goes on.
+    writeback: Writeback,
 }
 
 /// What a build wrote from cache objects, as its stamp records it: among the files still as
@@ -109,23 +114,30 @@ impl Outputs {
         }
         // Looked at only for a file to be written: a folder never holds the same bytes.
         takes_a_file(path)?;
-        let tmp = write_temporary(path, bytes)?.into_temp_path();
-        lock(&self.staged).push((path.to_path_buf(), tmp));
+        let tmp = write_temporary(path, bytes)?;
+        if bytes.len() as u64 >= EARLY {
+            self.writeback.start(tmp.as_file());
+        }
+        lock(&self.staged).push((path.to_path_buf(), tmp.into_temp_path()));
         Ok(())
     }
 
     /// Stages a file that `fill` writes as it goes (so that it is never held whole), and
-    /// remembers it; a file that holds the same bytes already is left as it is.
+    /// remembers it; a file that holds the same bytes already is left as it is. The file
+    /// is written back to disk as it is written.
     pub fn write_with(
         &self,
         path: &Path,
-        fill: impl FnOnce(&mut std::fs::File) -> Result<()>,
+        fill: impl FnOnce(&mut Streamed) -> Result<()>,
     ) -> Result<()> {
         lock(&self.written).insert(path.to_path_buf());
         takes_a_file(path)?;
-        let tmp = write_temporary_with(path, fill)?.into_temp_path();
-        if !same_bytes(&tmp, path) {
-            lock(&self.staged).push((path.to_path_buf(), tmp));
+        let tmp = write_temporary_with(path, |file| {
+            fill(&mut Streamed::new(file, &self.writeback))
+        })?;
+        if !same_bytes(tmp.path(), path) {
+            self.writeback.start(tmp.as_file());
+            lock(&self.staged).push((path.to_path_buf(), tmp.into_temp_path()));
         }
         Ok(())
     }
@@ -159,7 +171,7 @@ impl Outputs {
     pub fn write_archive(
         &self,
         path: &Path,
-        fill: impl FnOnce(&mut std::fs::File) -> Result<()>,
+        fill: impl FnOnce(&mut Streamed) -> Result<()>,
         entries: BTreeMap<String, String>,
     ) -> Result<()> {
         self.write_with(path, fill)?;
@@ -189,6 +201,9 @@ impl Outputs {
             takes_a_file(path)?;
         }
         let temporaries: Vec<&Path> = staged.iter().map(|(_, t)| t.as_ref()).collect();
+        self.writeback
+            .finish()
+            .io(|| "failed to write the outputs to disk".to_string())?;
         flush(&temporaries)?;
         lock(&self.committed).extend(staged.iter().map(|(path, _)| path.clone()));
         let n = staged.len();
@@ -291,7 +306,7 @@ mod tests {
         let path = dir.path().join("g.vmod");
         fs::write(&path, b"same").unwrap();
         let fill = |bytes: &'static [u8]| {
-            move |f: &mut fs::File| {
+            move |f: &mut Streamed| {
                 use std::io::Write;
                 f.write_all(bytes).io(|| "writes".to_string())
             }
@@ -304,7 +319,7 @@ mod tests {
         assert_eq!(outputs.commit().unwrap(), 1);
         assert_eq!(fs::read(&path).unwrap(), b"other");
         // A fill that fails leaves no temporary file behind.
-        let failing = |_: &mut fs::File| Err(Error::new(ErrorKind::Package, "no"));
+        let failing = |_: &mut Streamed| Err(Error::new(ErrorKind::Package, "no"));
         assert!(outputs.write_with(&path, failing).is_err());
         let left: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "only the archive");

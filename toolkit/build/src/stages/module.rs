@@ -55,7 +55,7 @@ pub fn write_module(
         };
         let fetched = Fetched { names: &module.held, fetch: &fetch };
         let mut size = 0;
-        let fill = |file: &mut std::fs::File| {
+        let fill = |file: &mut crate::writeback::Streamed| {
             size = ctx.cache.zip(&label, &module.files, &fetched, file)?;
             Ok(())
         };
