@@ -1,5 +1,6 @@
 //! The package stage: a game as a VASSAL module and a browser table.
 
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -16,6 +17,7 @@ use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::last_archive::LastArchive;
 use crate::report::{LiveRulesReport, MapImage, ModuleReport, SetupReport};
 use crate::sync::lock;
+use crate::writeback::Streamed;
 
 /// Packages a game as `dist/<game>.vmod`, its browser table under `dist/<game>/web/`, and
 /// writes what each setup holds to `dist/<game>/module.json`.
@@ -43,75 +45,34 @@ pub fn write_module(
     };
     let label = format!("{}.vmod", game.id);
     let (mut module, mut reused) = package(&last)?;
-    let mut retried = false;
-    let archive_size = loop {
-        let damaged = AtomicBool::new(false);
-        let fetch = |name: &str, bytes: &mut Vec<u8>| {
-            if held_image(&module, last.as_ref(), name, bytes) {
-                return Ok(());
-            }
-            damaged.store(true, Ordering::Relaxed);
-            Err(ArchiveError(format!("the last module no longer holds {name} intact")))
-        };
-        let fetched = Fetched { names: &module.held, fetch: &fetch };
-        let mut size = 0;
-        let fill = |file: &mut crate::writeback::Streamed| {
-            size = ctx.cache.zip(&label, &module.files, &fetched, file)?;
-            Ok(())
-        };
-        match ctx.outputs.write_archive(&path, fill, module.origins.clone()) {
-            Ok(()) => break size,
-            // When the last module no longer holds an image intact, the images are
-            // taken again from it but for the damaged ones, which are drawn.
-            Err(_) if damaged.load(Ordering::Relaxed) && !retried => {
-                retried = true;
-                last = last.and_then(LastArchive::without_damaged);
-                (module, reused) = package(&last)?;
-            }
-            Err(e) => return Err(e),
+    // The browser table and `module.json` are written beside the archive, which one
+    // thread writes.
+    let (archive, beside) = rayon::join(
+        || write_archive(ctx, &path, &label, &module, last.as_ref()),
+        || write_beside(ctx, game, &module, last.as_ref()),
+    );
+    let archive_size = match archive {
+        Ok(size) => {
+            beside?;
+            size
         }
+        // When the last module no longer holds an image intact, the images are taken
+        // again from it but for the damaged ones, which are drawn; what was written beside
+        // is written again from the new module.
+        Err(Damaged::Yes(_)) => {
+            last = last.and_then(LastArchive::without_damaged);
+            (module, reused) = package(&last)?;
+            let size = write_archive(ctx, &path, &label, &module, last.as_ref())
+                .map_err(Damaged::error)?;
+            write_beside(ctx, game, &module, last.as_ref())?;
+            size
+        }
+        Err(Damaged::No(e)) => return Err(e),
     };
     for key in &reused {
         ctx.cache.reuse(key);
     }
-    let web = dist.join(&game.id).join("web");
-    module
-        .web
-        .files
-        .par_iter()
-        .try_for_each(|(name, bytes)| ctx.outputs.write(&web.join(name), bytes))?;
-    module.web.from_module.par_iter().try_for_each(|(name, of)| {
-        let path = web.join(name);
-        let origin = module.origins.get(of);
-        if origin.is_some_and(|key| ctx.outputs.keep_object(&path, key)) {
-            return Ok(());
-        }
-        let mut read = Vec::new();
-        let bytes = match module.files.get(of) {
-            Some(bytes) => bytes,
-            None if held_image(&module, last.as_ref(), of, &mut read) => &read,
-            None if module.held.contains(of) => {
-                return Err(Error::new(
-                    ErrorKind::Package,
-                    format!("{} changed while it was read; build again", path.display()),
-                ));
-            }
-            None => {
-                return Err(Error::new(
-                    ErrorKind::Package,
-                    format!("the browser table's {name} copies {of}, not in the module"),
-                ));
-            }
-        };
-        match origin {
-            Some(key) => ctx.outputs.write_object(&path, key, bytes),
-            None => ctx.outputs.write(&path, bytes),
-        }
-    })?;
     drop(last);
-    let mut text = serde_json::to_string_pretty(&module.setups)?;
-    text.push('\n');
-    ctx.outputs.write(&dist.join(&game.id).join("module.json"), text.as_bytes())?;
     bar.step();
     Ok(ModuleReport {
         path: path.display().to_string(),
@@ -132,6 +93,103 @@ pub fn write_module(
             approximated: module.live_rules.approximated.clone(),
         },
     })
+}
+
+/// How writing an archive failed: with a held image found damaged, or otherwise.
+enum Damaged {
+    /// An image the last module held was no longer intact.
+    Yes(Error),
+    /// Any other failure.
+    No(Error),
+}
+
+impl Damaged {
+    /// The failure, whichever it was.
+    fn error(self) -> Error {
+        match self {
+            Damaged::Yes(e) | Damaged::No(e) => e,
+        }
+    }
+}
+
+/// Writes `module` as the archive `path`, copying each image it holds from the `last`
+/// module as its turn comes; returns the archive's size.
+fn write_archive(
+    ctx: &Context,
+    path: &Path,
+    label: &str,
+    module: &Module,
+    last: Option<&LastArchive>,
+) -> std::result::Result<u64, Damaged> {
+    let damaged = AtomicBool::new(false);
+    let fetch = |name: &str, bytes: &mut Vec<u8>| {
+        if held_image(module, last, name, bytes) {
+            return Ok(());
+        }
+        damaged.store(true, Ordering::Relaxed);
+        Err(ArchiveError(format!("the last module no longer holds {name} intact")))
+    };
+    let fetched = Fetched { names: &module.held, fetch: &fetch };
+    let mut size = 0;
+    let fill = |file: &mut Streamed| {
+        size = ctx.cache.zip(label, &module.files, &fetched, file)?;
+        Ok(())
+    };
+    match ctx.outputs.write_archive(path, fill, module.origins.clone()) {
+        Ok(()) => Ok(size),
+        Err(e) if damaged.load(Ordering::Relaxed) => Err(Damaged::Yes(e)),
+        Err(e) => Err(Damaged::No(e)),
+    }
+}
+
+/// Writes what goes beside the module: its browser table under `dist/<game>/web/` (the
+/// images copied from the module, kept unread when the last build wrote the same ones)
+/// and what each setup holds, as `dist/<game>/module.json`.
+fn write_beside(
+    ctx: &Context,
+    game: &Game,
+    module: &Module,
+    last: Option<&LastArchive>,
+) -> Result<()> {
+    let dist = ctx.out.join("dist");
+    let web = dist.join(&game.id).join("web");
+    module
+        .web
+        .files
+        .par_iter()
+        .try_for_each(|(name, bytes)| ctx.outputs.write(&web.join(name), bytes))?;
+    module.web.from_module.par_iter().try_for_each(|(name, of)| {
+        let path = web.join(name);
+        let origin = module.origins.get(of);
+        if origin.is_some_and(|key| ctx.outputs.keep_object(&path, key)) {
+            return Ok(());
+        }
+        let mut read = Vec::new();
+        let bytes = match module.files.get(of) {
+            Some(bytes) => bytes,
+            None if held_image(module, last, of, &mut read) => &read,
+            None if module.held.contains(of) => {
+                return Err(Error::new(
+                    ErrorKind::Package,
+                    format!("{} changed while it was read; build again", path.display()),
+                ));
+            }
+            None => {
+                return Err(Error::new(
+                    ErrorKind::Package,
+                    format!("the browser table's {name} copies {of}, not in the module"),
+                ));
+            }
+        };
+        match origin {
+            Some(key) => ctx.outputs.write_object(&path, key, bytes),
+            None => ctx.outputs.write(&path, bytes),
+        }
+    })?;
+    let mut text = serde_json::to_string_pretty(&module.setups)?;
+    text.push('\n');
+    ctx.outputs.write(&dist.join(&game.id).join("module.json"), text.as_bytes())?;
+    Ok(())
 }
 
 /// A map sheet for the module: held when the last module holds its image, else its bytes
