@@ -103,6 +103,45 @@ struct Stamp {
     diagnostics: Vec<StoredDiagnostic>,
 }
 
+impl Stamp {
+    /// The stamp as compact JSON, byte for byte what `serde_json::to_vec` prints for it:
+    /// its large fields are printed side by side, then joined in order.
+    fn to_json(&self) -> serde_json::Result<Vec<u8>> {
+        use serde_json::to_vec;
+        let ((key, outputs, objects), (from_objects, archives, summary, diagnostics)) =
+            rayon::join(
+                || (to_vec(&self.key), to_vec(&self.outputs), to_vec(&self.objects)),
+                || {
+                    (
+                        to_vec(&self.from_objects),
+                        to_vec(&self.archives),
+                        to_vec(&self.summary),
+                        to_vec(&self.diagnostics),
+                    )
+                },
+            );
+        let fields = [
+            ("key", key?),
+            ("outputs", outputs?),
+            ("objects", objects?),
+            ("from_objects", from_objects?),
+            ("archives", archives?),
+            ("summary", summary?),
+            ("diagnostics", diagnostics?),
+        ];
+        let mut json = Vec::with_capacity(fields.iter().map(|(_, v)| v.len() + 20).sum());
+        for (i, (name, value)) in fields.iter().enumerate() {
+            json.push(if i == 0 { b'{' } else { b',' });
+            json.push(b'"');
+            json.extend_from_slice(name.as_bytes());
+            json.extend_from_slice(b"\":");
+            json.extend_from_slice(value);
+        }
+        json.push(b'}');
+        Ok(json)
+    }
+}
+
 /// What a game's stamp says of its last build, when that build still stands.
 #[derive(Debug)]
 pub struct Standing {
@@ -292,29 +331,44 @@ impl Cache {
         summary: &GameReport,
         diagnostics: Vec<StoredDiagnostic>,
     ) -> Result<()> {
+        use rayon::join;
         let objects: Vec<String> = lock(&game.used).iter().cloned().collect();
         lock(&self.kept).extend(objects.iter().cloned());
         let base = self.out();
-        let stamp = Stamp {
-            key: key.hex(),
+        // The listing and the records of objects are made side by side.
+        let (outputs, (from_objects, archives)) = join(
             // A file the build did not put in place is as the listing at its start found
             // it, unless changed since: then the next build finds it changed.
-            outputs: stat_listing(base, outputs, |path| written.found_untouched(path)),
+            || stat_listing(base, outputs, |path| written.found_untouched(path)),
+            || {
+                join(
+                    || {
+                        written
+                            .objects()
+                            .into_iter()
+                            .map(|(p, k)| (relative(base, &p), k))
+                            .collect()
+                    },
+                    || {
+                        written
+                            .archives()
+                            .into_iter()
+                            .map(|(p, entries)| (relative(base, &p), entries))
+                            .collect()
+                    },
+                )
+            },
+        );
+        let stamp = Stamp {
+            key: key.hex(),
+            outputs,
             objects,
-            from_objects: written
-                .objects()
-                .into_iter()
-                .map(|(p, k)| (relative(base, &p), k))
-                .collect(),
-            archives: written
-                .archives()
-                .into_iter()
-                .map(|(p, entries)| (relative(base, &p), entries))
-                .collect(),
+            from_objects,
+            archives,
             summary: summary.clone(),
             diagnostics,
         };
-        write_atomic(&self.stamp_path(id), &serde_json::to_vec(&stamp)?)?;
+        write_atomic(&self.stamp_path(id), &stamp.to_json()?)?;
         Ok(())
     }
 
@@ -821,6 +875,28 @@ fn stat_listing(
 mod tests {
     use super::*;
     use std::io::Write;
+
+    #[test]
+    fn a_stamp_prints_as_serde_json_prints_it() {
+        let stamp = Stamp {
+            key: "k\"ey".into(),
+            outputs: vec![("dist/a.vmod".into(), 3, 4), ("dist/b".into(), 0, 1 << 70)],
+            objects: vec!["ab".into(), "cd".into()],
+            from_objects: [("dist/x.png".into(), "ab".into())].into_iter().collect(),
+            archives: [(
+                "dist/a.vmod".into(),
+                [("images/x.png".to_string(), "cd".to_string())].into_iter().collect(),
+            )]
+            .into_iter()
+            .collect(),
+            summary: GameReport { game: "g".into(), ..GameReport::default() },
+            diagnostics: vec![],
+        };
+        assert_eq!(
+            String::from_utf8(stamp.to_json().unwrap()).unwrap(),
+            serde_json::to_string(&stamp).unwrap()
+        );
+    }
 
     #[test]
     fn a_stamp_of_another_key_is_told_by_its_opening() {
