@@ -309,11 +309,14 @@ fn a_changed_counter_archives_again_only_the_setups_that_place_it_and_the_module
     assert!(!placing.is_empty() && placing.len() < shape.scenarios, "{placing:?}");
     assert_eq!(saves(made), placing);
 
-    // A clean build of the changed game makes the same module, byte for byte.
+    // A clean build of the changed game makes the same module and model, byte for byte.
     let clean = Settings { out: dir.path().join("clean"), ..settings };
     let report = Build::new(clean).unwrap().run(&NoProgress).unwrap();
     assert!(!report.has_errors());
-    for file in ["monster.vmod", "monster/module.json"] {
+    // So with game.json: of its runs of counters, only the changed one was printed again.
+    let printed = made.iter().filter(|m| m.starts_with("game.json counters")).count();
+    assert_eq!(printed, 1, "{made:?}");
+    for file in ["monster.vmod", "monster/module.json", "monster/game.json"] {
         let kept = std::fs::read(dir.path().join("out/dist").join(file)).unwrap();
         let fresh = std::fs::read(dir.path().join("clean/dist").join(file)).unwrap();
         assert!(kept == fresh, "{file} differs from a clean build's");
@@ -331,6 +334,34 @@ fn game_json_printed_side_by_side_is_byte_for_byte_what_serde_json_prints() {
         let fast = muster_build::stages::model::game_json_pretty(game).unwrap();
         assert!(!game.units.is_empty() && !game.scenarios.is_empty(), "{}", game.id);
         assert!(fast == whole, "game.json of {} differs", game.id);
+        // Printed in kept runs, the same: made once, then given back from the store.
+        let store = std::sync::Mutex::new(std::collections::HashMap::new());
+        let keep = |label: &str,
+                    parts: &[&[u8]],
+                    make: &dyn Fn() -> Result<Vec<u8>, String>|
+         -> Result<Vec<u8>, String> {
+            let key = (label.to_string(), parts.concat());
+            if let Some(kept) = store.lock().unwrap().get(&key) {
+                return Ok(Vec::clone(kept));
+            }
+            let made = make()?;
+            store.lock().unwrap().insert(key, made.clone());
+            Ok(made)
+        };
+        for round in ["made", "kept"] {
+            let kept =
+                muster_build::stages::model::game_json_kept(game, Some(&keep)).unwrap();
+            assert!(kept == whole, "game.json of {} {round} in runs differs", game.id);
+        }
+        let runs = game.units.len().div_ceil(muster_build::stages::model::RUN)
+            + game.markers.len().div_ceil(muster_build::stages::model::RUN)
+            + game.scenarios.len();
+        assert_eq!(
+            store.lock().unwrap().len(),
+            runs,
+            "one kept run per {} counters, one per scenario",
+            muster_build::stages::model::RUN
+        );
     }
 }
 

@@ -3,17 +3,23 @@
 use std::collections::BTreeMap;
 
 use muster_model::source::ScenarioFile;
-use muster_model::{Game, Unit};
+use muster_model::{Game, ParsedPlacement, Unit};
+use muster_render::Keep;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use super::Context;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 
-/// Writes `dist/<game>/game.json`, the loaded model ([`game_json`]).
+/// Counters printed in one kept run of `game.json`.
+pub const RUN: usize = 64;
+
+/// Writes `dist/<game>/game.json`, the loaded model ([`game_json`]), each run of [`RUN`]
+/// counters printed through the cache.
 pub fn write_model(ctx: &Context, game: &Game) -> Result<()> {
     let dist = ctx.out.join("dist").join(&game.id);
-    ctx.outputs.write(&dist.join("game.json"), &game_json_pretty(game)?)
+    let keep = ctx.cache.keeper(ErrorKind::Json, &game.id);
+    ctx.outputs.write(&dist.join("game.json"), &game_json_kept(game, Some(&*keep))?)
 }
 
 /// The loaded game as JSON: unit sizes and types, the board, printed tables and
@@ -29,19 +35,28 @@ pub fn game_json(game: &Game) -> Value {
 /// [`game_json`] as pretty-printed JSON, byte for byte what `serde_json` prints for it,
 /// with the units, markers and scenarios worked out and printed side by side.
 pub fn game_json_pretty(game: &Game) -> Result<Vec<u8>> {
+    game_json_kept(game, None)
+}
+
+/// [`game_json_pretty`], with each run of [`RUN`] counters and each scenario printed
+/// through `keep` when one is given: under the compact JSON of what its printed text
+/// shows (the counters; the scenario, its parsed placements and the lines they are
+/// printed on).
+pub fn game_json_kept(game: &Game, keep: Option<&Keep>) -> Result<Vec<u8>> {
     // Keys in order, as `serde_json`'s map keeps them.
     let entries: BTreeMap<&str, Entry> = entries(game).into_iter().collect();
     let printed = entries
         .into_par_iter()
-        .map(|(key, entry)| Ok((key, entry.pretty(game)?)))
+        .map(|(key, entry)| Ok((key, entry.placed(game, keep)?)))
         .collect::<Result<Vec<_>>>()?;
-    let mut out = Vec::new();
+    let mut out =
+        Vec::with_capacity(printed.iter().map(|(k, v)| k.len() + v.len() + 8).sum());
     out.extend_from_slice(b"{");
     for (i, (key, value)) in printed.iter().enumerate() {
         out.extend_from_slice(if i == 0 { b"\n  " } else { b",\n  " });
         serde_json::to_writer(&mut out, key)?;
         out.extend_from_slice(b": ");
-        indented(&mut out, value, 2);
+        out.extend_from_slice(value);
     }
     out.extend_from_slice(if printed.is_empty() { b"}" } else { b"\n}" });
     Ok(out)
@@ -69,30 +84,87 @@ impl Entry<'_> {
         }
     }
 
-    /// The entry pretty-printed at the top level, its elements side by side.
-    fn pretty(self, game: &Game) -> Result<Vec<u8>> {
+    /// The entry pretty-printed in its place in the top-level object (its lines after
+    /// the first indented by two spaces), its elements side by side: the counters in
+    /// runs of [`RUN`] and the scenarios one by one, each through `keep` when one is
+    /// given.
+    fn placed(self, game: &Game, keep: Option<&Keep>) -> Result<Vec<u8>> {
         let elements: Vec<Vec<u8>> = match self {
-            Entry::Value(v) => return Ok(serde_json::to_vec_pretty(&v)?),
+            Entry::Value(v) => {
+                let mut out = Vec::new();
+                indented(&mut out, &serde_json::to_vec_pretty(&v)?, 2);
+                return Ok(out);
+            }
             Entry::Units(units) => units
-                .par_iter()
-                .map(|u| serde_json::to_vec_pretty(&serde_json::to_value(u)?))
-                .collect::<std::result::Result<_, _>>()?,
+                .par_chunks(RUN)
+                .map(|run| {
+                    let parts = [serde_json::to_vec(run)?];
+                    kept(keep, "game.json counters", &parts, || units_placed(run))
+                })
+                .collect::<Result<_>>()?,
             Entry::Scenarios(s) => s
                 .par_iter()
-                .map(|s| serde_json::to_vec_pretty(&scenario_json(game, s)))
-                .collect::<std::result::Result<_, _>>()?,
+                .map(|s| {
+                    let placements = game.placements(&s.id.v);
+                    let lines: Vec<Option<u32>> =
+                        placements.iter().map(placement_line).collect();
+                    let parts = [
+                        serde_json::to_vec(s)?,
+                        serde_json::to_vec(placements)?,
+                        serde_json::to_vec(&lines)?,
+                    ];
+                    kept(keep, "game.json scenario", &parts, || {
+                        let mut out = Vec::new();
+                        let pretty = serde_json::to_vec_pretty(&scenario_json(game, s))?;
+                        indented(&mut out, &pretty, ELEMENT);
+                        Ok(out)
+                    })
+                })
+                .collect::<Result<_>>()?,
         };
         if elements.is_empty() {
             return Ok(b"[]".to_vec());
         }
-        let mut out = b"[".to_vec();
+        let mut out = Vec::with_capacity(elements.iter().map(|e| e.len() + 6).sum());
+        out.extend_from_slice(b"[");
         for (i, e) in elements.iter().enumerate() {
-            out.extend_from_slice(if i == 0 { b"\n  " } else { b",\n  " });
-            indented(&mut out, e, 2);
+            out.extend_from_slice(if i == 0 { b"\n    " } else { b",\n    " });
+            out.extend_from_slice(e);
         }
-        out.extend_from_slice(b"\n]");
+        out.extend_from_slice(b"\n  ]");
         Ok(out)
     }
+}
+
+/// How far the lines of an element of a top-level array are indented.
+const ELEMENT: usize = 4;
+
+/// `make`'s bytes, through `keep` under `label` and `parts` when one is given.
+fn kept(
+    keep: Option<&Keep>,
+    label: &str,
+    parts: &[Vec<u8>],
+    make: impl Fn() -> Result<Vec<u8>>,
+) -> Result<Vec<u8>> {
+    let Some(keep) = keep else { return make() };
+    let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    let make = || make().map_err(|e| format!("{e:#}"));
+    keep(label, &parts, &make).map_err(|e| Error::new(ErrorKind::Json, e))
+}
+
+/// Counters as consecutive elements of a top-level array, in their place: each as
+/// `serde_json` prints it alone, its lines after the first indented by [`ELEMENT`]
+/// spaces, joined by `,`, a line break and that indent.
+fn units_placed(units: &[Unit]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    for (i, u) in units.iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b",\n    ");
+        }
+        let pretty = serde_json::to_vec_pretty(&serde_json::to_value(u)?)?;
+        indented(&mut out, &pretty, ELEMENT);
+    }
+    Ok(out)
 }
 
 /// Appends pretty-printed JSON `text`, its lines after the first indented by `by` spaces
@@ -158,12 +230,7 @@ fn scenario_json(game: &Game, s: &ScenarioFile) -> Value {
         .iter()
         .map(|p| {
             let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
-            let line = p
-                .location_text
-                .as_ref()
-                .map(|t| t.span.line)
-                .or_else(|| p.units.printed.first().map(|u| u.span.line));
-            v["line"] = json!(line);
+            v["line"] = json!(placement_line(p));
             v
         })
         .collect();
@@ -185,4 +252,12 @@ fn scenario_json(game: &Game, s: &ScenarioFile) -> Value {
         "incomplete": s.incomplete,
         "placements": placements,
     })
+}
+
+/// The line a placement is printed on: its location's, else its first unit's.
+fn placement_line(p: &ParsedPlacement) -> Option<u32> {
+    p.location_text
+        .as_ref()
+        .map(|t| t.span.line)
+        .or_else(|| p.units.printed.first().map(|u| u.span.line))
 }
