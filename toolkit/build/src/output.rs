@@ -48,7 +48,7 @@ fn flush(paths: &[&Path]) -> Result<()> {
 /// real name. A build that fails before the commit leaves every previous output as it was
 /// (the temporary files go when `Outputs` is dropped). Files whose bytes would not change
 /// are left untouched. What the build did not write can then be swept away. The large files
-/// are written back to disk as soon as they are staged ([`Writeback`]), so that the flush
+/// are written back to disk as soon as they are staged ([`crate::writeback`]), so that the flush
 /// before the commit has little left to write.
 ///
 /// A file written from a cache object is remembered with that object's key. When the last

@@ -13,10 +13,10 @@ use crate::sync::lock;
 
 /// A staged file at least this large is written back as soon as it is staged; smaller ones
 /// are left to the commit's flush, which writes them all at once.
-pub(crate) const EARLY: u64 = 1 << 20;
+pub const EARLY: u64 = 1 << 20;
 
 /// A file written as it goes is handed over again every time this much more is written.
-pub(crate) const EVERY: u64 = 16 << 20;
+pub const EVERY: u64 = 16 << 20;
 
 /// A worker thread writing back, one after the other, the files handed to it.
 #[derive(Debug, Default)]
@@ -81,7 +81,7 @@ impl Worker {
     }
 }
 
-/// A file being written that is handed to a [`Writeback`] every [`EVERY`] bytes.
+/// A file being written that is handed to the writeback worker every [`EVERY`] bytes.
 #[derive(Debug)]
 pub struct Streamed<'a> {
     file: &'a mut File,
