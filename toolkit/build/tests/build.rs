@@ -573,6 +573,25 @@ fn a_rebuild_copies_the_module_s_images_from_the_last_module_and_draws_a_damaged
     assert!(drawn.contains(&format!("module counter {image}")), "{image}: {drawn:?}");
     assert_eq!(drawn.len(), 2, "{drawn:?}");
     assert!(std::fs::read(&vmod).unwrap() == clean_build("clean-2"), "as a clean build");
+    // What is written beside the module after it was packaged again is as a clean build's.
+    let beside = |out: &str| -> Vec<(PathBuf, Vec<u8>)> {
+        let root = dir.path().join(out).join("dist/monster");
+        let mut files: Vec<(PathBuf, Vec<u8>)> = walk(&root.join("web"))
+            .into_iter()
+            .chain([root.join("module.json")])
+            .map(|p| {
+                (p.strip_prefix(&root).unwrap().to_path_buf(), std::fs::read(&p).unwrap())
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let (kept, fresh) = (beside("out"), beside("clean-2"));
+    assert!(kept.len() > 100, "{}", kept.len());
+    assert!(
+        kept == fresh,
+        "the browser table and module.json differ from a clean build's"
+    );
 
     // A browser-table image deleted since is copied again from the last module, undrawn.
     let web_image = dir.path().join("out/dist/monster/web").join(name);
@@ -584,4 +603,18 @@ fn a_rebuild_copies_the_module_s_images_from_the_last_module_and_draws_a_damaged
     assert_eq!(module_images(&fourth.games[0].cache.made), Vec::<String>::new());
     assert!(std::fs::read(&web_image).unwrap() == before, "{}", web_image.display());
     assert!(std::fs::read(&vmod).unwrap() == clean_build("clean-3"), "as a clean build");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }
