@@ -1,6 +1,6 @@
 //! Turning a scenario's printed setup into one concrete, legal, deterministic position.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use muster_hex::Cell;
 use muster_model::{FindingKind, Game, ParsedPlacement, PlacementKind, Span};
@@ -210,6 +210,8 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
     let mut stacks: BTreeMap<Cell, Vec<PlacedUnit>> = BTreeMap::new();
     // How many copies of each counter the units so far hold.
     let mut copies: BTreeMap<String, usize> = BTreeMap::new();
+    // The printed label of each hex tried, worked out once.
+    let mut labels: HashMap<Cell, String> = HashMap::new();
     for &pi in &order {
         let p = &placements[pi];
         let location = p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default();
@@ -229,16 +231,22 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
             }
         };
         let reg = &regions[pi];
-        let block: Vec<usize> = (0..pi)
-            .filter(|&k| {
-                placements[k].side == p.side
-                    && placements[k].section == p.section
-                    && placements[k].kind == PlacementKind::Setup
-            })
-            .collect();
         // Where the line's units may go. Placing them does not change it: each goes on
-        // one of these hexes, and the line's own region is not a list of hexes.
-        let cells = reg.as_ref().map(|r| candidates(game, r, &units, &regions, &block));
+        // one of these hexes, and the line's own region is not a list of hexes. (Only a
+        // region around other units looks at the lines above it, in its own block.)
+        let cells = reg.as_ref().map(|r| {
+            let block: Vec<usize> = match r {
+                Region::WithUnits { .. } => (0..pi)
+                    .filter(|&k| {
+                        placements[k].side == p.side
+                            && placements[k].section == p.section
+                            && placements[k].kind == PlacementKind::Setup
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            candidates(game, r, &units, &regions, &block)
+        });
         let mut failed: Vec<String> = Vec::new();
         for (id, reduced) in &wanted[pi] {
             let counter =
@@ -266,11 +274,12 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
                 let mut trial = placed(game, id, copy, "");
                 for &cell in candidates {
                     let Some(pu) = trial.as_mut() else { break };
-                    pu.location = game
-                        .board
-                        .as_ref()
-                        .and_then(|b| b.label(cell))
-                        .unwrap_or_default();
+                    pu.location.clone_from(labels.entry(cell).or_insert_with(|| {
+                        game.board
+                            .as_ref()
+                            .and_then(|b| b.label(cell))
+                            .unwrap_or_default()
+                    }));
                     let here = stacks.get(&cell).map_or(&[][..], Vec::as_slice);
                     if stacking_holds(&rules, here.iter().chain([&*pu])) {
                         let label = pu.location.clone();
