@@ -1029,13 +1029,20 @@ mod tests {
         assert_eq!(zips[0].get("images/a.png"), Some(&image));
     }
 
-    #[test]
-    fn the_next_build_knows_an_archive_s_entries_while_the_archive_is_as_left() {
+    /// A temporary folder with an empty output folder `out` in it, a cache beside it, and
+    /// a game key of that cache: what a stamp test starts from.
+    fn stamping() -> (tempfile::TempDir, PathBuf, Cache, Key) {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
         fs::create_dir_all(&out).unwrap();
         let cache = Cache::open(dir.path().join("cache"), false).unwrap();
         let key = cache.key("game").part(b"x").finish();
+        (dir, out, cache, key)
+    }
+
+    #[test]
+    fn the_next_build_knows_an_archive_s_entries_while_the_archive_is_as_left() {
+        let (_dir, out, cache, key) = stamping();
         let (archive, image) = (out.join("g.vmod"), out.join("a.png"));
         let written = Outputs::default();
         let entries: BTreeMap<String, String> =
@@ -1062,11 +1069,7 @@ mod tests {
 
     #[test]
     fn a_stamp_records_an_untouched_output_as_found_and_a_new_one_as_put_in_place() {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("out");
-        fs::create_dir_all(&out).unwrap();
-        let cache = Cache::open(dir.path().join("cache"), false).unwrap();
-        let key = cache.key("game").part(b"x").finish();
+        let (_dir, out, cache, key) = stamping();
         let summary = GameReport { game: "g".into(), ..GameReport::default() };
         let (a, b) = (out.join("a.png"), out.join("b.json"));
         let owned = [a.clone(), b.clone()];
@@ -1106,12 +1109,8 @@ mod tests {
 
     #[test]
     fn stamps_notice_touched_outputs_and_prune_drops_unused_objects() {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("out");
-        fs::create_dir_all(&out).unwrap();
+        let (dir, out, cache, key) = stamping();
         fs::write(out.join("a.png"), b"one").unwrap();
-        let cache = Cache::open(dir.path().join("cache"), false).unwrap();
-        let key = cache.key("game").part(b"x").finish();
         let summary = GameReport { game: "g".into(), ..GameReport::default() };
         let k1 = cache.key("o").part(b"1").finish();
         let k2 = cache.key("o").part(b"2").finish();

@@ -232,21 +232,9 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
         };
         let reg = &regions[pi];
         // Where the line's units may go. Placing them does not change it: each goes on
-        // one of these hexes, and the line's own region is not a list of hexes. (Only a
-        // region around other units looks at the lines above it, in its own block.)
-        let cells = reg.as_ref().map(|r| {
-            let block: Vec<usize> = match r {
-                Region::WithUnits { .. } => (0..pi)
-                    .filter(|&k| {
-                        placements[k].side == p.side
-                            && placements[k].section == p.section
-                            && placements[k].kind == PlacementKind::Setup
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
-            candidates(game, r, &units, &regions, &block)
-        });
+        // one of these hexes, and the line's own region is not a list of hexes.
+        let cells =
+            reg.as_ref().map(|r| candidates(game, r, &units, &regions, &placements, pi));
         let mut failed: Vec<String> = Vec::new();
         for (id, reduced) in &wanted[pi] {
             let counter =
@@ -396,17 +384,28 @@ fn counters_of(game: &Game, id: &str) -> Option<u32> {
         .and_then(|m| m.count)
 }
 
-/// The hexes a unit of a line may take, best first.
+/// The hexes a unit of the line `pi` of `placements` may take, best first.
 fn candidates(
     game: &Game,
     region: &Region,
     units: &[SolvedUnit],
     regions: &[Option<Region>],
-    block: &[usize],
+    placements: &[&ParsedPlacement],
+    pi: usize,
 ) -> Vec<Cell> {
     match region {
         Region::Hexes { cells, .. } => cells.clone(),
         Region::WithUnits { target, plus } => {
+            // The lines above the placement `pi` in its own block: same side, section
+            // and kind.
+            let p = placements[pi];
+            let block: Vec<usize> = (0..pi)
+                .filter(|&k| {
+                    placements[k].side == p.side
+                        && placements[k].section == p.section
+                        && placements[k].kind == PlacementKind::Setup
+                })
+                .collect();
             let scope: Vec<String> = match target {
                 Target::Formations(ids) => {
                     ids.iter().flat_map(|f| descendants(game, f)).collect()
@@ -418,7 +417,7 @@ fn candidates(
             let targets: Vec<&SolvedUnit> = units
                 .iter()
                 .filter(|u| {
-                    u.cell.is_some() && in_target(game, &in_scope, u, target, block)
+                    u.cell.is_some() && in_target(game, &in_scope, u, target, &block)
                 })
                 .collect();
             c.extend(targets.iter().filter_map(|u| u.cell));
