@@ -389,7 +389,12 @@ pub fn build(
                 max_gpid + 1,
             )
         },
-        || crate::web::files(game, &plan, &table, &slots, &setup_files),
+        || {
+            let web = crate::web::files(game, &plan, &table, &slots, &setup_files);
+            // The ruleset document, read by now, goes on this side too.
+            drop(doc);
+            web
+        },
     );
     let web =
         web.map_err(|e| PackageError(format!("failed to write the table's data ({e})")))?;

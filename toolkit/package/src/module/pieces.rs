@@ -26,6 +26,7 @@ use std::collections::{BTreeMap, HashMap};
 use muster_model::{Game, Unit};
 use muster_render::Face;
 use muster_rules::Category;
+use rayon::prelude::*;
 
 use super::dead_piles::DeadPiles;
 use super::gpid::{counter_key, gpid};
@@ -295,38 +296,40 @@ pub fn slots(game: &Game, dead_piles: &DeadPiles) -> Vec<Slot> {
             .and_then(|f| formations.get(f))
             .map_or_else(|| "Independent".to_string(), |f| (*f).to_string())
     };
-    let mut out = Vec::new();
     let all: Vec<&Unit> = game.units.iter().chain(&game.markers).collect();
     let mut printed: HashMap<&str, usize> = HashMap::new();
     for u in &all {
         *printed.entry(u.printed.v.as_str()).or_default() += 1;
     }
-    for u in &all {
-        let gpid = gpid(&counter_key(&u.id));
-        let group = if u.category == Category::Marker {
-            (
-                "Markers".to_string(),
-                if u.side.is_empty() { "All".into() } else { side_name(&u.side) },
-            )
-        } else {
-            (side_name(&u.side), formation_name(&u.formation))
-        };
-        // Counters printed alike get their id in the palette, so each entry is distinct.
-        let twins = printed.get(u.printed.v.as_str()).copied().unwrap_or(0);
-        let name = if twins > 1 {
-            format!("{} ({})", u.printed.v, u.id)
-        } else {
-            u.printed.v.clone()
-        };
-        out.push(Slot {
-            id: u.id.clone(),
-            name,
-            gpid,
-            piece: unit_piece(game, u, gpid, dead_piles),
-            group,
-        });
-    }
-    out
+    // Each counter's piece is made on its own, side by side, and the slots come in order.
+    all.par_iter()
+        .map(|u| {
+            let gpid = gpid(&counter_key(&u.id));
+            let group = if u.category == Category::Marker {
+                (
+                    "Markers".to_string(),
+                    if u.side.is_empty() { "All".into() } else { side_name(&u.side) },
+                )
+            } else {
+                (side_name(&u.side), formation_name(&u.formation))
+            };
+            // Counters printed alike get their id in the palette, so each entry is
+            // distinct.
+            let twins = printed.get(u.printed.v.as_str()).copied().unwrap_or(0);
+            let name = if twins > 1 {
+                format!("{} ({})", u.printed.v, u.id)
+            } else {
+                u.printed.v.clone()
+            };
+            Slot {
+                id: u.id.clone(),
+                name,
+                gpid,
+                piece: unit_piece(game, u, gpid, dead_piles),
+                group,
+            }
+        })
+        .collect()
 }
 
 /// Prototype lookup for [`Piece::expand`].

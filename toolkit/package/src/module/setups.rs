@@ -234,17 +234,23 @@ impl<'a> SlotPieces<'a> {
             piece_bytes(&mut all, &p.piece);
         }
         let all = blake3::hash(&all);
-        let mut by_unit = HashMap::new();
-        for s in slots {
-            by_unit.entry(s.id.as_str()).or_insert_with(|| {
+        // Each slot's fingerprint is worked out on its own, side by side; the first slot
+        // of a unit is its piece.
+        let fingerprints: Vec<[u8; 32]> = slots
+            .par_iter()
+            .map(|s| {
                 let mut made_of = all.as_bytes().to_vec();
                 piece_bytes(&mut made_of, &s.piece);
-                SlotPiece {
-                    slot: s,
-                    prototypes,
-                    fingerprint: *blake3::hash(&made_of).as_bytes(),
-                    saved: OnceLock::new(),
-                }
+                *blake3::hash(&made_of).as_bytes()
+            })
+            .collect();
+        let mut by_unit = HashMap::new();
+        for (s, fingerprint) in slots.iter().zip(fingerprints) {
+            by_unit.entry(s.id.as_str()).or_insert_with(|| SlotPiece {
+                slot: s,
+                prototypes,
+                fingerprint,
+                saved: OnceLock::new(),
             });
         }
         Self { slots: by_unit }
