@@ -708,7 +708,7 @@ impl<'a> GameCache<'a> {
         label: &str,
         files: &BTreeMap<String, Vec<u8>>,
         fetched: &Fetched,
-        file: &mut impl std::io::Write,
+        file: &mut impl muster_package::archive::ZipOut,
     ) -> Result<u64> {
         let deflated = self.deflated_entries(label, files, fetched)?;
         let (_, size) =
@@ -1022,7 +1022,7 @@ mod tests {
             Ok(())
         };
         let names = ["images/a.png".to_string()].into();
-        let fetched = Fetched { names: &names, fetch: &fetch };
+        let fetched = Fetched { names: &names, fetch: &fetch, lying: &|_| None };
         assert_eq!(zipped(&GameCache::new(&recording), &files, &fetched), first);
         let zips = recording.take_recorded().zips;
         assert_eq!(zips.len(), 1);

@@ -5,28 +5,31 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::path::Path;
 
-use muster_package::archive::{StoredEntry, stored_entries};
+use muster_package::archive::{Lying, Record, StoredEntry, lies_intact, stored_entries};
 
 /// The entries of an archive the last build wrote from cache objects, found by the
-/// object's key and read from the file one at a time. Each entry's bytes are checked
-/// against the CRC-32 the archive declares before they are given out, so a damaged archive
-/// gives nothing rather than wrong bytes.
+/// object's key and read from the file one at a time. Each entry's local header and bytes
+/// are checked (against the header muster writes and the CRC-32 the archive declares)
+/// before they are given out, so a damaged archive gives nothing rather than wrong bytes.
 #[derive(Debug)]
 pub struct LastArchive {
     file: File,
-    /// Object key → where its entry's bytes lie in the file, with their CRC-32.
-    by_key: HashMap<String, StoredEntry>,
+    /// Object key → its entry's name, and where the entry lies in the file.
+    by_key: HashMap<String, (String, StoredEntry)>,
 }
 
 impl LastArchive {
     /// The archive at `path`, whose entries `entries` (entry name → key) the last build
     /// wrote from objects; nothing when it cannot be read or holds none of them stored.
+    /// Only its central directory is read.
     pub fn open(path: &Path, entries: &BTreeMap<String, String>) -> Option<LastArchive> {
         let file = File::open(path).ok()?;
-        let stored = stored_entries(std::io::BufReader::new(&file)).ok()?;
-        let by_key: HashMap<String, StoredEntry> = stored
+        let stored = stored_entries(&file).ok()?;
+        let by_key: HashMap<String, (String, StoredEntry)> = stored
             .into_iter()
-            .filter_map(|(name, entry)| Some((entries.get(&name)?.clone(), entry)))
+            .filter_map(|(name, entry)| {
+                Some((entries.get(&name)?.clone(), (name, entry)))
+            })
             .collect();
         (!by_key.is_empty()).then_some(LastArchive { file, by_key })
     }
@@ -55,46 +58,38 @@ impl LastArchive {
 
     /// The size of the object `key`, when an entry of the archive holds it.
     pub fn size(&self, key: &str) -> Option<usize> {
-        Some(self.by_key.get(key)?.range.len())
+        Some(self.by_key.get(key)?.1.range.len())
+    }
+
+    /// Where the object `key` lies in the archive, for a writer to copy its entry as it is
+    /// (checking it first: [`lies_intact`]).
+    pub fn lying(&self, key: &str) -> Option<Lying<'_>> {
+        let (_, entry) = self.by_key.get(key)?;
+        Some(Lying {
+            file: &self.file,
+            header: entry.header,
+            crc: entry.crc,
+            len: entry.range.len() as u64,
+        })
     }
 
     /// Fills `bytes` (emptied first) with the object `key`; returns whether an entry of the
     /// archive held it intact (when not, `bytes` is left empty).
     pub fn read_object(&self, key: &str, bytes: &mut Vec<u8>) -> bool {
         bytes.clear();
-        let Some(entry) = self.by_key.get(key) else {
+        let Some((name, entry)) = self.by_key.get(key) else {
             return false;
         };
-        bytes.resize(entry.range.len(), 0);
-        let intact = read_at(&self.file, bytes, entry.range.start as u64).is_ok()
-            && crc32fast::hash(bytes) == entry.crc;
-        if !intact {
+        let intact = Record::stored(name, entry.crc, entry.range.len() as u64)
+            .is_ok_and(|record| lies_intact(&self.file, entry.header, &record, bytes));
+        if intact {
+            let head = bytes.len() - entry.range.len();
+            bytes.drain(..head);
+        } else {
             bytes.clear();
         }
         intact
     }
-}
-
-/// Fills `bytes` from `file` at `offset`, without moving a position other readers share.
-#[cfg(unix)]
-fn read_at(file: &File, bytes: &mut [u8], offset: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, bytes, offset)
-}
-
-/// Fills `bytes` from `file` at `offset`, without moving a position other readers share.
-#[cfg(windows)]
-fn read_at(file: &File, mut bytes: &mut [u8], mut offset: u64) -> std::io::Result<()> {
-    use std::os::windows::fs::FileExt;
-    while !bytes.is_empty() {
-        match file.seek_read(bytes, offset)? {
-            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
-            n => {
-                bytes = &mut bytes[n..];
-                offset += n as u64;
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -154,6 +149,15 @@ mod tests {
         let last = last.without_damaged().expect("one intact object");
         assert_eq!((last.size("ka"), last.size("kb")), (None, Some(12)));
         assert_eq!(last.object("kb").as_deref(), Some(&b"second image"[..]));
+        // A flipped byte in an entry's local header (its name there) leaves it out too.
+        let at = zip.windows(12).position(|w| w == b"images/b.png").expect("named");
+        let mut damaged = zip.clone();
+        damaged[at + 7] ^= 1;
+        std::fs::write(&path, &damaged).expect("writes");
+        let last = LastArchive::open(&path, &entries).expect("opens");
+        assert_eq!(last.object("kb"), None);
+        assert_eq!(last.object("ka").as_deref(), Some(&b"first image"[..]));
+        assert!(last.lying("kb").is_some(), "where it lies is known; the writer checks it");
         // No archive, or no entry from an object, gives no store.
         assert!(LastArchive::open(&dir.path().join("none.vmod"), &entries).is_none());
         assert!(LastArchive::open(&path, &BTreeMap::new()).is_none());

@@ -9,6 +9,8 @@ use std::sync::Mutex;
 use std::sync::mpsc::{Sender, channel};
 use std::thread::JoinHandle;
 
+use muster_package::archive::ZipOut;
+
 use crate::sync::lock;
 
 /// A staged file at least this large is written back as soon as it is staged; smaller ones
@@ -112,6 +114,41 @@ impl Write for Streamed<'_> {
     }
 }
 
+impl ZipOut for Streamed<'_> {
+    /// Copies in the kernel (`copy_file_range`) where it can, else reads and writes.
+    fn copy_from(&mut self, from: &File, offset: u64, len: u64) -> io::Result<()> {
+        let mut at = offset;
+        let end = offset + len;
+        while at < end {
+            let want =
+                usize::try_from(end - at).unwrap_or(usize::MAX).min(EVERY as usize);
+            let copied =
+                rustix::fs::copy_file_range(from, Some(&mut at), &*self.file, None, want);
+            match copied {
+                Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+                Ok(n) => {
+                    self.since += n as u64;
+                    if self.since >= EVERY {
+                        self.writeback.start(self.file);
+                        self.since = 0;
+                    }
+                }
+                // Where the kernel cannot copy between these files, the bytes go through
+                // memory.
+                Err(_) => {
+                    return muster_package::archive::copy_by_reading(
+                        self,
+                        from,
+                        at,
+                        end - at,
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +172,32 @@ mod tests {
         assert_eq!(std::fs::metadata(&path).unwrap().len(), EVERY + (1 << 20));
         // Finishing again, with nothing handed over, has nothing to wait for.
         writeback.finish().unwrap();
+    }
+
+    #[test]
+    fn a_copied_range_lands_after_what_was_written_and_counts_towards_writeback() {
+        let dir = tempfile::tempdir().unwrap();
+        let from_path = dir.path().join("from.bin");
+        let source: Vec<u8> = (0..(EVERY + 5000)).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&from_path, &source).unwrap();
+        let from = File::open(&from_path).unwrap();
+        let writeback = Writeback::default();
+        let path = dir.path().join("to.bin");
+        let mut file = File::create(&path).unwrap();
+        {
+            let mut streamed = Streamed::new(&mut file, &writeback);
+            streamed.write_all(b"head").unwrap();
+            streamed.copy_from(&from, 3, EVERY).unwrap();
+            streamed.write_all(b"tail").unwrap();
+            // Past the source's end is an error, not a short copy.
+            assert!(streamed.copy_from(&from, EVERY, 10_000).is_err());
+        }
+        assert!(lock(&writeback.worker).is_some(), "the copy handed the file over");
+        writeback.finish().unwrap();
+        let written = std::fs::read(&path).unwrap();
+        assert_eq!(&written[..4], b"head");
+        assert_eq!(&written[4..4 + EVERY as usize], &source[3..3 + EVERY as usize]);
+        assert_eq!(&written[4 + EVERY as usize..4 + EVERY as usize + 4], b"tail");
     }
 
     #[test]

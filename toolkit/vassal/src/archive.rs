@@ -2,12 +2,15 @@
 //! read defensively (entry count, sizes and names checked before anything is used).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Cursor, Read, Seek, Write};
+use std::io::{Cursor, Read, Write};
 
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 
-use crate::spill::Spill;
+use std::fs::File;
+
+use crate::zip_records::end_records;
+pub use crate::zip_records::{CentralEntry, Record, central_directory};
 
 /// The most entries muster reads from one archive: five times those of the module of a
 /// game of 10,000 two-sided counters (an image per side, some 20,000 entries).
@@ -82,6 +85,24 @@ pub fn deflated_entry(name: &str, bytes: &[u8]) -> Result<Vec<u8>, ArchiveError>
 /// Fills its buffer (emptied first) with the bytes of the entry named.
 pub type Fetch<'a> = dyn Fn(&str, &mut Vec<u8>) -> Result<(), ArchiveError> + 'a;
 
+/// Where an entry to fetch lies in another zip that muster wrote: its local header (as
+/// [`Record::local_header`] writes it) at `header`, then its `len` bytes, stored, whose
+/// CRC-32 is `crc`. Such an entry is copied from there, header and bytes, as it is.
+#[derive(Debug, Clone, Copy)]
+pub struct Lying<'a> {
+    /// The other zip.
+    pub file: &'a File,
+    /// Where the entry's local header starts in it.
+    pub header: u64,
+    /// The CRC-32 of the entry's bytes.
+    pub crc: u32,
+    /// How many bytes the entry holds.
+    pub len: u64,
+}
+
+/// Where an entry to fetch lies in another zip, when it does.
+pub type Lie<'a> = dyn Fn(&str) -> Option<Lying<'a>> + 'a;
+
 /// Entries of an archive whose bytes are fetched one at a time as it is written, so that
 /// they are never all held at once: their names, and the fetcher, which fills its buffer
 /// with an entry's bytes.
@@ -90,13 +111,20 @@ pub struct Fetched<'a> {
     pub names: &'a BTreeSet<String>,
     /// Fills the buffer (emptied first) with the bytes of the entry named.
     pub fetch: &'a Fetch<'a>,
+    /// Where each entry lies in another zip, when it does: such entries are checked there
+    /// and copied as they are, in runs, rather than fetched one by one.
+    pub lying: &'a Lie<'a>,
 }
 
 impl Fetched<'_> {
     /// No entry fetched.
     pub fn none() -> Fetched<'static> {
         static NONE: BTreeSet<String> = BTreeSet::new();
-        Fetched { names: &NONE, fetch: &|name, _| Err(not_fetched(name)) }
+        Fetched {
+            names: &NONE,
+            fetch: &|name, _| Err(not_fetched(name)),
+            lying: &|_| None,
+        }
     }
 }
 
@@ -105,15 +133,97 @@ fn not_fetched(name: &str) -> ArchiveError {
     ArchiveError(format!("nothing gives the bytes of {name}"))
 }
 
+/// Where an archive is written: a stream that can also copy part of a file to its end.
+pub trait ZipOut: Write {
+    /// Appends the `len` bytes at `offset` of `from`, as they are. By default they are
+    /// read and written again, a mebibyte at a time.
+    fn copy_from(&mut self, from: &File, offset: u64, len: u64) -> std::io::Result<()> {
+        copy_by_reading(self, from, offset, len)
+    }
+}
+
+impl ZipOut for Vec<u8> {}
+
+impl ZipOut for File {}
+
+impl<W: ZipOut + ?Sized> ZipOut for &mut W {
+    fn copy_from(&mut self, from: &File, offset: u64, len: u64) -> std::io::Result<()> {
+        (**self).copy_from(from, offset, len)
+    }
+}
+
+/// Appends to `out` the `len` bytes at `offset` of `from`, read and written again a
+/// mebibyte at a time.
+pub fn copy_by_reading<W: Write + ?Sized>(
+    out: &mut W,
+    from: &File,
+    offset: u64,
+    len: u64,
+) -> std::io::Result<()> {
+    let mut buffer = vec![0; len.min(1 << 20) as usize];
+    let mut done = 0;
+    while done < len {
+        let n = (len - done).min(buffer.len() as u64) as usize;
+        read_at(from, &mut buffer[..n], offset + done)?;
+        out.write_all(&buffer[..n])?;
+        done += n as u64;
+    }
+    Ok(())
+}
+
+/// Fills `bytes` from `file` at `offset`, without moving a position other readers share.
+#[cfg(unix)]
+pub fn read_at(file: &File, bytes: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, bytes, offset)
+}
+
+/// Fills `bytes` from `file` at `offset`, without moving a position other readers share.
+#[cfg(windows)]
+pub fn read_at(
+    file: &File,
+    mut bytes: &mut [u8],
+    mut offset: u64,
+) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !bytes.is_empty() {
+        match file.seek_read(bytes, offset)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                bytes = &mut bytes[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the entry `record` lies intact at `header` in `file`: its local header as
+/// muster writes it, then bytes of its CRC-32. `buffer` is used to read them.
+pub fn lies_intact(
+    file: &File,
+    header: u64,
+    record: &Record,
+    buffer: &mut Vec<u8>,
+) -> bool {
+    let head = record.local_header();
+    buffer.clear();
+    buffer.resize(head.len() + record.packed as usize, 0);
+    read_at(file, buffer, header).is_ok()
+        && buffer[..head.len()] == head[..]
+        && crc32fast::hash(&buffer[head.len()..]) == record.crc
+}
+
 /// Writes `files` and the entries `fetched` gives as [`write_zip`] does, to `out` as it
 /// goes, holding little more than an entry at a time; returns `out` and the archive's
 /// size. Each entry it would deflate is copied from `deflated` (entry name → its
 /// [`deflated_entry`]) instead of deflated again: an entry missing there, or whose copy
-/// holds other bytes, is an error. Each fetched entry is read when its turn comes, into
-/// one buffer used again; it must be one that is stored (not deflated) and not among
-/// `files`.
-pub fn write_zip_from<W: Write>(
-    out: W,
+/// holds other bytes, is an error. Each fetched entry must be one that is stored (not
+/// deflated) and not among `files`. One that lies in another zip ([`Fetched::lying`]) is
+/// checked there, on a thread of its own a little ahead of the writing, and copied, runs
+/// of such entries at once ([`ZipOut::copy_from`]); one found damaged there is fetched
+/// instead. Every other is read when its turn comes, into one buffer used again.
+pub fn write_zip_from<W: ZipOut>(
+    mut out: W,
     files: &BTreeMap<String, Vec<u8>>,
     deflated: &BTreeMap<String, Vec<u8>>,
     fetched: &Fetched,
@@ -123,49 +233,249 @@ pub fn write_zip_from<W: Write>(
     if let Some(twice) = names.windows(2).find(|w| w[0] == w[1]) {
         return Err(ArchiveError(format!("{} is both given and fetched", twice[0])));
     }
-    let spill = Spill::new(out);
-    let mut z = ZipWriter::new(spill.clone());
-    let mut buffer = Vec::new();
-    for name in names {
-        check_name(name)?;
-        let bytes = match files.get(name) {
-            Some(bytes) => bytes,
-            None if is_deflated(name) => {
+    let mut writer =
+        Writer { at: 0, directory: Vec::new(), count: 0, buffer: Vec::new() };
+    std::thread::scope(|scope| -> Result<(), ArchiveError> {
+        // Runs of entries lying in another zip go to the checker, which gives each back
+        // with whether all of it lies intact, in order.
+        let (to_check, checks) = std::sync::mpsc::sync_channel::<Run>(2);
+        let (checked, results) = std::sync::mpsc::channel::<(Run, bool)>();
+        scope.spawn(move || {
+            let mut buffer = Vec::new();
+            for run in checks {
+                let intact = run.intact(&mut buffer);
+                if checked.send((run, intact)).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut pending = 0usize;
+        let mut run: Option<Run> = None;
+        for name in names {
+            check_name(name)?;
+            if !files.contains_key(name.as_str())
+                && !is_deflated(name)
+                && let Some(lying) = (fetched.lying)(name)
+            {
+                let record = Record::stored(name, lying.crc, lying.len)?;
+                let follows = run.as_ref().is_some_and(|r| {
+                    std::ptr::eq(r.file, lying.file)
+                        && r.start + r.len == lying.header
+                        && r.len < RUN
+                });
+                if !follows {
+                    if let Some(full) = run.take() {
+                        to_check.send(full).map_err(|_| checker_gone())?;
+                        pending += 1;
+                    }
+                    // The checker stays a run ahead of the copying.
+                    if pending > 1 {
+                        writer.copy(&mut out, &results, fetched)?;
+                        pending -= 1;
+                    }
+                    run = Some(Run {
+                        file: lying.file,
+                        start: lying.header,
+                        len: 0,
+                        entries: Vec::new(),
+                    });
+                }
+                let r = run.as_mut().ok_or_else(checker_gone)?;
+                r.len += record.local_len() + u64::from(record.packed);
+                r.entries.push((lying.header, record));
+                continue;
+            }
+            // Anything else is written after every run before it.
+            if let Some(full) = run.take() {
+                to_check.send(full).map_err(|_| checker_gone())?;
+                pending += 1;
+            }
+            while pending > 0 {
+                writer.copy(&mut out, &results, fetched)?;
+                pending -= 1;
+            }
+            writer.entry(&mut out, name, files, deflated, fetched)?;
+        }
+        if let Some(full) = run.take() {
+            to_check.send(full).map_err(|_| checker_gone())?;
+            pending += 1;
+        }
+        drop(to_check);
+        while pending > 0 {
+            writer.copy(&mut out, &results, fetched)?;
+            pending -= 1;
+        }
+        Ok(())
+    })?;
+    let mut end = std::mem::take(&mut writer.directory);
+    let directory_len = end.len() as u64;
+    end_records(writer.count, directory_len, writer.at, &mut end);
+    out.write_all(&end).map_err(err)?;
+    Ok((out, writer.at + end.len() as u64))
+}
+
+/// The most bytes of entries lying in another zip checked and copied at once.
+const RUN: u64 = 8 << 20;
+
+/// Entries lying one after the other in another zip: `len` bytes from `start`, each entry
+/// with where its local header starts.
+struct Run<'a> {
+    file: &'a File,
+    start: u64,
+    len: u64,
+    entries: Vec<(u64, Record<'a>)>,
+}
+
+impl Run<'_> {
+    /// Whether every entry of the run lies intact ([`lies_intact`]), read at once into
+    /// `buffer`.
+    fn intact(&self, buffer: &mut Vec<u8>) -> bool {
+        buffer.clear();
+        buffer.resize(self.len as usize, 0);
+        if read_at(self.file, buffer, self.start).is_err() {
+            return false;
+        }
+        self.entries.iter().all(|(header, record)| {
+            let at = (header - self.start) as usize;
+            let head = record.local_header();
+            let data = at + head.len();
+            buffer.get(at..data) == Some(&head[..])
+                && buffer
+                    .get(data..data + record.packed as usize)
+                    .is_some_and(|bytes| crc32fast::hash(bytes) == record.crc)
+        })
+    }
+}
+
+/// The checker thread is gone, which it is only after a failure of its own.
+fn checker_gone() -> ArchiveError {
+    ArchiveError("the archive's entries could not be checked".into())
+}
+
+/// An archive being written: where the next entry goes, the central directory so far, how
+/// many entries it has, and a buffer for fetched bytes.
+struct Writer {
+    at: u64,
+    directory: Vec<u8>,
+    count: u64,
+    buffer: Vec<u8>,
+}
+
+impl Writer {
+    /// Writes the entry `record` whose bytes are `data`.
+    fn write<W: ZipOut>(
+        &mut self,
+        out: &mut W,
+        record: &Record,
+        data: &[u8],
+    ) -> Result<(), ArchiveError> {
+        record.central_header(self.at, &mut self.directory);
+        let head = record.local_header();
+        out.write_all(&head).and_then(|()| out.write_all(data)).map_err(err)?;
+        self.at += head.len() as u64 + data.len() as u64;
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Writes the next run checked: copied as it is when it lies intact, else each of its
+    /// entries fetched.
+    fn copy<W: ZipOut>(
+        &mut self,
+        out: &mut W,
+        results: &std::sync::mpsc::Receiver<(Run, bool)>,
+        fetched: &Fetched,
+    ) -> Result<(), ArchiveError> {
+        let (run, intact) = results.recv().map_err(|_| checker_gone())?;
+        if intact {
+            out.copy_from(run.file, run.start, run.len).map_err(err)?;
+            for (header, record) in &run.entries {
+                record
+                    .central_header(self.at + (header - run.start), &mut self.directory);
+            }
+            self.at += run.len;
+            self.count += run.entries.len() as u64;
+            return Ok(());
+        }
+        for (_, record) in &run.entries {
+            let mut bytes = std::mem::take(&mut self.buffer);
+            bytes.clear();
+            (fetched.fetch)(record.name, &mut bytes)?;
+            if bytes.len() != record.size as usize
+                || crc32fast::hash(&bytes) != record.crc
+            {
+                return Err(ArchiveError(format!(
+                    "{} changed while it was read",
+                    record.name
+                )));
+            }
+            self.write(out, record, &bytes)?;
+            self.buffer = bytes;
+        }
+        Ok(())
+    }
+
+    /// Writes the entry `name`: given (deflated as `deflated` holds it, or stored), or
+    /// fetched.
+    fn entry<W: ZipOut>(
+        &mut self,
+        out: &mut W,
+        name: &str,
+        files: &BTreeMap<String, Vec<u8>>,
+        deflated: &BTreeMap<String, Vec<u8>>,
+        fetched: &Fetched,
+    ) -> Result<(), ArchiveError> {
+        let Some(bytes) = files.get(name) else {
+            if is_deflated(name) {
                 return Err(ArchiveError(format!(
                     "{name} would be deflated, not fetched"
                 )));
             }
-            None => {
-                buffer.clear();
-                (fetched.fetch)(name, &mut buffer)?;
-                &buffer
-            }
+            let mut bytes = std::mem::take(&mut self.buffer);
+            bytes.clear();
+            (fetched.fetch)(name, &mut bytes)?;
+            let record =
+                Record::stored(name, crc32fast::hash(&bytes), bytes.len() as u64)?;
+            self.write(out, &record, &bytes)?;
+            self.buffer = bytes;
+            return Ok(());
         };
-        spill.entry_starts().map_err(err)?;
         if !is_deflated(name) {
-            z.start_file(name.as_str(), entry_options(name)?).map_err(err)?;
-            z.write_all(bytes).map_err(err)?;
-            continue;
+            let record =
+                Record::stored(name, crc32fast::hash(bytes), bytes.len() as u64)?;
+            return self.write(out, &record, bytes);
         }
         let one = deflated
             .get(name)
             .ok_or_else(|| ArchiveError(format!("no deflated copy of {name}")))?;
-        let mut source = ZipArchive::new(Cursor::new(one.as_slice())).map_err(err)?;
-        let entry = source.by_index_raw(0).map_err(err)?;
-        let same = entry.name().is_ok_and(|n| n == name.as_str())
-            && entry.size() == bytes.len() as u64
-            && entry.crc32() == crc32fast::hash(bytes);
-        if !same {
-            return Err(ArchiveError(format!(
-                "the deflated copy of {name} holds other bytes"
-            )));
-        }
-        z.raw_copy_file(entry).map_err(err)?;
+        let (record, data) = only_entry(one)
+            .filter(|(r, _)| {
+                r.name == name
+                    && r.deflated
+                    && r.size as usize == bytes.len()
+                    && r.crc == crc32fast::hash(bytes)
+            })
+            .ok_or_else(|| {
+                ArchiveError(format!("the deflated copy of {name} holds other bytes"))
+            })?;
+        self.write(out, &record, data)
     }
-    let mut writer = z.finish().map_err(err)?;
-    let size = writer.seek(std::io::SeekFrom::End(0)).map_err(err)?;
-    drop(writer);
-    Ok((spill.finish().map_err(err)?, size))
+}
+
+/// The record and data of the first entry of the zip `one`, read from its local header.
+fn only_entry(one: &[u8]) -> Option<(Record<'_>, &[u8])> {
+    let half = |i: usize| Some(u16::from_le_bytes([*one.get(i)?, *one.get(i + 1)?]));
+    let word = |i: usize| Some(u32::from_le_bytes(one.get(i..i + 4)?.try_into().ok()?));
+    if word(0)? != 0x0403_4b50 {
+        return None;
+    }
+    let (name_len, extra_len) = (usize::from(half(26)?), usize::from(half(28)?));
+    let name = std::str::from_utf8(one.get(30..30 + name_len)?).ok()?;
+    let packed = word(18)?;
+    let start = 30 + name_len + extra_len;
+    let data = one.get(start..start + packed as usize)?;
+    let record =
+        Record { name, deflated: half(8)? == 8, crc: word(14)?, packed, size: word(22)? };
+    Some((record, data))
 }
 
 /// Writes one-entry zips (entry name → a zip [`deflated_entry`] or [`joined_entry`]
@@ -376,41 +686,40 @@ pub fn check_name(name: &str) -> Result<(), ArchiveError> {
 /// Where the bytes of an entry stored as they are lie in its archive ([`stored_entries`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredEntry {
-    /// The bytes' place in the archive.
+    /// Where its local header starts.
+    pub header: u64,
+    /// The bytes' place in the archive, were its local header as muster writes it
+    /// ([`Record::local_header`]): [`lies_intact`] tells whether it is.
     pub range: std::ops::Range<usize>,
     /// Their CRC-32, as the archive declares it.
     pub crc: u32,
 }
 
 /// Every entry stored as it is (not compressed) in the archive `reader` reads, by name:
-/// where its bytes lie in the archive and their CRC-32, as the archive declares them. Only
-/// the central directory and each entry's local header are read. More than [`MAX_ENTRIES`]
-/// entries, a name that would escape its folder, or an entry whose bytes would lie past
-/// the archive's end is an error.
+/// where its local header starts, where its bytes lie and their CRC-32, as the central
+/// directory declares them; no local header is read ([`central_directory`]). More than
+/// [`MAX_ENTRIES`] entries, a name that would escape its folder, or an entry whose bytes
+/// would lie past the archive's end is an error.
 pub fn stored_entries<R: Read + std::io::Seek>(
     mut reader: R,
 ) -> Result<BTreeMap<String, StoredEntry>, ArchiveError> {
     let end = reader.seek(std::io::SeekFrom::End(0)).map_err(err)?;
-    let mut zip = open_zip(reader)?;
     let mut stored = BTreeMap::new();
-    for i in 0..zip.len() {
-        let f = zip.by_index_raw(i).map_err(err)?;
-        let name = entry_name(&f)?;
-        if f.compression() != CompressionMethod::Stored || f.is_dir() {
+    for e in central_directory(reader)? {
+        if !e.stored || e.name.ends_with('/') {
             continue;
         }
-        let start = f.data_start().ok_or_else(|| {
-            ArchiveError(format!("the data of {name:?} cannot be found"))
-        })?;
-        let stop = start.checked_add(f.compressed_size()).filter(|stop| *stop <= end);
-        let (Some(stop), true) = (stop, f.compressed_size() == f.size()) else {
+        let start = e.header + crate::zip_records::LOCAL_FIXED + e.name.len() as u64;
+        let stop = start.checked_add(e.packed).filter(|stop| *stop <= end);
+        let (Some(stop), true) = (stop, e.packed == e.size) else {
             return Err(ArchiveError(format!(
-                "the stored entry {name:?} does not fit in the archive"
+                "the stored entry {:?} does not fit in the archive",
+                e.name
             )));
         };
         let range =
             usize::try_from(start).map_err(err)?..usize::try_from(stop).map_err(err)?;
-        stored.insert(name, StoredEntry { range, crc: f.crc32() });
+        stored.insert(e.name, StoredEntry { header: e.header, range, crc: e.crc });
     }
     Ok(stored)
 }
@@ -691,24 +1000,150 @@ mod tests {
             buffer.extend_from_slice(&whole[name]);
             Ok(())
         };
-        let fetched = Fetched { names: &names, fetch: &fetch };
+        let fetched = Fetched { names: &names, fetch: &fetch, lying: &|_| None };
         let written = zip_from(&given, &deflated, &fetched).expect("writes");
         assert_eq!(written, write_zip(&whole).expect("writes"));
         // A fetcher's error is the archive's; an entry both given and fetched, or fetched
         // but deflated, is refused.
         let failing =
             |name: &str, _: &mut Vec<u8>| Err(ArchiveError(format!("gone: {name}")));
-        let fetched = Fetched { names: &names, fetch: &failing };
+        let fetched = Fetched { names: &names, fetch: &failing, lying: &|_| None };
         let e = zip_from(&given, &deflated, &fetched).expect_err("refused");
         assert_eq!(e.0, "gone: images/a.png");
-        let fetched = Fetched { names: &names, fetch: &fetch };
+        let fetched = Fetched { names: &names, fetch: &fetch, lying: &|_| None };
         let e = zip_from(&whole, &deflated, &fetched).expect_err("refused");
         assert!(e.0.contains("images/a.png is both given and fetched"), "{e}");
         let mut names = names;
         names.insert("rules/r.json".into());
-        let fetched = Fetched { names: &names, fetch: &fetch };
+        let fetched = Fetched { names: &names, fetch: &fetch, lying: &|_| None };
         let e = zip_from(&given, &deflated, &fetched).expect_err("refused");
         assert!(e.0.contains("rules/r.json would be deflated"), "{e}");
+    }
+
+    #[test]
+    fn entries_lying_in_the_last_archive_are_copied_and_damaged_ones_fetched() {
+        let mut whole = BTreeMap::new();
+        whole.insert("buildFile.xml".to_string(), b"<piece/>".repeat(50));
+        for (i, name) in ["images/a.png", "images/b.png", "images/c.png", "images/é.png"]
+            .into_iter()
+            .enumerate()
+        {
+            whole.insert(name.to_string(), vec![i as u8 + 1; 300 + i]);
+        }
+        whole.insert("s1.vsav".to_string(), vec![9; 40]);
+        let last = write_zip(&whole).expect("writes");
+        let dir =
+            std::env::temp_dir().join(format!("muster-lying-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("folder");
+        let path = dir.join("last.vmod");
+        std::fs::write(&path, &last).expect("writes");
+        let file = File::open(&path).expect("opens");
+        let stored = stored_entries(&file).expect("lists");
+        let deflated: BTreeMap<String, Vec<u8>> = [(
+            "buildFile.xml".to_string(),
+            deflated_entry("buildFile.xml", &whole["buildFile.xml"]).expect("writes"),
+        )]
+        .into();
+        // Every image but c lies in the last archive; c is fetched.
+        let held: BTreeSet<String> =
+            whole.keys().filter(|n| n.starts_with("images/")).cloned().collect();
+        let mut given = whole.clone();
+        given.retain(|name, _| !held.contains(name));
+        let fetches = std::cell::Cell::new(0);
+        let fetch = |name: &str, buffer: &mut Vec<u8>| {
+            fetches.set(fetches.get() + 1);
+            buffer.extend_from_slice(&whole[name]);
+            Ok(())
+        };
+        let lying = |name: &str| {
+            let e = stored.get(name).filter(|_| name != "images/c.png")?;
+            Some(Lying {
+                file: &file,
+                header: e.header,
+                crc: e.crc,
+                len: e.range.len() as u64,
+            })
+        };
+        let fetched = Fetched { names: &held, fetch: &fetch, lying: &lying };
+        assert_eq!(zip_from(&given, &deflated, &fetched).expect("writes"), last);
+        assert_eq!(fetches.get(), 1, "only the entry lying nowhere is fetched");
+        // A byte flipped in b's bytes, then in a's local header: the run is fetched
+        // instead, and the archive is the same.
+        for at in [
+            stored["images/b.png"].range.start + 7,
+            stored["images/a.png"].header as usize + 14,
+        ] {
+            let mut damaged = last.clone();
+            damaged[at] ^= 1;
+            std::fs::write(&path, &damaged).expect("writes");
+            let file = File::open(&path).expect("opens");
+            let lying = |name: &str| {
+                let e = stored.get(name).filter(|_| name != "images/c.png")?;
+                Some(Lying {
+                    file: &file,
+                    header: e.header,
+                    crc: e.crc,
+                    len: e.range.len() as u64,
+                })
+            };
+            fetches.set(0);
+            let fetched = Fetched { names: &held, fetch: &fetch, lying: &lying };
+            assert_eq!(zip_from(&given, &deflated, &fetched).expect("writes"), last);
+            // The run of a and b is fetched entry by entry, and c as before.
+            assert_eq!(fetches.get(), 3);
+            // When the fetcher cannot give it either, the archive fails.
+            let failing =
+                |name: &str, _: &mut Vec<u8>| Err(ArchiveError(format!("gone: {name}")));
+            let fetched = Fetched { names: &held, fetch: &failing, lying: &lying };
+            let e = zip_from(&given, &deflated, &fetched).expect_err("refused");
+            assert_eq!(e.0, "gone: images/a.png");
+        }
+        std::fs::remove_dir_all(&dir).expect("removes");
+    }
+
+    #[test]
+    fn the_central_directory_reads_back_as_the_zip_crate_reads_it() {
+        let mut files = BTreeMap::new();
+        files.insert("buildFile.xml".to_string(), b"<piece/>".repeat(50));
+        files.insert("images/ü.png".to_string(), vec![3; 77]);
+        files.insert("s1.vsav".to_string(), vec![9; 40]);
+        let zip = write_zip(&files).expect("writes");
+        let read = central_directory(Cursor::new(&zip)).expect("reads");
+        let mut theirs = ZipArchive::new(Cursor::new(&zip)).expect("opens");
+        assert_eq!(read.len(), theirs.len());
+        for (i, e) in read.iter().enumerate() {
+            let f = theirs.by_index_raw(i).expect("entry");
+            assert_eq!(e.name, f.name().expect("name"));
+            assert_eq!(e.stored, f.compression() == CompressionMethod::Stored);
+            assert_eq!(
+                (e.crc, e.packed, e.size),
+                (f.crc32(), f.compressed_size(), f.size())
+            );
+            assert_eq!(e.header, f.header_start());
+        }
+        // A cut archive, or one past the entry limit, does not read.
+        assert!(central_directory(Cursor::new(&zip[..zip.len() - 5])).is_err());
+        assert!(central_directory(Cursor::new(&zip[zip.len() / 2..])).is_err());
+    }
+
+    #[test]
+    fn more_entries_than_a_plain_zip_counts_end_in_zip64_records() {
+        let files: BTreeMap<String, Vec<u8>> = (0..70_000u32)
+            .map(|i| (format!("images/{i}.png"), i.to_le_bytes().to_vec()))
+            .collect();
+        let zip = zip_from(&files, &BTreeMap::new(), &Fetched::none()).expect("writes");
+        let read = central_directory(Cursor::new(&zip)).expect("reads");
+        assert_eq!(read.len(), 70_000);
+        let theirs = ZipArchive::new(Cursor::new(&zip)).expect("the zip crate opens it");
+        assert_eq!(theirs.len(), 70_000);
+        // A header past 4 GiB is recorded in a Zip64 field and read back from it.
+        let record = Record::stored("far.png", 5, 1).expect("fits");
+        let mut directory = Vec::new();
+        record.central_header(5 << 30, &mut directory);
+        let len = directory.len() as u64;
+        crate::zip_records::end_records(1, len, 0, &mut directory);
+        let read = central_directory(Cursor::new(&directory)).expect("reads");
+        assert_eq!(read[0].header, 5 << 30);
     }
 
     #[test]
@@ -732,7 +1167,7 @@ mod tests {
             Ok(())
         };
         let names = ["images/3.png".to_string()].into();
-        let fetched = Fetched { names: &names, fetch: &fetch };
+        let fetched = Fetched { names: &names, fetch: &fetch, lying: &|_| None };
         let (out, size) =
             write_zip_from(Vec::new(), &given, &deflated, &fetched).expect("writes");
         assert_eq!(size, out.len() as u64);

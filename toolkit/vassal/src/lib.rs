@@ -7,5 +7,5 @@
 pub mod archive;
 pub mod listing;
 pub mod read;
-mod spill;
 pub mod vassal;
+pub mod zip_records;

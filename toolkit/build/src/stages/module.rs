@@ -129,7 +129,12 @@ fn write_archive(
         damaged.store(true, Ordering::Relaxed);
         Err(ArchiveError(format!("the last module no longer holds {name} intact")))
     };
-    let fetched = Fetched { names: &module.held, fetch: &fetch };
+    // An image the last module holds intact is copied from it as it lies there.
+    let lying = |name: &str| {
+        let key = module.origins.get(name).filter(|_| module.held.contains(name))?;
+        last?.lying(key)
+    };
+    let fetched = Fetched { names: &module.held, fetch: &fetch, lying: &lying };
     let mut size = 0;
     let fill = |file: &mut Streamed| {
         size = ctx.cache.zip(label, &module.files, &fetched, file)?;
