@@ -157,7 +157,10 @@ mod tests {
         let last = LastArchive::open(&path, &entries).expect("opens");
         assert_eq!(last.object("kb"), None);
         assert_eq!(last.object("ka").as_deref(), Some(&b"first image"[..]));
-        assert!(last.lying("kb").is_some(), "where it lies is known; the writer checks it");
+        assert!(
+            last.lying("kb").is_some(),
+            "where it lies is known; the writer checks it"
+        );
         // No archive, or no entry from an object, gives no store.
         assert!(LastArchive::open(&dir.path().join("none.vmod"), &entries).is_none());
         assert!(LastArchive::open(&path, &BTreeMap::new()).is_none());

@@ -233,7 +233,11 @@ impl Outputs {
         let (stay, go): (Vec<PathBuf>, Vec<PathBuf>) =
             files.into_iter().partition(|f| written.contains(f));
         for f in &go {
-            fs::remove_file(f).io(|| format!("failed to remove {}", f.display()))?;
+            match fs::remove_file(f) {
+                // Gone already: what the sweep wants.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                done => done.io(|| format!("failed to remove {}", f.display()))?,
+            }
         }
         for root in roots {
             if root.is_dir() && go.iter().any(|f| f.starts_with(root)) {

@@ -173,7 +173,8 @@ impl Build {
                 self.build_or_skip(game, arts, known, &loaded, view, progress)
             })
             .collect();
-        drop(arts);
+        // The counters' drawings are freed beside the rest of the build's end.
+        rayon::spawn(move || drop(arts));
         let mut reports = built.into_iter().collect::<Result<Vec<_>>>()?;
         for (name, s) in &standing {
             let mut report = s.report.clone();
@@ -295,6 +296,9 @@ impl Build {
         )?;
         report.up_to_date = false;
         report.cache = ctx.cache.report();
+        // What the outputs recorded is freed beside the rest of the build's end.
+        let outputs = ctx.outputs;
+        rayon::spawn(move || drop(outputs));
         Ok(report)
     }
 
