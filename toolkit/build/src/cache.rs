@@ -27,7 +27,7 @@ use muster_render::Encoding;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, IoContext, Result};
-use crate::files::{files_under, write_atomic, write_atomic_unsynced};
+use crate::files::{files_under, write_atomic_unsynced};
 use crate::last_archive::LastArchive;
 use crate::output::{LastObjects, Outputs, files_of};
 use crate::report::{CacheReport, GameReport};
@@ -368,7 +368,9 @@ impl Cache {
             summary: summary.clone(),
             diagnostics,
         };
-        write_atomic(&self.stamp_path(id), &stamp.to_json()?)?;
+        // Not waited onto the disk: a stamp lost with the machine makes the next build
+        // look again (the outputs it records are on the disk already, by the commit).
+        write_atomic_unsynced(&self.stamp_path(id), &stamp.to_json()?)?;
         Ok(())
     }
 
