@@ -249,7 +249,7 @@ pub fn write_zip_from<W: ZipOut>(
                 }
             }
         });
-        let mut pending = 0usize;
+        let mut checking = Checking { to_check, results, pending: 0 };
         let mut run: Option<Run> = None;
         for name in names {
             check_name(name)?;
@@ -264,15 +264,9 @@ pub fn write_zip_from<W: ZipOut>(
                         && r.len < RUN
                 });
                 if !follows {
-                    if let Some(full) = run.take() {
-                        to_check.send(full).map_err(|_| checker_gone())?;
-                        pending += 1;
-                    }
+                    checking.send(run.take())?;
                     // The checker stays a run ahead of the copying.
-                    if pending > 1 {
-                        writer.copy(&mut out, &results, fetched)?;
-                        pending -= 1;
-                    }
+                    checking.copy_until(1, &mut writer, &mut out, fetched)?;
                     run = Some(Run {
                         file: lying.file,
                         start: lying.header,
@@ -286,25 +280,13 @@ pub fn write_zip_from<W: ZipOut>(
                 continue;
             }
             // Anything else is written after every run before it.
-            if let Some(full) = run.take() {
-                to_check.send(full).map_err(|_| checker_gone())?;
-                pending += 1;
-            }
-            while pending > 0 {
-                writer.copy(&mut out, &results, fetched)?;
-                pending -= 1;
-            }
+            checking.send(run.take())?;
+            checking.copy_until(0, &mut writer, &mut out, fetched)?;
             writer.entry(&mut out, name, files, deflated, fetched)?;
         }
-        if let Some(full) = run.take() {
-            to_check.send(full).map_err(|_| checker_gone())?;
-            pending += 1;
-        }
-        drop(to_check);
-        while pending > 0 {
-            writer.copy(&mut out, &results, fetched)?;
-            pending -= 1;
-        }
+        checking.send(run.take())?;
+        checking.copy_until(0, &mut writer, &mut out, fetched)?;
+        // Dropping `checking` closes the hand-over: the checker ends.
         Ok(())
     })?;
     let mut end = std::mem::take(&mut writer.directory);
@@ -344,6 +326,39 @@ impl Run<'_> {
                     .get(data..data + record.packed as usize)
                     .is_some_and(|bytes| crc32fast::hash(bytes) == record.crc)
         })
+    }
+}
+
+/// The runs handed to the checker and not yet written.
+struct Checking<'a> {
+    to_check: std::sync::mpsc::SyncSender<Run<'a>>,
+    results: std::sync::mpsc::Receiver<(Run<'a>, bool)>,
+    pending: usize,
+}
+
+impl<'a> Checking<'a> {
+    /// Hands `run`, when there is one, to the checker.
+    fn send(&mut self, run: Option<Run<'a>>) -> Result<(), ArchiveError> {
+        if let Some(run) = run {
+            self.to_check.send(run).map_err(|_| checker_gone())?;
+            self.pending += 1;
+        }
+        Ok(())
+    }
+
+    /// Writes the runs checked, in order, until at most `left` are still with the checker.
+    fn copy_until<W: ZipOut>(
+        &mut self,
+        left: usize,
+        writer: &mut Writer,
+        out: &mut W,
+        fetched: &Fetched,
+    ) -> Result<(), ArchiveError> {
+        while self.pending > left {
+            writer.copy(out, &self.results, fetched)?;
+            self.pending -= 1;
+        }
+        Ok(())
     }
 }
 
