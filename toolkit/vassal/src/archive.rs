@@ -205,12 +205,9 @@ pub fn lies_intact(
     record: &Record,
     buffer: &mut Vec<u8>,
 ) -> bool {
-    let head = record.local_header();
     buffer.clear();
-    buffer.resize(head.len() + record.packed as usize, 0);
-    read_at(file, buffer, header).is_ok()
-        && buffer[..head.len()] == head[..]
-        && crc32fast::hash(&buffer[head.len()..]) == record.crc
+    buffer.resize((record.local_len() + u64::from(record.packed)) as usize, 0);
+    read_at(file, buffer, header).is_ok() && record.lies_at_start_of(buffer)
 }
 
 /// Writes `files` and the entries `fetched` gives as [`write_zip`] does, to `out` as it
@@ -318,13 +315,9 @@ impl Run<'_> {
             return false;
         }
         self.entries.iter().all(|(header, record)| {
-            let at = (header - self.start) as usize;
-            let head = record.local_header();
-            let data = at + head.len();
-            buffer.get(at..data) == Some(&head[..])
-                && buffer
-                    .get(data..data + record.packed as usize)
-                    .is_some_and(|bytes| crc32fast::hash(bytes) == record.crc)
+            buffer
+                .get((header - self.start) as usize..)
+                .is_some_and(|bytes| record.lies_at_start_of(bytes))
         })
     }
 }

@@ -89,6 +89,17 @@ impl<'n> Record<'n> {
         LOCAL_FIXED + self.name.len() as u64
     }
 
+    /// Whether `bytes` start with the entry as muster writes it: its local header, then
+    /// bytes of its CRC-32.
+    pub fn lies_at_start_of(&self, bytes: &[u8]) -> bool {
+        let head = self.local_header();
+        let data = head.len() + self.packed as usize;
+        bytes.get(..head.len()) == Some(&head[..])
+            && bytes
+                .get(head.len()..data)
+                .is_some_and(|data| crc32fast::hash(data) == self.crc)
+    }
+
     /// Appends to `out` the entry's central directory header, for a local header at
     /// `offset`. An offset past 4 GiB goes in a Zip64 extra field.
     pub fn central_header(&self, offset: u64, out: &mut Vec<u8>) {
