@@ -3,10 +3,40 @@
 
 use std::fmt::Write;
 
-/// Formats a coordinate with two decimals, without a trailing `-0.00`.
+/// Formats a coordinate with two decimals, without a trailing `-0.00`: what
+/// `format!("{v:.2}")` prints (the exact value rounded half to even), worked out from the
+/// hundredths as an integer where that cannot differ.
 pub(crate) fn n(v: f64) -> String {
-    let s = format!("{v:.2}");
-    if s == "-0.00" { "0.00".into() } else { s }
+    match hundredths(v) {
+        Some(0) => "0.00".into(),
+        Some(h) => {
+            let (sign, a) = if h < 0 { ("-", h.unsigned_abs()) } else { ("", h as u64) };
+            let mut s = String::with_capacity(24);
+            let _ = write!(s, "{sign}{}.{:02}", a / 100, a % 100);
+            s
+        }
+        None => {
+            let s = format!("{v:.2}");
+            if s == "-0.00" { "0.00".into() } else { s }
+        }
+    }
+}
+
+/// `v` in hundredths, rounded as `{:.2}` rounds it, when that is sure from `v × 100`
+/// computed in floating point: the product is within half a unit in its last place of the
+/// exact one, so only a fraction that close to one half could round the other way.
+fn hundredths(v: f64) -> Option<i64> {
+    let x = v * 100.0;
+    if !x.is_finite() || x.abs() >= 1e15 {
+        return None;
+    }
+    let fraction = (x - x.trunc()).abs();
+    // Well above the product's rounding error (2⁻⁵³ of it).
+    let margin = x.abs() * 1e-15 + 1e-300;
+    if (fraction - 0.5).abs() <= margin {
+        return None;
+    }
+    Some(x.round() as i64)
 }
 
 /// Escapes text for SVG content and attributes.
@@ -167,5 +197,60 @@ impl Svg {
     pub fn finish(mut self) -> String {
         self.out.push_str("</svg>\n");
         self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::n;
+
+    /// What `n` must print: `format!` with two decimals, `-0.00` as `0.00`.
+    fn reference(v: f64) -> String {
+        let s = format!("{v:.2}");
+        if s == "-0.00" { "0.00".into() } else { s }
+    }
+
+    #[test]
+    fn coordinates_print_as_format_prints_them_with_two_decimals() {
+        // Exact ties (eighths), near ties that are not ties in binary, signs, zero, large
+        // and odd values.
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.125,
+            0.375,
+            -0.625,
+            2.675,
+            1.005,
+            1.015,
+            -1.005,
+            0.004999,
+            -0.004,
+            -0.005,
+            -0.006,
+            99.995,
+            1e13 + 0.125,
+            1e15,
+            -1e16,
+            3.0e-320,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        // Every thousandth and eighth over a span, and a deterministic spread of others.
+        values.extend((-20_000..20_000).map(|k| f64::from(k) / 1000.0));
+        values.extend((-4000..4000).map(|k| f64::from(k) / 8.0 + 0.005));
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let scale = 10f64.powi((x % 12) as i32 - 3);
+            values.push((x >> 11) as f64 / (1u64 << 53) as f64 * scale - scale / 2.0);
+        }
+        for v in values {
+            assert_eq!(n(v), reference(v), "{v:?}");
+        }
     }
 }
