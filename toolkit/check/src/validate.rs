@@ -1,6 +1,7 @@
 //! Scenario validation and the checking of a concrete position.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use muster_hex::Cell;
 use muster_model::{FindingKind, Game, Severity, Span};
@@ -366,10 +367,11 @@ pub fn allowed_in(
     let mut allowed: BTreeMap<String, Allowed> = BTreeMap::new();
     let Some(board) = &game.board else { return allowed };
     let placements = solve::placements(game, scenario);
-    // The units of one placement share its region: its labels are written and sorted once.
-    let mut labels: HashMap<usize, Vec<String>> = HashMap::new();
+    // The units of one placement share its region: its labels are written and sorted once,
+    // and held once.
+    let mut labels: HashMap<usize, Arc<[String]>> = HashMap::new();
     // Counters whose hexes come from more than one line, to be sorted again at the end.
-    let mut merged: BTreeSet<String> = BTreeSet::new();
+    let mut merged: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for u in &solution.units {
         if let Some(Some(Region::Hexes { cells, .. })) = solution.regions.get(u.placement)
         {
@@ -378,7 +380,7 @@ pub fn allowed_in(
                     cells.iter().filter_map(|c| board.label(*c)).collect();
                 hexes.sort();
                 hexes.dedup();
-                hexes
+                hexes.into()
             });
             let e = allowed.entry(u.unit.clone()).or_default();
             let line = &placements[u.placement];
@@ -386,10 +388,12 @@ pub fn allowed_in(
                 e.rule = line.section.clone();
             }
             if e.hexes.is_empty() {
-                e.hexes.clone_from(hexes);
+                e.hexes = Arc::clone(hexes);
             } else if e.hexes != *hexes {
-                e.hexes.extend(hexes.iter().cloned());
-                merged.insert(u.unit.clone());
+                merged
+                    .entry(u.unit.clone())
+                    .or_insert_with(|| e.hexes.to_vec())
+                    .extend(hexes.iter().cloned());
             }
             if let Some(t) = &line.location_text
                 && !e.printed.contains(&t.v)
@@ -398,10 +402,11 @@ pub fn allowed_in(
             }
         }
     }
-    for unit in &merged {
-        if let Some(a) = allowed.get_mut(unit) {
-            a.hexes.sort();
-            a.hexes.dedup();
+    for (unit, mut hexes) in merged {
+        if let Some(a) = allowed.get_mut(&unit) {
+            hexes.sort();
+            hexes.dedup();
+            a.hexes = hexes.into();
         }
     }
     allowed

@@ -4,6 +4,7 @@
 //! there.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -13,8 +14,9 @@ use crate::stacking::{Finding, Position, RuleKind};
 /// Where one counter may stand at the start of a scenario.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Allowed {
-    /// Hex labels of the region its setup lines give.
-    pub hexes: Vec<String>,
+    /// Hex labels of the region its setup lines give (shared by the counters a line
+    /// places: a region of many hexes is held once).
+    pub hexes: Arc<[String]>,
     /// The printed locations of those lines (`w/i 2 of A55.15`).
     pub printed: Vec<String>,
     /// Rule section of the first line.

@@ -1054,7 +1054,7 @@ mod tests {
         let mut d = doc(r#"{"opposing_units": "unstated"}"#);
         assert!(LiveRules::compile(&d).setup.is_none(), "no scenario places a counter");
         let allowed = Allowed {
-            hexes: vec!["0101".into(), "0102".into()],
+            hexes: ["0101".to_string(), "0102".to_string()].into(),
             printed: vec!["w/i 1 of 0101".into()],
             rule: "15.1".into(),
             starts: vec![],
