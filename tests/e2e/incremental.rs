@@ -115,6 +115,10 @@ fn changing_one_counter_remakes_that_counter_its_sheet_and_the_module_only() {
         made.contains(&"buildFile.xml in example-oasis.vmod".to_string()),
         "{made:?}"
     );
+    // Of the palette, only the panel that holds it is written again.
+    let panels: Vec<&String> =
+        made.iter().filter(|m| m.starts_with("buildFile.xml panel ")).collect();
+    assert_eq!(panels, ["buildFile.xml panel 1st Brigade of example-oasis"], "{made:?}");
     assert!(made.contains(&"contact.png".to_string()), "{made:?}");
     let sheets: Vec<&String> = made.iter().filter(|m| m.starts_with("sheet-")).collect();
     assert_eq!(sheets.len(), 1, "one sheet page shows the front: {made:?}");

@@ -387,6 +387,7 @@ pub fn build(
                 &decks,
                 &setup_files,
                 max_gpid + 1,
+                keep,
             )
         },
         || {
@@ -398,7 +399,7 @@ pub fn build(
     );
     let web =
         web.map_err(|e| PackageError(format!("failed to write the table's data ({e})")))?;
-    files.insert("buildFile.xml".into(), build_file.into_bytes());
+    files.insert("buildFile.xml".into(), build_file?.into_bytes());
     files.insert("moduledata".into(), moduledata(game).into_bytes());
     files.insert(CHECKER.into(), crate::CHECKER_WASM.to_vec());
     slots.extend(deck_slots);
@@ -554,7 +555,8 @@ fn build_file(
     decks: &[(String, Vec<Slot>)],
     setups: &[SetupFile],
     next_gpid: u32,
-) -> String {
+    keep: &Keep,
+) -> Result<String, PackageError> {
     let mut root = Element::new(".GameModule")
         .attr("ModuleOther1", "")
         .attr("ModuleOther2", "")
@@ -627,20 +629,29 @@ fn build_file(
             None => panels.push((panel, vec![s])),
         }
     }
-    for (tab, panels) in groups {
+    // Each panel's counters are written side by side, through `keep`.
+    let written: Vec<Vec<Element>> = groups
+        .par_iter()
+        .map(|(_, panels)| {
+            panels
+                .par_iter()
+                .map(|(panel, members)| panel_slots(panel, members, size, keep))
+                .collect()
+        })
+        .collect::<Result<_, _>>()?;
+    for ((tab, panels), written) in groups.into_iter().zip(written) {
         let mut list = Element::new(".widget.ListWidget")
             .attr("entryName", tab)
             .attr("divider", 150);
-        for (panel, members) in panels {
-            let mut p = Element::new(".widget.PanelWidget")
-                .attr("entryName", panel)
-                .attr("fixed", "false")
-                .attr("nColumns", 8)
-                .attr("vert", "false");
-            for s in members {
-                p = p.child(slot_element(s, size, size));
-            }
-            list = list.child(p);
+        for ((panel, _), slots) in panels.into_iter().zip(written) {
+            list = list.child(
+                Element::new(".widget.PanelWidget")
+                    .attr("entryName", panel)
+                    .attr("fixed", "false")
+                    .attr("nColumns", 8)
+                    .attr("vert", "false")
+                    .child(slots),
+            );
         }
         tabs = tabs.child(list);
     }
@@ -709,5 +720,39 @@ fn build_file(
         )
         .child(Element::new(".module.properties.GlobalTranslatableMessages"))
         .child(Element::new("VASSAL.i18n.Language"));
-    root.document()
+    Ok(root.document())
+}
+
+/// How deep the palette's counters stand in the build file: module, piece window, tabs,
+/// list, panel, slot.
+const SLOT_DEPTH: usize = 5;
+
+/// The counters of the palette panel `panel`, `members`, as the build file writes them
+/// ([`slot_element`] at [`SLOT_DEPTH`]), through `keep` under what each is made from: its
+/// name, id, size and piece. A changed counter writes only its own panel again.
+fn panel_slots(
+    panel: &str,
+    members: &[&Slot],
+    size: u32,
+    keep: &Keep,
+) -> Result<Element, PackageError> {
+    let mut made_of = Vec::new();
+    setups::field(&mut made_of, &size.to_le_bytes());
+    for s in members {
+        setups::field(&mut made_of, s.name.as_bytes());
+        setups::field(&mut made_of, &s.gpid.to_le_bytes());
+        setups::piece_bytes(&mut made_of, &s.piece);
+    }
+    let bytes = keep(&format!("buildFile.xml panel {panel}"), &[&made_of], &|| {
+        Ok(members
+            .iter()
+            .map(|s| slot_element(s, size, size).written(SLOT_DEPTH))
+            .collect::<String>()
+            .into_bytes())
+    })
+    .map_err(PackageError)?;
+    let written = String::from_utf8(bytes).map_err(|e| {
+        PackageError(format!("the kept counters of panel {panel} are not text ({e})"))
+    })?;
+    Ok(Element::verbatim(written))
 }

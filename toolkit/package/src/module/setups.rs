@@ -198,12 +198,19 @@ struct SlotPiece<'a> {
     fingerprint: [u8; 32],
     /// The piece as saves write it, once worked out.
     saved: OnceLock<SavedPiece>,
+    /// The slot's piece's name, once worked out.
+    name: OnceLock<String>,
 }
 
 impl SlotPiece<'_> {
     /// The piece as saves write it.
     fn saved(&self) -> &SavedPiece {
         self.saved.get_or_init(|| SavedPiece::of(self.slot, self.prototypes))
+    }
+
+    /// The name of the slot's piece (empty when it has none).
+    fn name(&self) -> &str {
+        self.name.get_or_init(|| self.slot.piece.name().unwrap_or_default())
     }
 }
 
@@ -251,6 +258,7 @@ impl<'a> SlotPieces<'a> {
                 prototypes,
                 fingerprint,
                 saved: OnceLock::new(),
+                name: OnceLock::new(),
             });
         }
         Self { slots: by_unit }
@@ -263,7 +271,7 @@ impl<'a> SlotPieces<'a> {
 }
 
 /// Appends a piece's traits (type and state of each) to `out`, each after its length.
-fn piece_bytes(out: &mut Vec<u8>, piece: &Piece) {
+pub(super) fn piece_bytes(out: &mut Vec<u8>, piece: &Piece) {
     field(out, &(piece.traits.len() as u64).to_le_bytes());
     for t in &piece.traits {
         field(out, t.kind.as_bytes());
@@ -355,7 +363,7 @@ impl PlacedSpec<'_> {
 
 /// Appends `bytes` to `out` after their length, so that different sequences of fields
 /// never give the same bytes.
-fn field(out: &mut Vec<u8>, bytes: &[u8]) {
+pub(super) fn field(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
     out.extend_from_slice(bytes);
 }
@@ -427,7 +435,7 @@ pub fn save(
         specs.push(PlacedSpec { id, piece, at, properties, reduced: *reduced });
         pieces.push(PlacedPiece {
             unit: unit.clone(),
-            name: piece.slot.piece.name().unwrap_or_default(),
+            name: piece.name().to_string(),
             map,
             location,
             x,

@@ -12,6 +12,8 @@ pub struct Element {
     attrs: Vec<(String, String)>,
     text: Option<String>,
     children: Vec<Element>,
+    /// Elements written already, put in as they are instead of this element.
+    verbatim: Option<String>,
 }
 
 impl Element {
@@ -49,6 +51,19 @@ impl Element {
         self
     }
 
+    /// Elements written already by [`Element::written`] at the depth this one stands at,
+    /// put in the document as they are.
+    pub fn verbatim(written: String) -> Element {
+        Element { verbatim: Some(written), ..Element::default() }
+    }
+
+    /// This element as the document writes it `depth` levels down (two spaces a level).
+    pub fn written(&self, depth: usize) -> String {
+        let mut out = String::new();
+        self.write(&mut out, depth);
+        out
+    }
+
     /// The document: XML declaration and this element as the root.
     pub fn document(&self) -> String {
         let mut out = String::from(
@@ -59,6 +74,10 @@ impl Element {
     }
 
     fn write(&self, out: &mut String, depth: usize) {
+        if let Some(written) = &self.verbatim {
+            out.push_str(written);
+            return;
+        }
         let pad = "  ".repeat(depth);
         out.push_str(&pad);
         out.push('<');
@@ -136,5 +155,29 @@ mod tests {
         assert_eq!(root.attribute("name"), Some("A & B \"q\"\tx"));
         let slot = root.first_element_child().expect("child");
         assert_eq!(slot.text(), Some("+/null/a\tb<c>"));
+    }
+
+    #[test]
+    fn elements_written_ahead_read_as_the_same_document() {
+        let slot = |i: u32| {
+            Element::new(".widget.PieceSlot")
+                .attr("gpid", i)
+                .text(format!("+/null/{i}\t<x>"))
+        };
+        let panel = || Element::new(".widget.PanelWidget").attr("entryName", "a & b");
+        let whole = Element::new(".GameModule")
+            .child(panel().children((1..4).map(slot)))
+            .child(Element::new(".module.Chatter"))
+            .document();
+        let ahead: String = (1..4).map(|i| slot(i).written(2)).collect();
+        let joined = Element::new(".GameModule")
+            .child(panel().child(Element::verbatim(ahead)))
+            .child(Element::new(".module.Chatter"))
+            .document();
+        assert_eq!(joined, whole);
+        assert!(
+            whole.contains("\n    <VASSAL.build.widget.PieceSlot gpid=\"2\">"),
+            "{whole}"
+        );
     }
 }
