@@ -30,6 +30,7 @@ use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::files::{files_under, write_atomic_unsynced};
 use crate::last_archive::LastArchive;
 use crate::output::{LastObjects, Outputs, files_of};
+use crate::prune_mark::Mark;
 use crate::report::{CacheReport, GameReport};
 use crate::stored::StoredDiagnostic;
 use crate::sync::lock;
@@ -172,6 +173,10 @@ pub struct Cache {
     drawn: Option<Mutex<Recorded>>,
     /// Whether this build has removed the mark of the last prune (see [`Cache::prune`]).
     unmarked: std::sync::Once,
+    /// The mark of the last prune, as it stood when this build removed it.
+    last_mark: Mutex<Option<Mark>>,
+    /// The names of the objects this build wrote.
+    written: Mutex<Vec<String>>,
 }
 
 /// The cache as one game's build sees it: it counts what the build reuses and makes, and
@@ -209,6 +214,8 @@ impl Cache {
             kept: Mutex::default(),
             drawn: record.then(Mutex::default),
             unmarked: std::sync::Once::new(),
+            last_mark: Mutex::default(),
+            written: Mutex::default(),
         }
     }
 
@@ -378,39 +385,63 @@ impl Cache {
     /// up-to-date games used.
     ///
     /// A prune leaves a mark naming what it kept, and the first object a build writes
-    /// removes it: while the mark stands and names what this build keeps, the objects are
-    /// exactly those (or fewer, when some were deleted by hand) and are not looked at.
+    /// removes it. While the mark stands, the objects are those it names (or fewer, when
+    /// some were deleted by hand): when it names what this build keeps there is nothing to
+    /// remove, and otherwise the objects to remove are among those it names and those this
+    /// build wrote, so the objects' folders are not read. Without a mark (the first
+    /// build, or one killed after writing an object) every object is looked at.
     pub fn prune(&self) -> Result<usize> {
         let used = lock(&self.kept).clone();
-        let mut kept = blake3::Hasher::new();
-        for name in &used {
-            kept.update(name.as_bytes()).update(b"\n");
-        }
-        let kept = kept.finalize().to_hex().to_string();
+        let now = Mark::of(&used);
         let mark = self.prune_mark();
-        if fs::read_to_string(&mark).is_ok_and(|m| m == kept) {
+        let wrote = self.unmarked.is_completed();
+        // A mark of the same hash (its first line, read alone) names what this build keeps.
+        if !wrote && Mark::read_hash(&mark).is_some_and(|h| h == now.hash) {
             return Ok(0);
         }
+        let last = if wrote { lock(&self.last_mark).take() } else { Mark::read(&mark) };
         let mut removed = 0;
-        for path in files_under(&self.root.join("objects")) {
-            let name: String = path
-                .iter()
-                .rev()
-                .take(2)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .map(|p| p.to_string_lossy().into_owned())
-                .collect();
-            if !used.contains(&name) {
-                fs::remove_file(&path)
-                    .io(|| format!("failed to remove {}", path.display()))?;
-                removed += 1;
+        match last {
+            Some(last) => {
+                let written = lock(&self.written);
+                for name in last.names.iter().chain(written.iter()) {
+                    if !used.contains(name) && self.remove_object(name)? {
+                        removed += 1;
+                    }
+                }
+            }
+            None => {
+                for path in files_under(&self.root.join("objects")) {
+                    let name: String = path
+                        .iter()
+                        .rev()
+                        .take(2)
+                        .collect::<Vec<_>>()
+                        .into_iter()
+                        .rev()
+                        .map(|p| p.to_string_lossy().into_owned())
+                        .collect();
+                    if !used.contains(&name) {
+                        fs::remove_file(&path)
+                            .io(|| format!("failed to remove {}", path.display()))?;
+                        removed += 1;
+                    }
+                }
             }
         }
         // A mark lost (the build killed now) makes the next build look again.
-        write_atomic_unsynced(&mark, kept.as_bytes())?;
+        write_atomic_unsynced(&mark, now.to_text().as_bytes())?;
         Ok(removed)
+    }
+
+    /// Removes the object named `name` (a key in hex); whether it was there.
+    fn remove_object(&self, name: &str) -> Result<bool> {
+        let path = self.root.join("objects").join(&name[..2]).join(&name[2..]);
+        match fs::remove_file(&path) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(e).io(|| format!("failed to remove {}", path.display())),
+        }
     }
 
     /// The mark of the last prune.
@@ -424,6 +455,7 @@ impl Cache {
         let mut result = Ok(());
         self.unmarked.call_once(|| {
             let mark = self.prune_mark();
+            *lock(&self.last_mark) = Mark::read(&mark);
             result = match fs::remove_file(&mark) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                     Err(e).io(|| format!("failed to remove {}", mark.display()))
@@ -477,6 +509,7 @@ impl<'a> GameCache<'a> {
         stored.extend_from_slice(blake3::hash(&bytes).as_bytes());
         // A lost object is made again, so it needs no flush to disk.
         write_atomic_unsynced(&path, &stored)?;
+        lock(&self.cache.written).push(key.hex());
         lock(&self.made).push(label());
         Ok(bytes)
     }
@@ -1168,5 +1201,53 @@ mod tests {
         let none = Cache::open(dir.path().join("cache"), false).unwrap();
         assert_eq!(none.prune().unwrap(), 1);
         assert!(!none.object_path(&k1).exists());
+    }
+
+    #[test]
+    fn a_prune_after_a_marked_one_removes_what_the_mark_names_and_the_build_wrote() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("cache");
+        let open = || Cache::open(root.clone(), false).unwrap();
+        let first = open();
+        let keys: Vec<Key> =
+            (0..4u8).map(|i| first.key("o").part(&[i]).finish()).collect();
+        let write = |cache: &Cache, key: &Key| {
+            GameCache::new(cache).get_or_make(key, String::new, || Ok(vec![1])).unwrap();
+        };
+        // The first prune has no mark: it looks at every object.
+        write(&first, &keys[0]);
+        write(&first, &keys[1]);
+        lock(&first.kept).insert(keys[0].hex());
+        assert_eq!(first.prune().unwrap(), 1);
+        assert!(
+            first.object_path(&keys[0]).is_file()
+                && !first.object_path(&keys[1]).exists()
+        );
+
+        // An object put there by other means while the mark stands is not looked at; what
+        // the mark names and what the build wrote is, and what it does not keep goes.
+        let stray = first.object_path(&keys[3]);
+        fs::create_dir_all(stray.parent().unwrap()).unwrap();
+        fs::write(&stray, b"stray").unwrap();
+        let second = open();
+        write(&second, &keys[2]);
+        lock(&second.kept).insert(keys[2].hex());
+        assert_eq!(second.prune().unwrap(), 1, "the object the mark named");
+        assert!(!second.object_path(&keys[0]).exists());
+        assert!(second.object_path(&keys[2]).is_file());
+        assert!(stray.is_file());
+
+        // A build killed after writing an object leaves no mark: the next prune looks at
+        // every object again, the stray one too.
+        let killed = open();
+        write(&killed, &keys[1]);
+        assert!(!killed.prune_mark().exists());
+        drop(killed);
+        let after = open();
+        lock(&after.kept).insert(keys[2].hex());
+        assert_eq!(after.prune().unwrap(), 2);
+        assert!(!after.object_path(&keys[1]).exists() && !stray.exists());
+        assert!(after.object_path(&keys[2]).is_file());
+        assert_eq!(Mark::read(&after.prune_mark()), Some(Mark::of(&lock(&after.kept))));
     }
 }

@@ -57,6 +57,7 @@ pub mod layout;
 pub mod output;
 mod pipeline;
 mod progress;
+pub mod prune_mark;
 pub mod report;
 pub mod reports;
 mod settings;
