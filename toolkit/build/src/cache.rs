@@ -229,8 +229,12 @@ impl Cache {
     }
 
     fn object_path(&self, key: &Key) -> PathBuf {
-        let hex = key.hex();
-        self.root.join("objects").join(&hex[..2]).join(&hex[2..])
+        self.named_object_path(&key.hex())
+    }
+
+    /// Where the object named `name` (its key in hex) lies.
+    fn named_object_path(&self, name: &str) -> PathBuf {
+        self.root.join("objects").join(&name[..2]).join(&name[2..])
     }
 
     /// Every image drawn and archive zipped (or taken from the cache) so far, when
@@ -436,7 +440,7 @@ impl Cache {
 
     /// Removes the object named `name` (a key in hex); whether it was there.
     fn remove_object(&self, name: &str) -> Result<bool> {
-        let path = self.root.join("objects").join(&name[..2]).join(&name[2..]);
+        let path = self.named_object_path(name);
         match fs::remove_file(&path) {
             Ok(()) => Ok(true),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
