@@ -9,8 +9,8 @@ use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 
 use std::fs::File;
 
-use crate::zip_records::end_records;
 pub use crate::zip_records::{CentralEntry, Record, central_directory};
+use crate::zip_records::{end_records, fits32};
 
 /// The most entries muster reads from one archive: five times those of the module of a
 /// game of 10,000 two-sided counters (an image per side, some 20,000 entries).
@@ -616,6 +616,9 @@ pub fn content_parts(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
 /// [`write_zip`] writes entries.
 pub fn joined_entry(name: &str, parts: &[DeflatedPart]) -> Result<Vec<u8>, ArchiveError> {
     check_name(name)?;
+    if u16::try_from(name.len()).is_err() {
+        return Err(ArchiveError(format!("{name} is too long a name for a zip entry")));
+    }
     let mut crc = crc32fast::Hasher::new();
     let mut data =
         Vec::with_capacity(parts.iter().map(|p| p.data.len()).sum::<usize>() + 2);
@@ -626,51 +629,20 @@ pub fn joined_entry(name: &str, parts: &[DeflatedPart]) -> Result<Vec<u8>, Archi
     // The last block: empty, fixed codes, final.
     data.extend_from_slice(&[0x03, 0x00]);
     let len: u64 = parts.iter().map(|p| p.len).sum();
-    let too_big = || ArchiveError(format!("{name} is too large for a zip entry"));
-    let size = u32::try_from(len).ok().filter(|&s| s < u32::MAX).ok_or_else(too_big)?;
-    let packed =
-        u32::try_from(data.len()).ok().filter(|&s| s < u32::MAX).ok_or_else(too_big)?;
-    let name_len = u16::try_from(name.len()).map_err(|_| too_big())?;
-    let crc = crc.finalize();
-    // 1980-01-01 00:00 in MS-DOS form.
-    let (time, date) = (0u16, (1u16 << 5) | 1);
-    let mut z = Vec::with_capacity(data.len() + 2 * name.len() + 128);
-    let common = |z: &mut Vec<u8>| {
-        for half in [20u16, 0, 8, time, date] {
-            z.extend_from_slice(&half.to_le_bytes());
-        }
-        for word in [crc, packed, size] {
-            z.extend_from_slice(&word.to_le_bytes());
-        }
-        z.extend_from_slice(&name_len.to_le_bytes());
-        z.extend_from_slice(&0u16.to_le_bytes());
+    let record = Record {
+        name,
+        deflated: true,
+        crc: crc.finalize(),
+        packed: fits32(name, data.len() as u64)?,
+        size: fits32(name, len)?,
     };
-    // Local header, then the data.
-    z.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
-    common(&mut z);
-    z.extend_from_slice(name.as_bytes());
+    let mut z = record.local_header();
+    z.reserve(data.len() + 2 * name.len() + 98);
     z.extend_from_slice(&data);
-    // Central directory: made on Unix, mode 0644.
-    let directory = z.len() as u32;
-    z.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
-    z.extend_from_slice(&((3u16 << 8) | 20).to_le_bytes());
-    common(&mut z);
-    for half in [0u16, 0, 0] {
-        z.extend_from_slice(&half.to_le_bytes());
-    }
-    z.extend_from_slice(&(0o100_644u32 << 16).to_le_bytes());
-    z.extend_from_slice(&0u32.to_le_bytes());
-    z.extend_from_slice(name.as_bytes());
-    let directory_len = z.len() as u32 - directory;
-    // End of the central directory.
-    z.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
-    for half in [0u16, 0, 1, 1] {
-        z.extend_from_slice(&half.to_le_bytes());
-    }
-    for word in [directory_len, directory] {
-        z.extend_from_slice(&word.to_le_bytes());
-    }
-    z.extend_from_slice(&0u16.to_le_bytes());
+    let directory = z.len() as u64;
+    record.central_header(0, &mut z);
+    let directory_len = z.len() as u64 - directory;
+    end_records(1, directory_len, directory, &mut z);
     Ok(z)
 }
 
@@ -865,6 +837,34 @@ mod tests {
         let mut wrong = BTreeMap::new();
         wrong.insert("c".to_string(), deflated_entry("a", b"x").expect("zips"));
         assert!(write_zip_entries(&wrong).is_err(), "an entry under another name");
+    }
+
+    #[test]
+    fn a_joined_entry_named_beyond_ascii_is_marked_utf8_and_reads_back_by_its_name() {
+        let text = "Übersicht der Verbände ".repeat(3000).into_bytes();
+        let parts = [
+            DeflatedPart::of(&text[..10_000]).expect("deflates"),
+            DeflatedPart::of(&text[10_000..]).expect("deflates"),
+        ];
+        let name = "images/Übersicht.png";
+        let joined = joined_entry(name, &parts).expect("joins");
+        // The general-purpose flags of the local header: bit 11, names in UTF-8.
+        assert_eq!(u16::from_le_bytes([joined[6], joined[7]]), 1 << 11);
+        let mut zip = ZipArchive::new(Cursor::new(joined.clone())).expect("opens");
+        let mut entry = zip.by_index(0).expect("has the entry");
+        assert_eq!(entry.name().expect("names"), name);
+        let mut back = Vec::new();
+        entry.read_to_end(&mut back).expect("inflates");
+        assert_eq!(back, text);
+        let ascii = joined_entry("images/overview.png", &parts).expect("joins");
+        assert_eq!(u16::from_le_bytes([ascii[6], ascii[7]]), 0, "no flag for ASCII");
+        let mut entries = BTreeMap::new();
+        entries.insert(name.to_string(), joined);
+        let whole = write_zip_entries(&entries).expect("writes");
+        let mut archive = Archive::open(whole).expect("opens");
+        assert_eq!(archive.names(), [name]);
+        assert_eq!(archive.read(name).expect("reads"), text);
+        assert!(joined_entry(&"a".repeat(70_000), &parts).is_err(), "too long a name");
     }
 
     #[test]
