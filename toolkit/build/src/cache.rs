@@ -34,6 +34,7 @@ use crate::prune_mark::Mark;
 use crate::report::{CacheReport, GameReport};
 use crate::stored::StoredDiagnostic;
 use crate::sync::lock;
+use crate::trash::Trash;
 
 /// A cache key: the hash of a step's inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,6 +178,8 @@ pub struct Cache {
     last_mark: Mutex<Option<Mark>>,
     /// The names of the objects this build wrote.
     written: Mutex<Vec<String>>,
+    /// The outputs the build's commits replaced, still to be removed.
+    trash: Trash,
 }
 
 /// The cache as one game's build sees it: it counts what the build reuses and makes, and
@@ -209,14 +212,21 @@ impl Cache {
     /// ([`crate::identity::identity`]).
     pub fn with_identity(root: PathBuf, identity: blake3::Hash, record: bool) -> Self {
         Cache {
-            root,
             identity,
             kept: Mutex::default(),
             drawn: record.then(Mutex::default),
             unmarked: std::sync::Once::new(),
             last_mark: Mutex::default(),
             written: Mutex::default(),
+            trash: Trash::new(&root),
+            root,
         }
+    }
+
+    /// Where the outputs the build's commits replace wait to be removed
+    /// ([`crate::trash`]).
+    pub fn trash(&self) -> &Trash {
+        &self.trash
     }
 
     /// Starts a key for a kind of step.

@@ -64,6 +64,7 @@ mod settings;
 pub mod stages;
 pub mod stored;
 mod sync;
+pub mod trash;
 pub mod validate;
 pub mod watch;
 pub mod writeback;

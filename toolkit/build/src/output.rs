@@ -13,6 +13,7 @@ use crate::files::{
 };
 use crate::last_archive::LastArchive;
 use crate::sync::lock;
+use crate::trash::{LARGE, Trash};
 use crate::writeback::{EARLY, Streamed, Writeback};
 
 /// Flushes the files `paths` to disk: on Linux with one `syncfs` per file system holding
@@ -194,6 +195,17 @@ impl Outputs {
     /// Flushes every staged file to disk, then renames each into place, in the order they
     /// were staged. Returns how many files changed.
     pub fn commit(&self) -> Result<usize> {
+        self.commit_with(None)
+    }
+
+    /// [`Outputs::commit`], with each large file it replaces ([`crate::trash::LARGE`], as
+    /// the build found it) first given a name in `trash`, so that the rename does not wait
+    /// for the old file to be freed; the names go to `trash` to be removed later.
+    pub fn commit_keeping(&self, trash: &Trash) -> Result<usize> {
+        self.commit_with(Some(trash))
+    }
+
+    fn commit_with(&self, trash: Option<&Trash>) -> Result<usize> {
         let staged = std::mem::take(&mut *lock(&self.staged));
         // Every target is looked at before the first is renamed, so that a folder made at
         // one since it was staged leaves every output as it was.
@@ -207,10 +219,18 @@ impl Outputs {
         flush(&temporaries)?;
         lock(&self.committed).extend(staged.iter().map(|(path, _)| path.clone()));
         let n = staged.len();
-        for (path, tmp) in staged {
-            persist(tmp, &path)?;
+        let mut kept = Vec::new();
+        let persisted = staged.into_iter().try_for_each(|(path, tmp)| {
+            let large = self.last.found.get(&path).is_some_and(|(len, _)| *len >= LARGE);
+            if let Some(trash) = trash.filter(|_| large) {
+                kept.extend(trash.keep(&path));
+            }
+            persist(tmp, &path)
+        });
+        if let Some(trash) = trash {
+            trash.remove_later(kept);
         }
-        Ok(n)
+        persisted.map(|()| n)
     }
 
     /// Removes every file under `roots` (files or folders) that was not written (among

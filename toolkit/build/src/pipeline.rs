@@ -157,6 +157,8 @@ impl Build {
             loaded.diagnostics.extend(found);
             loaded.of_game.insert(name, start..loaded.diagnostics.len());
         }
+        let mut phase_seconds = BTreeMap::new();
+        phase_seconds.insert("load".to_string(), started.elapsed().as_secs_f64());
         progress.loaded(&loaded);
         // Games build side by side; their reports come in order.
         let built: Vec<Result<GameReport>> = loaded
@@ -186,12 +188,17 @@ impl Build {
         }
         reports.sort_by(|a, b| a.game.cmp(&b.game));
         if games.is_empty() && !loaded.has_errors() {
+            let pruning = Instant::now();
             cache.prune()?;
+            phase_seconds.insert("prune".to_string(), pruning.elapsed().as_secs_f64());
         }
+        // What the commits replaced was freed beside the build's last steps.
+        cache.trash().wait();
         Ok(BuildReport {
             loaded,
             games: reports,
             seconds: started.elapsed().as_secs_f64(),
+            phase_seconds,
         })
     }
 
@@ -269,7 +276,8 @@ impl Build {
             report.cache = ctx.cache.report();
             return Ok(report);
         }
-        ctx.outputs.commit()?;
+        let committing = Instant::now();
+        ctx.outputs.commit_keeping(cache.trash())?;
         // One walk of the game's folders: the sweep removes what the build did not write
         // there (temporary files too), and the stamp records what stays.
         let left = ctx.outputs.sweep_files(&owned, files_of(&owned))?;
@@ -294,6 +302,8 @@ impl Build {
             &report,
             diagnostics,
         )?;
+        report.stage_seconds.insert("commit".into(), committing.elapsed().as_secs_f64());
+        report.seconds = t.elapsed().as_secs_f64();
         report.up_to_date = false;
         report.cache = ctx.cache.report();
         // What the outputs recorded is freed beside the rest of the build's end.

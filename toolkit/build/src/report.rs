@@ -18,6 +18,10 @@ pub struct BuildReport {
     pub games: Vec<GameReport>,
     /// Seconds the whole build took, loading included.
     pub seconds: f64,
+    /// Seconds of the parts of the build that serve every game at once: `load` (reading
+    /// the sources and what the last build left, and drawing the counter sides) and
+    /// `prune` (removing what the cache no longer needs).
+    pub phase_seconds: BTreeMap<String, f64>,
 }
 
 impl BuildReport {
@@ -46,7 +50,9 @@ pub struct GameReport {
     pub up_to_date: bool,
     /// Seconds the game took.
     pub seconds: f64,
-    /// Seconds per stage (`model`, `maps`, `counters`, `setups`, `errata`, `module`).
+    /// Seconds per stage (`counters`, `model`, `sheets`, `maps`, `setups`, `errata`,
+    /// `module`), and `commit`: putting the outputs in place, sweeping away what the build
+    /// no longer makes and stamping what it left.
     pub stage_seconds: BTreeMap<String, f64>,
     /// What the cache gave and what was made.
     #[serde(default)]

@@ -95,9 +95,13 @@ fn a_game_builds_through_the_library_and_rebuilds_from_its_stamp() {
     assert_eq!(game.game, "example-oasis");
     assert!(!game.up_to_date);
     assert_eq!((game.counter_sides, game.maps, game.scenarios), (11, 1, 1));
-    for stage in ["model", "maps", "counters", "sheets", "setups", "errata", "module"] {
+    for stage in
+        ["model", "maps", "counters", "sheets", "setups", "errata", "module", "commit"]
+    {
         assert!(game.stage_seconds.contains_key(stage), "{stage}");
     }
+    let phases: Vec<&str> = report.phase_seconds.keys().map(String::as_str).collect();
+    assert_eq!(phases, ["load", "prune"]);
     assert!(game.cache.made.iter().any(|m| m == "buildFile.xml in example-oasis.vmod"));
     // Every stage counted all its steps.
     let steps = progress.steps.lock().unwrap().clone();
@@ -125,6 +129,34 @@ fn a_game_builds_through_the_library_and_rebuilds_from_its_stamp() {
     assert!(same.cache.made.is_empty());
     assert_eq!(same.counter_sides, game.counter_sides);
     assert_eq!(same.module, game.module);
+}
+
+#[test]
+fn a_replaced_module_is_freed_beside_the_build_and_nothing_of_it_is_left() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &root().join("sources/example-oasis"),
+        &tmp.path().join("sources/example-oasis"),
+    );
+    // Its map at 150 dpi makes the module over 1 MiB.
+    let build = Build::new(Settings { map_dpi: 150, ..settings(tmp.path()) }).unwrap();
+    build.run(&NoProgress).unwrap();
+    let out = tmp.path().join("out");
+    let module = std::fs::read(out.join("dist/example-oasis.vmod")).unwrap();
+    assert!(module.len() as u64 >= muster_build::trash::LARGE, "{}", module.len());
+    let counters = tmp.path().join("sources/example-oasis/counters.yaml");
+    let text = std::fs::read_to_string(&counters).unwrap();
+    let changed = text.replacen("movement: 8", "movement: 9", 1);
+    assert_ne!(changed, text);
+    std::fs::write(&counters, changed).unwrap();
+    let rebuilt = build.run(&NoProgress).unwrap();
+    assert!(!rebuilt.games[0].up_to_date);
+    let new_module = std::fs::read(out.join("dist/example-oasis.vmod")).unwrap();
+    assert_ne!(new_module, module);
+    assert_eq!(new_module.len(), rebuilt.games[0].module.bytes);
+    let trash = out.join(".muster-cache/trash");
+    assert!(trash.is_dir(), "the old module was given a second name there");
+    assert_eq!(std::fs::read_dir(&trash).unwrap().count(), 0, "which is gone");
 }
 
 #[test]

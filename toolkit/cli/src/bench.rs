@@ -79,9 +79,16 @@ pub fn print_report(r: &Value) -> Result<()> {
             .flatten()
             .map(|(stage, s)| format!("{stage} {:.2}", f(s)))
             .collect();
+        let phases: Vec<String> = one["phase_seconds"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(phase, s)| format!("{phase} {:.2}", f(s)))
+            .collect();
         outln!(
-            "  the best run took {cpu:.2} s of processor time (user and system, all threads); its stages (s): {}",
-            stages.join(", ")
+            "  the best run took {cpu:.2} s of processor time (user and system, all threads); its stages (s): {}; for every game (s): {}",
+            stages.join(", "),
+            phases.join(", ")
         )?;
     }
     let rewrite = &one["module_rewrite"];

@@ -100,6 +100,7 @@ pub fn print_report(g: &Global, report: &BuildReport, format: Format) -> Result<
             "warnings": warnings,
             "diagnostics": loaded.diagnostics.iter().map(|d| loaded.sources.to_json(d)).collect::<Vec<_>>(),
             "seconds": report.seconds,
+            "phase_seconds": report.phase_seconds,
         });
         outln!("{}", serde_json::to_string_pretty(&out)?)?;
     } else {

@@ -159,7 +159,8 @@ fn timed_build(settings: &Settings, record: bool) -> Result<Timed> {
     let cpu = cpu_seconds(cpu, cpu_ticks());
     let summaries =
         built.games.iter().map(serde_json::to_value).collect::<Result<Vec<_>, _>>()?;
-    Ok(Timed { seconds, cpu, summaries, recorded: cache.take_recorded() })
+    let phases = serde_json::to_value(&built.phase_seconds)?;
+    Ok(Timed { seconds, cpu, summaries, phases, recorded: cache.take_recorded() })
 }
 
 /// One timed build.
@@ -171,6 +172,8 @@ struct Timed {
     cpu: Option<f64>,
     /// Each game's report, as JSON.
     summaries: Vec<Value>,
+    /// The seconds of the parts that serve every game ([`crate::BuildReport::phase_seconds`]).
+    phases: Value,
     /// What the build drew and zipped, when it recorded them.
     recorded: crate::cache::Recorded,
 }
@@ -472,6 +475,7 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
                 "seconds": best.seconds,
                 "cpu_seconds": best.cpu,
                 "stage_seconds": stages,
+                "phase_seconds": best.phases,
                 "runs": runs.iter().map(|r| r.seconds).collect::<Vec<_>>(),
                 "runs_cpu_seconds": runs.iter().map(|r| r.cpu).collect::<Vec<_>>(),
                 "changed": change,
