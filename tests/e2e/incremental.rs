@@ -321,12 +321,18 @@ fn bench_times_every_figure_in_one_run() {
     let at = runs.iter().position(|&s| s == best).unwrap();
     assert_eq!(one["cpu_seconds"].as_f64(), Some(cpu[at]), "{one}");
     let stages = one["stage_seconds"].as_object().unwrap();
-    for stage in ["counters", "setups", "module", "errata"] {
+    for stage in ["counters", "setups", "module", "errata", "commit"] {
         assert!(stages[stage].as_f64().unwrap() > 0.0, "{stage} of {stages:?}");
     }
     let module = stages["module"].as_f64().unwrap();
     assert!(module < best, "the module's {module} s within the run's {best} s");
+    // The parts that serve every game: the load and the cache's prune.
+    let phases = one["phase_seconds"].as_object().unwrap();
+    let load = phases["load"].as_f64().unwrap();
+    assert!(load > 0.0 && load + module < best, "{phases:?} in {best} s");
+    assert!(phases["prune"].as_f64().unwrap() >= 0.0, "{phases:?}");
     assert!(text.contains("of processor time"), "{text}");
+    assert!(text.contains("for every game (s): load "), "{text}");
     // Its floor: the module as built, written again and flushed.
     let rewrite = &v["one_counter_rebuild"]["module_rewrite"];
     assert!(rewrite["seconds"].as_f64().unwrap() > 0.0, "{rewrite}");

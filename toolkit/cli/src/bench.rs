@@ -73,22 +73,10 @@ pub fn print_report(r: &Value) -> Result<()> {
         )?;
     }
     if let Some(cpu) = one["cpu_seconds"].as_f64() {
-        let stages: Vec<String> = one["stage_seconds"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(stage, s)| format!("{stage} {:.2}", f(s)))
-            .collect();
-        let phases: Vec<String> = one["phase_seconds"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(phase, s)| format!("{phase} {:.2}", f(s)))
-            .collect();
         outln!(
             "  the best run took {cpu:.2} s of processor time (user and system, all threads); its stages (s): {}; for every game (s): {}",
-            stages.join(", "),
-            phases.join(", ")
+            named_seconds(&one["stage_seconds"]),
+            named_seconds(&one["phase_seconds"])
         )?;
     }
     let rewrite = &one["module_rewrite"];
@@ -169,4 +157,15 @@ fn print_growth(g: &Value) -> Result<()> {
     }
     outln!("every figure linear: {}", if g["linear"] == true { "yes" } else { "no" })?;
     Ok(())
+}
+
+/// A JSON object of seconds by name, as `name 0.12, other 0.34`.
+fn named_seconds(seconds: &Value) -> String {
+    seconds
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, s)| format!("{name} {:.2}", s.as_f64().unwrap_or_default()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
