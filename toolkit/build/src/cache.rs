@@ -405,7 +405,7 @@ impl Cache {
     /// build wrote, so the objects' folders are not read. Without a mark (the first
     /// build, or one killed after writing an object) every object is looked at.
     pub fn prune(&self) -> Result<usize> {
-        let used = lock(&self.kept).clone();
+        let used = lock(&self.kept);
         let now = Mark::of(&used);
         let mark = self.prune_mark();
         let wrote = self.unmarked.is_completed();
@@ -426,15 +426,13 @@ impl Cache {
             }
             None => {
                 for path in files_under(&self.root.join("objects")) {
-                    let name: String = path
-                        .iter()
-                        .rev()
-                        .take(2)
-                        .collect::<Vec<_>>()
-                        .into_iter()
-                        .rev()
-                        .map(|p| p.to_string_lossy().into_owned())
-                        .collect();
+                    // The inverse of `named_object_path`: its folder's name, then its own.
+                    let part = |p: Option<&Path>| {
+                        p.and_then(Path::file_name)
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default()
+                    };
+                    let name = format!("{}{}", part(path.parent()), part(Some(&path)));
                     if !used.contains(&name) {
                         fs::remove_file(&path)
                             .io(|| format!("failed to remove {}", path.display()))?;

@@ -37,16 +37,9 @@ impl Mark {
     /// is one: the mark names the same objects as one with the same hash, if it is a mark.
     pub fn read_hash(path: &Path) -> Option<String> {
         use std::io::Read;
-        let mut first = [0; 65];
-        let mut file = fs::File::open(path).ok()?;
-        let mut read = 0;
-        while read < first.len() {
-            match file.read(&mut first[read..]).ok()? {
-                0 => break,
-                n => read += n,
-            }
-        }
-        let line = first[..read].split(|&b| b == b'\n').next()?;
+        let mut first = Vec::with_capacity(65);
+        fs::File::open(path).ok()?.take(65).read_to_end(&mut first).ok()?;
+        let line = first.split(|&b| b == b'\n').next()?;
         String::from_utf8(line.to_vec()).ok()
     }
 
