@@ -441,7 +441,8 @@ impl<'g> Resolver<'g> {
         // ("29/5 Indian") are not part of the designation.
         let mut bare = item.name.clone();
         for (w, _) in g.vocabulary.types.iter().filter(|_| strip) {
-            if let Some(rest) = bare.strip_prefix(&format!("{w} "))
+            if let Some(rest) =
+                bare.strip_prefix(w.as_str()).and_then(|r| r.strip_prefix(' '))
                 && !rest.is_empty()
             {
                 bare = rest.to_string();

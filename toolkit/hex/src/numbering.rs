@@ -148,13 +148,19 @@ impl Numbering {
 
     /// Prints the label of sheet numbers.
     pub fn format(&self, n: SheetNumber) -> String {
-        let c = format!("{:0w$}", n.column, w = usize::from(self.column.digits));
-        let r = format!("{:0w$}", n.row, w = usize::from(self.row.digits));
-        let (a, b) = match self.order {
-            Order::ColumnRow => (c, r),
-            Order::RowColumn => (r, c),
+        use std::fmt::Write;
+        let column = (n.column, usize::from(self.column.digits));
+        let row = (n.row, usize::from(self.row.digits));
+        let ((a, wa), (b, wb)) = match self.order {
+            Order::ColumnRow => (column, row),
+            Order::RowColumn => (row, column),
         };
-        format!("{}{}{}{}", self.prefix, a, self.separator, b)
+        // One allocation: labels are written for every hex a setup or a module names.
+        let mut label =
+            String::with_capacity(self.prefix.len() + self.separator.len() + wa + wb + 2);
+        label.push_str(&self.prefix);
+        let _ = write!(label, "{a:0wa$}{}{b:0wb$}", self.separator);
+        label
     }
 
     /// Does this label start with this scheme's prefix?
