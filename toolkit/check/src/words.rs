@@ -97,8 +97,22 @@ struct PrintedWords {
 }
 
 /// Every difference between a printed unit (`name` under `label`) and the counter it was
-/// resolved to, in the order type, size, designation.
+/// resolved to, in the order type, size, designation. A unit printed, with no list label,
+/// exactly as its counter is printed differs from it in nothing, and is not read again.
 pub(crate) fn compare(
+    game: &Game,
+    name: &str,
+    label: Option<&str>,
+    unit: &Unit,
+) -> Vec<Observation> {
+    if label.is_none() && name == unit.printed.v {
+        return Vec::new();
+    }
+    compare_words(game, name, label, unit)
+}
+
+/// [`compare`], word for word.
+fn compare_words(
     game: &Game,
     name: &str,
     label: Option<&str>,
@@ -379,6 +393,25 @@ mod tests {
             &muster_model::LoadOptions::default(),
         );
         loaded.games.into_iter().next().expect("gazala-scs loads")
+    }
+
+    #[test]
+    fn a_counter_printed_as_its_own_name_differs_in_nothing() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sources");
+        let loaded =
+            muster_model::load(&root, &[], &muster_model::LoadOptions::default());
+        assert!(loaded.games.len() >= 4, "the seed games load");
+        for g in &loaded.games {
+            for u in g.units.iter().chain(&g.markers) {
+                let found = compare_words(g, &u.printed.v, None, u);
+                assert!(
+                    found.is_empty(),
+                    "{}: {} against itself: {found:?}",
+                    g.id,
+                    u.printed.v
+                );
+            }
+        }
     }
 
     fn unit<'g>(g: &'g Game, printed: &str) -> &'g Unit {
