@@ -1,7 +1,5 @@
 //! Applying stacking rules to a position.
 
-use std::collections::BTreeMap;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -179,16 +177,17 @@ impl Failing<'_> {
 }
 
 fn failing_limit<'r>(limit: &'r Limit<String>, stack: &[Counted]) -> Option<Failing<'r>> {
-    let hit: Vec<&Counted> =
-        stack.iter().filter(|c| limit.count.matches(c.unit, c.size)).collect();
-    let n = hit.len() as u32;
+    // Counted without being collected: the solver asks this of every hex it tries.
+    let hit = || stack.iter().filter(|c| limit.count.matches(c.unit, c.size));
+    let n = hit().count() as u32;
     let breach = if limit.max.is_some_and(|max| n > max) {
         limit.max.map(Breach::Max)
     } else if limit.min.is_some_and(|min| n < min) {
         limit.min.map(Breach::Min)
     } else if limit.same_formation && n > 1 {
-        let first = &hit[0].unit.formation;
-        (first.is_none() || hit.iter().any(|c| c.unit.formation != *first))
+        let mut units = hit().map(|c| &c.unit.formation);
+        let first = units.next().and_then(Option::as_ref);
+        (first.is_none() || units.any(|f| f.as_ref() != first))
             .then_some(Breach::Formation)
     } else {
         None
@@ -208,21 +207,20 @@ fn check_rule<'r>(
         .map(|u| Counted { unit: u, size: u.size.as_str() })
         .collect();
     for free in &rule.free {
+        // In order: the first `count` units it frees go, the rest count as it says.
         let mut seen = 0;
-        let mut kept = Vec::with_capacity(stack.len());
-        for mut c in stack {
+        stack.retain_mut(|c| {
             if free.units.matches(c.unit, c.size) {
                 seen += 1;
                 if seen <= free.count {
-                    continue;
+                    return false;
                 }
                 if let Some(size) = &free.excess_counts_as {
                     c.size = size.as_str();
                 }
             }
-            kept.push(c);
-        }
-        stack = kept;
+            true
+        });
     }
     let mut first = None;
     for alt in &rule.any_of {
@@ -252,35 +250,43 @@ fn broken<'r, 'u>(
     units: impl IntoIterator<Item = &'u PlacedUnit>,
     first_only: bool,
 ) -> Vec<(&'u str, Broken<'r, 'u>)> {
-    let mut by_hex: BTreeMap<&str, Vec<&PlacedUnit>> = BTreeMap::new();
-    for u in units {
-        by_hex.entry(u.location.as_str()).or_default().push(u);
-    }
+    // By hex, each hex's units by id: a stable sort, so units of one id keep their order.
+    let mut units: Vec<&PlacedUnit> = units.into_iter().collect();
+    units.sort_by(|a, b| a.location.cmp(&b.location).then_with(|| a.id.cmp(&b.id)));
     let mut found = Vec::new();
-    for (hex, mut units) in by_hex {
-        units.sort_by(|a, b| a.id.cmp(&b.id));
-        let mut sides: BTreeMap<&str, Vec<&PlacedUnit>> = BTreeMap::new();
-        for u in &units {
-            sides.entry(u.side.as_str()).or_default().push(u);
-        }
+    for units in units.chunk_by(|a, b| a.location == b.location) {
+        let hex = units[0].location.as_str();
+        // Each side's units, by id. Most hexes hold one side's: they are not copied.
+        let mut by_side = Vec::new();
+        let by_side: &[&PlacedUnit] = if units.iter().all(|u| u.side == units[0].side) {
+            units
+        } else {
+            by_side.extend_from_slice(units);
+            by_side.sort_by(|a, b| a.side.cmp(&b.side));
+            &by_side
+        };
+        let sides: Vec<&[&PlacedUnit]> =
+            by_side.chunk_by(|a, b| a.side == b.side).collect();
         if ruleset.opposing_units == OpposingUnits::Forbidden {
             let armed: Vec<&str> = sides
                 .iter()
-                .filter(|(_, us)| us.iter().any(|u| u.category != Category::Marker))
-                .map(|(s, _)| *s)
+                .filter(|us| us.iter().any(|u| u.category != Category::Marker))
+                .map(|us| us[0].side.as_str())
                 .collect();
             if armed.len() > 1 {
-                found.push((hex, Broken::Opposing(armed, units.clone())));
+                found.push((hex, Broken::Opposing(armed, units.to_vec())));
                 if first_only {
                     return found;
                 }
             }
         }
-        for side_units in sides.values() {
+        for side_units in sides {
             for rule in &ruleset.stacking {
                 if let Some(failing) = check_rule(rule, side_units) {
-                    found
-                        .push((hex, Broken::Stacking(rule, failing, side_units.clone())));
+                    found.push((
+                        hex,
+                        Broken::Stacking(rule, failing, side_units.to_vec()),
+                    ));
                     if first_only {
                         return found;
                     }
@@ -442,6 +448,45 @@ mod tests {
         let f = check_stacking(&r, &p);
         assert_eq!(f.len(), 1);
         assert_eq!((f[0].kind, f[0].rule.as_str()), (RuleKind::Stacking, "4.3"));
+    }
+
+    #[test]
+    fn findings_come_by_hex_then_side_with_each_stack_by_id() {
+        let r = ruleset(
+            r#"{ "stacking": [{ "section": "4.3", "any_of": [{ "all_of": [{ "count": {}, "max": 1 }] }] }] }"#,
+        );
+        let at = |id: &str, side: &str, hex: &str| {
+            let mut u = unit(id, Category::Combat, "battalion", None);
+            u.side = side.into();
+            u.location = hex.into();
+            u
+        };
+        let units = vec![
+            at("d", "axis", "2404"),
+            at("z", "allied", "2403"),
+            at("c", "axis", "2403"),
+            at("y", "allied", "2403"),
+            at("a", "axis", "2403"),
+            at("b", "axis", "2404"),
+            at("x", "axis", "2405"),
+        ];
+        let found: Vec<(String, Vec<String>)> = check_stacking(&r, &Position { units })
+            .into_iter()
+            .map(|f| (f.location, f.units))
+            .collect();
+        let stack = |hex: &str, ids: &[&str]| {
+            (hex.to_string(), ids.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        };
+        assert_eq!(
+            found,
+            [
+                // Opposing units first (the ruleset's default forbids them), all by id.
+                stack("2403", &["a", "c", "y", "z"]),
+                stack("2403", &["y", "z"]),
+                stack("2403", &["a", "c"]),
+                stack("2404", &["b", "d"])
+            ]
+        );
     }
 
     #[test]
