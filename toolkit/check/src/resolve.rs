@@ -459,12 +459,15 @@ impl<'g> Resolver<'g> {
         // The printed name with its list label ("Inf Bns: I/19" → "I/19 Inf Bns"), unless
         // the name states its own type (`Inf Bns: 15 Shu HQ`): the errata checker compares
         // the label with the counter it finds.
-        let own_type = parse_name(&item.name, &g.vocabulary).unit_type.is_some();
-        let full = match &item.label {
-            Some(l) if !own_type => format!("{} {l}", item.name),
-            _ => item.name.clone(),
+        let own = parse_name(&item.name, &g.vocabulary);
+        let (full, parts) = match &item.label {
+            Some(l) if own.unit_type.is_none() => {
+                let full = format!("{} {l}", item.name);
+                let parts = parse_name(&full, &g.vocabulary);
+                (full, parts)
+            }
+            _ => (item.name.clone(), own),
         };
-        let parts = parse_name(&full, &g.vocabulary);
         let code_types: Vec<&str> = item
             .type_codes
             .iter()
