@@ -368,19 +368,23 @@ pub fn allowed_in(
     let Some(board) = &game.board else { return allowed };
     let placements = solve::placements(game, scenario);
     // The units of one placement share its region: its labels are written and sorted once,
-    // and held once.
+    // and held once. So do placements of the same hexes (lines printing one location).
     let mut labels: HashMap<usize, Arc<[String]>> = HashMap::new();
+    let mut of_cells: HashMap<&[Cell], Arc<[String]>> = HashMap::new();
     // Counters whose hexes come from more than one line, to be sorted again at the end.
     let mut merged: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for u in &solution.units {
         if let Some(Some(Region::Hexes { cells, .. })) = solution.regions.get(u.placement)
         {
             let hexes = labels.entry(u.placement).or_insert_with(|| {
-                let mut hexes: Vec<String> =
-                    cells.iter().filter_map(|c| board.label(*c)).collect();
-                hexes.sort();
-                hexes.dedup();
-                hexes.into()
+                let shared = of_cells.entry(cells.as_slice()).or_insert_with(|| {
+                    let mut hexes: Vec<String> =
+                        cells.iter().filter_map(|c| board.label(*c)).collect();
+                    hexes.sort();
+                    hexes.dedup();
+                    hexes.into()
+                });
+                Arc::clone(shared)
             });
             let e = allowed.entry(u.unit.clone()).or_default();
             let line = &placements[u.placement];
