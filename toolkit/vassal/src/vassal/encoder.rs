@@ -52,36 +52,28 @@ pub(crate) fn push_escaped(out: &mut String, t: &str, d: char) {
 }
 
 /// Decodes a `SequenceEncoder` value as VASSAL's `Decoder` does: a delimiter preceded by a
-/// backslash is kept (the backslash dropped); `"a,"` gives `"a"` and `""`.
+/// backslash is kept (the backslash dropped); `"a,"` gives `"a"` and `""`. One pass over
+/// the text, as the pieces of a large module are read again at every build.
 pub fn decode(s: &str, d: char) -> Vec<String> {
-    let chars: Vec<char> = s.chars().collect();
     let mut tokens = Vec::new();
-    let mut start = 0;
-    loop {
-        let mut token = String::new();
-        let mut i = start;
-        let mut ended = false;
-        while i < chars.len() {
-            let c = chars[i];
-            if c == d {
-                if i > 0 && chars[i - 1] == '\\' && i > start {
-                    token.pop();
-                    token.push(d);
-                } else {
-                    ended = true;
-                    break;
-                }
-            } else {
-                token.push(c);
-            }
-            i += 1;
+    let mut token = String::new();
+    // The character before this one, when it belongs to the same token (as written, not
+    // as decoded: an escaped delimiter is the character before the next one).
+    let mut before = None;
+    for c in s.chars() {
+        if c == d && before != Some('\\') {
+            tokens.push(unquote(std::mem::take(&mut token)));
+            before = None;
+            continue;
         }
-        tokens.push(unquote(token));
-        if !ended {
-            return tokens;
+        if c == d {
+            token.pop();
         }
-        start = i + 1;
+        token.push(c);
+        before = Some(c);
     }
+    tokens.push(unquote(token));
+    tokens
 }
 
 fn unquote(t: String) -> String {
@@ -177,6 +169,38 @@ mod tests {
         out
     }
 
+    /// VASSAL's `Decoder` written out step by step: the reference [`decode`] is held to.
+    fn reference_decode(s: &str, d: char) -> Vec<String> {
+        let chars: Vec<char> = s.chars().collect();
+        let mut tokens = Vec::new();
+        let mut start = 0;
+        loop {
+            let mut token = String::new();
+            let mut i = start;
+            let mut ended = false;
+            while i < chars.len() {
+                let c = chars[i];
+                if c == d {
+                    if i > 0 && chars[i - 1] == '\\' && i > start {
+                        token.pop();
+                        token.push(d);
+                    } else {
+                        ended = true;
+                        break;
+                    }
+                } else {
+                    token.push(c);
+                }
+                i += 1;
+            }
+            tokens.push(unquote(token));
+            if !ended {
+                return tokens;
+            }
+            start = i + 1;
+        }
+    }
+
     fn reference_chain(items: &[String]) -> String {
         match items {
             [] => String::new(),
@@ -193,6 +217,13 @@ mod tests {
             prop_assume!(tokens.iter().all(|t| safe_token(t)));
             for d in [';', ',', '/', TAB] {
                 prop_assert_eq!(decode(&encode(&tokens, d), d), tokens.clone());
+            }
+        }
+
+        #[test]
+        fn decodes_as_the_reference_does(s in "[a;,/\\t'\\\\é ]{0,16}") {
+            for d in [';', ',', '/', TAB] {
+                prop_assert_eq!(decode(&s, d), reference_decode(&s, d), "{:?}", s);
             }
         }
 
