@@ -5,6 +5,7 @@ use std::fs;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 
 use crate::diag::{Diagnostic, Sources};
@@ -13,6 +14,7 @@ use crate::game::Game;
 use crate::source::{
     CountersFile, GameFile, KnownErrata, MapFile, OobFile, RulesFile, ScenarioFile,
 };
+use crate::span::FileId;
 use crate::span::Span;
 use crate::validate;
 
@@ -169,15 +171,39 @@ pub fn load_game(
     sources: &mut Sources,
     options: &LoadOptions,
 ) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
+    // Every file is read first, in order, so that spans number them as before; the texts
+    // are then parsed side by side (the manifest, the largest, beside the others), and
+    // what failed is reported in file order.
+    let mut reader = Reader { sources, options };
+    let game = reader.required(&dir.join("game.yaml"));
+    let oob = reader.required(&dir.join("oob.yaml"));
+    let counters = reader.required(&dir.join("counters.yaml"));
+    let rules = reader.optional(&dir.join("rules.yaml"));
+    let errata = reader.optional(&dir.join("errata.yaml"));
+    let maps = reader.folder(&dir.join("maps"));
+    let scenarios = reader.folder(&dir.join("scenarios"));
+    let read: &Sources = sources;
+    let (counters, (game, oob, rules, errata, maps, scenarios)) = rayon::join(
+        || counters.parse::<CountersFile>(read),
+        || {
+            (
+                game.parse::<GameFile>(read),
+                oob.parse::<OobFile>(read),
+                rules.parse::<RulesFile>(read),
+                errata.parse::<KnownErrata>(read),
+                parse_folder::<MapFile>(maps, read),
+                parse_folder::<ScenarioFile>(scenarios, read),
+            )
+        },
+    );
     let mut errors = Vec::new();
-    let mut reader = Reader { sources, options, errors: &mut errors };
-    let game = reader.required::<GameFile>(&dir.join("game.yaml"));
-    let oob = reader.required::<OobFile>(&dir.join("oob.yaml"));
-    let counters = reader.required::<CountersFile>(&dir.join("counters.yaml"));
-    let rules = reader.optional::<RulesFile>(&dir.join("rules.yaml"));
-    let errata = reader.optional::<KnownErrata>(&dir.join("errata.yaml"));
-    let maps = reader.folder::<MapFile>(&dir.join("maps"));
-    let scenarios = reader.folder::<ScenarioFile>(&dir.join("scenarios"));
+    let game = keep(game, &mut errors).flatten();
+    let oob = keep(oob, &mut errors).flatten();
+    let counters = keep(counters, &mut errors).flatten();
+    let rules = keep(rules, &mut errors).map(Option::unwrap_or_default);
+    let errata = keep(errata, &mut errors).map(Option::unwrap_or_default);
+    let maps = kept_folder(maps, &mut errors);
+    let scenarios = kept_folder(scenarios, &mut errors);
     let mut warnings = unknown_files(dir);
     let (Some(game), Some(oob), Some(counters), Some(rules), Some(errata)) =
         (game, oob, counters, rules, errata)
@@ -229,80 +255,109 @@ pub fn load_game(
     Ok((game, warnings))
 }
 
+/// Reads a game's files into the table of sources, in order, for parsing after.
 struct Reader<'a> {
     sources: &'a mut Sources,
     options: &'a LoadOptions,
-    errors: &'a mut Vec<Diagnostic>,
+}
+
+/// A file read for parsing.
+enum Text {
+    /// Its text, in the table of sources.
+    Read(FileId),
+    /// An optional file that is not there: its document is the default.
+    Absent,
+    /// Why it could not be read.
+    Failed(Diagnostic),
+}
+
+impl Text {
+    /// The document the file holds, none when it is an absent optional file, or why it
+    /// does not read as `T`.
+    fn parse<T: DeserializeOwned>(
+        self,
+        sources: &Sources,
+    ) -> Result<Option<T>, Diagnostic> {
+        let file = match self {
+            Text::Read(file) => file,
+            Text::Absent => return Ok(None),
+            Text::Failed(d) => return Err(d),
+        };
+        let text = sources.get(file).map_or("", |f| f.text.as_str());
+        if is_empty_document(text) {
+            return Err(Diagnostic::error(
+                Span::file_start(file),
+                "failed to load the file (it is empty)",
+            )
+            .with_hint(
+                "write its content (an optional file such as rules.yaml or errata.yaml may be removed instead)",
+            ));
+        }
+        crate::yaml::parse_yaml::<T>(file, text).map(Some)
+    }
+}
+
+/// The documents of a folder's files, side by side, each with its path.
+fn parse_folder<T: DeserializeOwned + Send>(
+    texts: Vec<(PathBuf, Text)>,
+    sources: &Sources,
+) -> Vec<(PathBuf, Result<Option<T>, Diagnostic>)> {
+    texts.into_par_iter().map(|(path, text)| (path, text.parse(sources))).collect()
+}
+
+/// What was parsed, or none with the failure added to `errors`.
+fn keep<T>(parsed: Result<T, Diagnostic>, errors: &mut Vec<Diagnostic>) -> Option<T> {
+    parsed.map_err(|d| errors.push(d)).ok()
+}
+
+/// A folder's documents that parsed, in order, each failure added to `errors`.
+fn kept_folder<T>(
+    parsed: Vec<(PathBuf, Result<Option<T>, Diagnostic>)>,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<(PathBuf, T)> {
+    parsed
+        .into_iter()
+        .filter_map(|(path, p)| keep(p, errors).flatten().map(|v| (path, v)))
+        .collect()
 }
 
 impl Reader<'_> {
-    fn read<T: DeserializeOwned>(&mut self, path: &Path) -> Option<T> {
-        let fail = |msg: String| Diagnostic::error(Span::detached(), msg);
+    fn read(&mut self, path: &Path) -> Text {
+        let fail = |msg: String| Text::Failed(Diagnostic::error(Span::detached(), msg));
         let meta = match fs::metadata(path) {
             Ok(m) => m,
-            Err(e) => {
-                self.errors
-                    .push(fail(format!("failed to read {} ({e})", path.display())));
-                return None;
-            }
+            Err(e) => return fail(format!("failed to read {} ({e})", path.display())),
         };
         if meta.len() > self.options.max_file_bytes {
-            self.errors.push(fail(format!(
+            return fail(format!(
                 "failed to read {} (it has {} bytes, more than the limit of {})",
                 path.display(),
                 meta.len(),
                 self.options.max_file_bytes
-            )));
-            return None;
+            ));
         }
         let bytes = match fs::read(path) {
             Ok(b) => b,
-            Err(e) => {
-                self.errors
-                    .push(fail(format!("failed to read {} ({e})", path.display())));
-                return None;
-            }
+            Err(e) => return fail(format!("failed to read {} ({e})", path.display())),
         };
-        let text = match String::from_utf8(bytes) {
-            Ok(t) => t,
+        match String::from_utf8(bytes) {
+            Ok(text) => Text::Read(self.sources.add(path.to_path_buf(), text)),
             Err(e) => {
                 let off = e.utf8_error().valid_up_to();
                 let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
                 let line = text[..off.min(text.len())].matches('\n').count() as u32 + 1;
                 let file = self.sources.add(path.to_path_buf(), text);
-                self.errors.push(Diagnostic::error(
+                Text::Failed(Diagnostic::error(
                     Span { file, line, column: 1, offset: off as u32, len: 1 },
                     "failed to read the file (it is not valid UTF-8)",
-                ));
-                return None;
-            }
-        };
-        let file = self.sources.add(path.to_path_buf(), text);
-        let text = &self.sources.get(file).map(|f| f.text.clone()).unwrap_or_default();
-        if is_empty_document(text) {
-            self.errors.push(
-                Diagnostic::error(
-                    Span::file_start(file),
-                    "failed to load the file (it is empty)",
-                )
-                .with_hint(
-                    "write its content (an optional file such as rules.yaml or errata.yaml may be removed instead)",
-                ),
-            );
-            return None;
-        }
-        match crate::yaml::parse_yaml::<T>(file, text) {
-            Ok(v) => Some(v),
-            Err(d) => {
-                self.errors.push(d);
-                None
+                ))
             }
         }
     }
 
-    fn required<T: DeserializeOwned>(&mut self, path: &Path) -> Option<T> {
+    fn required(&mut self, path: &Path) -> Text {
         if !path.is_file() {
-            self.errors.push(
+            return Text::Failed(
                 Diagnostic::error(
                     Span::detached(),
                     format!("failed to load the game (missing {})", path.display()),
@@ -311,16 +366,15 @@ impl Reader<'_> {
                     "game.yaml, oob.yaml and counters.yaml in every game folder",
                 ),
             );
-            return None;
         }
         self.read(path)
     }
 
-    fn optional<T: DeserializeOwned + Default>(&mut self, path: &Path) -> Option<T> {
-        if path.is_file() { self.read(path) } else { Some(T::default()) }
+    fn optional(&mut self, path: &Path) -> Text {
+        if path.is_file() { self.read(path) } else { Text::Absent }
     }
 
-    fn folder<T: DeserializeOwned>(&mut self, dir: &Path) -> Vec<(PathBuf, T)> {
+    fn folder(&mut self, dir: &Path) -> Vec<(PathBuf, Text)> {
         let Ok(entries) = fs::read_dir(dir) else { return vec![] };
         let mut paths: Vec<PathBuf> = entries
             .filter_map(Result::ok)
@@ -328,7 +382,13 @@ impl Reader<'_> {
             .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
             .collect();
         paths.sort();
-        paths.into_iter().filter_map(|p| self.read(&p).map(|v| (p, v))).collect()
+        paths
+            .into_iter()
+            .map(|p| {
+                let t = self.read(&p);
+                (p, t)
+            })
+            .collect()
     }
 }
 

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use muster_model::Game;
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::module::table::Table;
@@ -101,31 +102,8 @@ pub fn files(
     let width = boards.iter().map(|b| b.x + i64::from(b.width)).max().unwrap_or(0);
     let height = boards.iter().map(|b| b.y + i64::from(b.height)).max().unwrap_or(0);
     let hex = plan.boards.first().map_or(0.0, |b| b.layout.hex_size);
-    let mut counters = Vec::new();
-    for s in slots {
-        let images: Vec<String> = s
-            .piece
-            .traits
-            .iter()
-            .flat_map(|t| match t.id() {
-                "emb2" => crate::vassal::encoder::decode(
-                    t.fields().get(15).map_or("", |x| x),
-                    ',',
-                ),
-                "piece" => t.fields().get(2).cloned().into_iter().collect(),
-                _ => Vec::new(),
-            })
-            .filter(|i| !i.is_empty())
-            .collect();
-        let Some(front) = images.first() else { continue };
-        counters.push(Counter {
-            id: s.id.clone(),
-            name: s.piece.name().unwrap_or_default(),
-            side: s.piece.marker("Side").unwrap_or_default(),
-            front: format!("images/{front}"),
-            back: images.get(1).map(|b| format!("images/{b}")),
-        });
-    }
+    // Each piece's images, name and side are read from its traits, pieces side by side.
+    let counters: Vec<Counter> = slots.par_iter().filter_map(counter).collect();
     let used = counters
         .iter()
         .flat_map(|c| std::iter::once(c.front.as_str()).chain(c.back.as_deref()))
@@ -155,6 +133,32 @@ pub fn files(
     );
     out.insert("table.js".into(), SCRIPT.as_bytes().to_vec());
     Ok(web)
+}
+
+/// The browser table's view of a piece: its id, name, side and images, read from its
+/// traits; none for a piece with no image.
+fn counter(s: &Slot) -> Option<Counter> {
+    let images: Vec<String> = s
+        .piece
+        .traits
+        .iter()
+        .flat_map(|t| match t.id() {
+            "emb2" => {
+                crate::vassal::encoder::decode(t.fields().get(15).map_or("", |x| x), ',')
+            }
+            "piece" => t.fields().get(2).cloned().into_iter().collect(),
+            _ => Vec::new(),
+        })
+        .filter(|i| !i.is_empty())
+        .collect();
+    let front = images.first()?;
+    Some(Counter {
+        id: s.id.clone(),
+        name: s.piece.name().unwrap_or_default(),
+        side: s.piece.marker("Side").unwrap_or_default(),
+        front: format!("images/{front}"),
+        back: images.get(1).map(|b| format!("images/{b}")),
+    })
 }
 
 fn xml_escape(s: &str) -> String {
