@@ -39,7 +39,8 @@
 //!
 //! Checks never block a move; they only report.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use muster_rules::embedded::{RulesetDoc, prohibited_message};
 use muster_rules::{
@@ -252,14 +253,33 @@ fn here_in<'a>(hexes: impl IntoIterator<Item = &'a String>) -> String {
 /// The properties a predefined setup gives a counter it places by `allowed` (none when its
 /// line allows any hex): the hexes, the printed line and its section.
 pub fn setup_properties(allowed: &Allowed) -> Vec<(&'static str, String)> {
-    if allowed.hexes.is_empty() {
-        return Vec::new();
+    SetupProperties::default().of(allowed)
+}
+
+/// The properties of [`setup_properties`] for the counters of one setup, the hexes of a
+/// line (held once, however many counters it places) joined once.
+#[derive(Default)]
+pub struct SetupProperties {
+    /// The joined hexes, by the address of the labels they join.
+    joined: HashMap<*const [String], String>,
+}
+
+impl SetupProperties {
+    /// The properties a counter placed by `allowed` gets.
+    pub fn of(&mut self, allowed: &Allowed) -> Vec<(&'static str, String)> {
+        if allowed.hexes.is_empty() {
+            return Vec::new();
+        }
+        let hexes = self
+            .joined
+            .entry(Arc::as_ptr(&allowed.hexes))
+            .or_insert_with(|| format!(",{},", allowed.hexes.join(",")));
+        vec![
+            (SETUP_HEXES, hexes.clone()),
+            (SETUP_SAYS, allowed.printed.join("` or `")),
+            (SETUP_RULE, allowed.rule.clone()),
+        ]
     }
-    vec![
-        (SETUP_HEXES, format!(",{},", allowed.hexes.join(","))),
-        (SETUP_SAYS, allowed.printed.join("` or `")),
-        (SETUP_RULE, allowed.rule.clone()),
-    ]
 }
 
 /// The restore command of a predefined setup that turns the checks against the setup lines
@@ -1082,6 +1102,16 @@ mod tests {
             ]
         );
         assert!(setup_properties(&Allowed::default()).is_empty(), "any hex will do");
+        // Within one setup, lines that share their hexes share them joined; each keeps
+        // its own wording, and other hexes are joined on their own.
+        let mut memo = SetupProperties::default();
+        let sharing = Allowed { printed: vec!["0101 or 0102".into()], ..allowed.clone() };
+        let other = Allowed { hexes: vec!["0201".to_string()].into(), ..allowed.clone() };
+        assert_eq!(memo.of(&allowed), setup_properties(&allowed));
+        assert_eq!(memo.of(&sharing), setup_properties(&sharing));
+        assert_eq!(memo.of(&sharing)[1], (SETUP_SAYS, "0101 or 0102".to_string()));
+        assert_eq!(memo.of(&other)[0], (SETUP_HEXES, ",0201,".to_string()));
+        assert!(memo.of(&Allowed::default()).is_empty());
         // The move and the Check rules button check it; the end-of-setup button turns it off.
         let traits = live.traits();
         let fired: Vec<String> = traits

@@ -390,6 +390,7 @@ pub fn save(
     let mut specs = Vec::new();
     let mut stacks: BTreeMap<(String, i64, i64), Vec<String>> = BTreeMap::new();
     let mut order: Vec<(String, i64, i64)> = Vec::new();
+    let mut properties_of = super::live_rules::SetupProperties::default();
     for (k, Wanted { unit, cell, holding, reduced, .. }) in wanted.iter().enumerate() {
         let piece = slots.get(unit).ok_or_else(|| {
             PackageError(format!(
@@ -422,7 +423,7 @@ pub fn save(
         };
         let id = format!("{}", 1_000_000 + k);
         let properties = match (lines.and_then(|l| l.get(unit)), cell) {
-            (Some(a), Some(_)) => super::live_rules::setup_properties(a),
+            (Some(a), Some(_)) => properties_of.of(a),
             _ => Vec::new(),
         };
         let at =
