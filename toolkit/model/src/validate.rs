@@ -5,6 +5,7 @@ use std::path::Path;
 
 use muster_hex::{Board, Direction, Sheet};
 use muster_rules::Category;
+use rayon::prelude::*;
 
 use crate::diag::{Diagnostic, Sources, suggest};
 use crate::finding::FindingKind;
@@ -593,12 +594,24 @@ pub(crate) fn build(
     for m in &g.mentions {
         sides.check(&m.side, &mut errors);
     }
+    // The scenarios' placements are read side by side; what each finds is reported in
+    // scenario order.
+    let read: Vec<(ParsedScenario, Vec<Diagnostic>)> = docs
+        .scenarios
+        .par_iter()
+        .map(|(_, s)| {
+            let mut found = Vec::new();
+            let parsed = parse_scenario(s, board.as_ref(), &marks, &sides, &mut found);
+            (parsed, found)
+        })
+        .collect();
     let mut parsed = Vec::new();
-    for (_, s) in &docs.scenarios {
+    for ((_, s), (scenario, found)) in docs.scenarios.iter().zip(read) {
         if let Some(from) = &s.setup_from {
             scenario_ids.check(from, &mut errors);
         }
-        parsed.push(parse_scenario(s, board.as_ref(), &marks, &sides, &mut errors));
+        errors.extend(found);
+        parsed.push(scenario);
     }
 
     let marker_ids: BTreeMap<&str, ()> =

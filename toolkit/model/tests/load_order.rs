@@ -28,7 +28,7 @@ fn copy_game(to: &Path) {
 #[test]
 fn failures_of_several_files_come_in_file_order_each_in_its_file() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
+    let dir = &tmp.path().join("example-oasis");
     copy_game(dir);
     fs::remove_file(dir.join("game.yaml")).unwrap();
     fs::write(dir.join("oob.yaml"), "# nothing yet\n").unwrap();
@@ -75,4 +75,33 @@ fn failures_of_several_files_come_in_file_order_each_in_its_file() {
     assert_eq!(found[4].1, "failed to read the file (it is not valid UTF-8)");
     assert_eq!(found[5].1, "failed to load the file (it is empty)");
     assert!(found[3].1.contains("stackin"), "{found:#?}");
+}
+
+#[test]
+fn the_scenarios_findings_come_in_scenario_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = &tmp.path().join("example-oasis");
+    copy_game(dir);
+    let meeting = fs::read_to_string(dir.join("scenarios/meeting.yaml")).unwrap();
+    let broken = |id: &str| {
+        meeting
+            .replace("id: meeting", &format!("id: {id}\nsetup_from: nowhere-{id}"))
+            .replace("first_player: north", &format!("first_player: nord-{id}"))
+    };
+    fs::write(dir.join("scenarios/meeting.yaml"), broken("a")).unwrap();
+    fs::write(dir.join("scenarios/other.yaml"), broken("b")).unwrap();
+
+    let mut sources = Sources::new();
+    let Err(errors) = load_game(dir, &mut sources, &LoadOptions::default()) else {
+        panic!("a game with unknown references loaded");
+    };
+    let named: Vec<&str> = errors
+        .iter()
+        .filter_map(|d| {
+            ["nowhere-a", "nord-a", "nowhere-b", "nord-b"]
+                .into_iter()
+                .find(|w| d.message.contains(w))
+        })
+        .collect();
+    assert_eq!(named, ["nowhere-a", "nord-a", "nowhere-b", "nord-b"], "{errors:#?}");
 }
