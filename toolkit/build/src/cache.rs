@@ -624,8 +624,13 @@ impl<'a> GameCache<'a> {
     /// Counts the object `key` as used and reused without reading it: an output that
     /// holds it already is kept.
     pub fn reuse(&self, key: &Key) {
-        lock(&self.used).insert(key.hex());
-        self.reused.fetch_add(1, Ordering::Relaxed);
+        self.reuse_all(std::slice::from_ref(key));
+    }
+
+    /// Counts each of the objects `keys` as [`GameCache::reuse`] does, under one lock.
+    pub fn reuse_all(&self, keys: &[Key]) {
+        lock(&self.used).extend(keys.iter().map(Key::hex));
+        self.reused.fetch_add(keys.len(), Ordering::Relaxed);
     }
 
     /// A PNG of bands drawn one under the other, each `(svg, height)` at `width` pixels:
@@ -1213,6 +1218,31 @@ mod tests {
         let none = Cache::open(dir.path().join("cache"), false).unwrap();
         assert_eq!(none.prune().unwrap(), 1);
         assert!(!none.object_path(&k1).exists());
+    }
+
+    #[test]
+    fn objects_reused_together_are_counted_each_and_kept_by_the_stamp() {
+        let (dir, out, cache, key) = stamping();
+        let keys: Vec<Key> =
+            (0..3u8).map(|i| cache.key("o").part(&[i]).finish()).collect();
+        let made = GameCache::new(&cache);
+        for k in &keys {
+            made.get_or_make(k, String::new, || Ok(vec![1])).unwrap();
+        }
+        // The next build reuses two of them at once and one alone, and makes none.
+        let next = Cache::open(dir.path().join("cache"), false).unwrap();
+        let game = GameCache::new(&next);
+        game.reuse_all(&keys[..2]);
+        game.reuse(&keys[2]);
+        game.reuse_all(&[]);
+        assert_eq!(game.report().reused, 3);
+        assert!(game.report().made.is_empty());
+        let summary = GameReport { game: "g".into(), ..GameReport::default() };
+        let outputs = files_of(std::slice::from_ref(&out));
+        next.stamp(&game, "g", &key, &outputs, &Outputs::default(), &summary, vec![])
+            .unwrap();
+        assert_eq!(next.prune().unwrap(), 0, "every reused object is kept");
+        assert!(keys.iter().all(|k| next.object_path(k).is_file()));
     }
 
     #[test]

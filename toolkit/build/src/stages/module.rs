@@ -69,9 +69,7 @@ pub fn write_module(
         }
         Err(Damaged::No(e)) => return Err(e),
     };
-    for key in &reused {
-        ctx.cache.reuse(key);
-    }
+    ctx.cache.reuse_all(&reused);
     drop(last);
     bar.step();
     Ok(ModuleReport {
