@@ -260,8 +260,9 @@ pub fn setup_properties(allowed: &Allowed) -> Vec<(&'static str, String)> {
 /// line (held once, however many counters it places) joined once.
 #[derive(Default)]
 pub struct SetupProperties {
-    /// The joined hexes, by the address of the labels they join.
-    joined: HashMap<*const [String], String>,
+    /// The joined hexes, by the address of the labels they join (held, so that no other
+    /// labels come to that address while the memo stands).
+    joined: HashMap<*const [String], (Arc<[String]>, String)>,
 }
 
 impl SetupProperties {
@@ -270,10 +271,10 @@ impl SetupProperties {
         if allowed.hexes.is_empty() {
             return Vec::new();
         }
-        let hexes = self
-            .joined
-            .entry(Arc::as_ptr(&allowed.hexes))
-            .or_insert_with(|| format!(",{},", allowed.hexes.join(",")));
+        let (_, hexes) =
+            self.joined.entry(Arc::as_ptr(&allowed.hexes)).or_insert_with(|| {
+                (allowed.hexes.clone(), format!(",{},", allowed.hexes.join(",")))
+            });
         vec![
             (SETUP_HEXES, hexes.clone()),
             (SETUP_SAYS, allowed.printed.join("` or `")),
@@ -1112,6 +1113,12 @@ mod tests {
         assert_eq!(memo.of(&sharing)[1], (SETUP_SAYS, "0101 or 0102".to_string()));
         assert_eq!(memo.of(&other)[0], (SETUP_HEXES, ",0201,".to_string()));
         assert!(memo.of(&Allowed::default()).is_empty());
+        // Labels dropped while the memo stands are not mistaken for later ones.
+        for i in 0..64 {
+            let labels =
+                Allowed { hexes: vec![format!("{i:04}")].into(), ..allowed.clone() };
+            assert_eq!(memo.of(&labels)[0], (SETUP_HEXES, format!(",{i:04},")));
+        }
         // The move and the Check rules button check it; the end-of-setup button turns it off.
         let traits = live.traits();
         let fired: Vec<String> = traits
