@@ -123,6 +123,10 @@ const BEYOND_THE_SCHEMA: &[(&str, &str)] = &[
         "ids are unique across entries (counter ids come from printed names)",
     ),
     ("game-id-mismatch", "the id must equal the name of the game's folder"),
+    (
+        "numbering-runs-together",
+        "whether a numbering's digits hold its numbers follows the map's size",
+    ),
     ("off-map-hex", "whether a hex lies on the map follows the map's size"),
     (
         "structured-location-off-map",

@@ -32,4 +32,7 @@ pub mod vassal;
 
 pub use board::{Board, BoardError, MAX_CELLS, Sheet};
 pub use grid::{Cell, Direction, Grid, Hexside, Orientation, Stagger};
-pub use numbering::{ColumnDirection, LabelError, Numbering, RowDirection, SheetNumber};
+pub use numbering::{
+    ColumnDirection, LabelError, MAX_DIGITS, Numbering, NumberingError, RowDirection,
+    SheetNumber,
+};

@@ -47,8 +47,10 @@ pub struct AxisNumbering<D> {
     /// The number of the first line (the first-hex offset). Default: 1.
     #[serde(default = "one")]
     pub first: u32,
-    /// Minimum printed width; shorter numbers get leading zeros. Default: 2.
+    /// Minimum printed width, 1 to 4; shorter numbers get leading zeros. Without a
+    /// separator it is the exact width, and must hold the axis's last number. Default: 2.
     #[serde(default = "two")]
+    #[schemars(range(min = 1, max = 4))]
     pub digits: u8,
     /// Which way the numbers grow.
     pub direction: D,
@@ -125,6 +127,65 @@ impl fmt::Display for LabelError {
 
 impl std::error::Error for LabelError {}
 
+/// The most digits a printed hex number may be padded to: a sheet has at most a few
+/// thousand columns and rows.
+pub const MAX_DIGITS: u8 = 4;
+
+/// Why a numbering scheme cannot label a sheet's hexes so that each label reads back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NumberingError {
+    /// An axis pads its numbers to a width no printed map uses.
+    Digits {
+        /// `column` or `row`.
+        axis: &'static str,
+        /// The width asked for.
+        digits: u8,
+    },
+    /// Without a separator, an axis's numbers grow wider than the digits it declares,
+    /// so a label cannot be split back into its two numbers.
+    RunTogether {
+        /// `column` or `row`.
+        axis: &'static str,
+        /// The axis's last number on the sheet.
+        last: u64,
+        /// The digits that number takes.
+        needed: usize,
+        /// The digits declared.
+        digits: u8,
+    },
+}
+
+impl NumberingError {
+    /// What a numbering that works looks like, for the finding's `expected`.
+    pub fn expected(&self) -> String {
+        match self {
+            NumberingError::Digits { .. } => {
+                format!("`digits` between 1 and {MAX_DIGITS}")
+            }
+            NumberingError::RunTogether { axis, needed, .. } => format!(
+                "`digits: {needed}` for the {axis} numbers, or a `separator` between the two numbers"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for NumberingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumberingError::Digits { axis, digits } => {
+                write!(f, "its {axis} numbers are padded to {digits} digits")
+            }
+            NumberingError::RunTogether { axis, last, needed, digits } => write!(
+                f,
+                "its {axis} numbers run to {last}, which takes {needed} digits, but it \
+                 declares {digits} and no separator: its labels run together"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NumberingError {}
+
 impl Numbering {
     /// The Standard Combat Series form: map letter, column left to right without padding,
     /// a dot, row bottom to top with two digits (`A29.17`).
@@ -144,6 +205,36 @@ impl Numbering {
             separator: ".".into(),
             order: Order::ColumnRow,
         }
+    }
+
+    /// Whether every hex of a sheet of `cols` by `rows` gets a label that reads back as
+    /// its numbers: each axis padded to 1 to [`MAX_DIGITS`] digits and, without a
+    /// separator, each axis's numbers no wider than its digits.
+    pub fn check(&self, cols: u32, rows: u32) -> Result<(), NumberingError> {
+        let axes = [
+            ("column", self.column.digits, self.column.first, cols),
+            ("row", self.row.digits, self.row.first, rows),
+        ];
+        for (axis, digits, _, _) in axes {
+            if !(1..=MAX_DIGITS).contains(&digits) {
+                return Err(NumberingError::Digits { axis, digits });
+            }
+        }
+        if self.separator.is_empty() {
+            for (axis, digits, first, count) in axes {
+                let last = (u64::from(first) + u64::from(count)).saturating_sub(1);
+                let needed = last.to_string().len();
+                if needed > usize::from(digits) {
+                    return Err(NumberingError::RunTogether {
+                        axis,
+                        last,
+                        needed,
+                        digits,
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Prints the label of sheet numbers.
@@ -170,7 +261,13 @@ impl Numbering {
 
     /// An example label and a description of the form, for error messages.
     pub fn describe(&self) -> String {
-        let example = self.format(SheetNumber { column: 29, row: 17 });
+        // Without a separator the widths are exact: numbers that fit them.
+        let exact = self.separator.is_empty();
+        let fit = |n: u32, digits: u8| if exact && digits < 2 { n % 10 } else { n };
+        let example = self.format(SheetNumber {
+            column: fit(29, self.column.digits),
+            row: fit(17, self.row.digits),
+        });
         if self.separator.is_empty() {
             let (a, b) = match self.order {
                 Order::ColumnRow => (self.column.digits, self.row.digits),
@@ -284,6 +381,54 @@ mod tests {
             separator: String::new(),
             order: Order::ColumnRow,
         }
+    }
+
+    #[test]
+    fn a_numbering_whose_labels_would_not_read_back_is_refused() {
+        // 99 columns by 99 rows fit two digits each without a separator; 100 columns do
+        // not, and a first number of 95 makes the tenth column 104.
+        assert_eq!(four_digit().check(99, 99), Ok(()));
+        assert_eq!(
+            four_digit().check(100, 10),
+            Err(NumberingError::RunTogether {
+                axis: "column",
+                last: 100,
+                needed: 3,
+                digits: 2
+            })
+        );
+        let mut n = four_digit();
+        n.row.first = 95;
+        let e = n.check(10, 10).unwrap_err();
+        assert_eq!(
+            e,
+            NumberingError::RunTogether { axis: "row", last: 104, needed: 3, digits: 2 }
+        );
+        assert_eq!(
+            e.expected(),
+            "`digits: 3` for the row numbers, or a `separator` between the two numbers"
+        );
+        // With a separator the digits are a least width: wider numbers still read back.
+        n.separator = ".".into();
+        assert_eq!(n.check(10, 10), Ok(()));
+        // No width outside 1 to 4 digits, separator or not.
+        for digits in [0, 5, 200] {
+            n.column.digits = digits;
+            assert_eq!(
+                n.check(10, 10),
+                Err(NumberingError::Digits { axis: "column", digits })
+            );
+        }
+    }
+
+    #[test]
+    fn the_example_of_a_label_has_the_widths_it_describes() {
+        let mut n = four_digit();
+        n.column.digits = 1;
+        assert_eq!(n.describe(), "3 digits, 1 then 2, as in `917`");
+        assert_eq!(four_digit().describe(), "4 digits, 2 then 2, as in `2917`");
+        // With a separator a width is a least width.
+        assert_eq!(Numbering::scs("A").describe(), "a label like `A29.17`");
     }
 
     #[test]

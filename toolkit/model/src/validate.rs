@@ -257,7 +257,7 @@ pub(crate) fn build(
         match docs.maps.iter().find(|(_, m)| m.id.v == p.map.v) {
             Some((_, m)) => {
                 let mut s =
-                    Sheet::new(&m.id.v, m.columns.v, m.rows.v, m.numbering.clone());
+                    Sheet::new(&m.id.v, m.columns.v, m.rows.v, m.numbering.v.clone());
                 s.col_offset = p.col_offset;
                 s.row_offset = p.row_offset;
                 sheets.push(s);
@@ -711,13 +711,26 @@ pub(crate) fn build(
     ))
 }
 
+/// A number of inches as a finding quotes it: short even when it is absurd (`1e300`).
+fn inches(v: f64) -> String {
+    if v != 0.0 && !(1e-3..1e6).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}
+
 fn check_map_shape(m: &MapFile, errors: &mut Vec<Diagnostic>) {
     let size = m.hex_size_in.v;
     if !(size.is_finite() && (0.1..=10.0).contains(&size)) {
         errors.push(
             Diagnostic::error(
                 m.hex_size_in.span,
-                format!("map `{}` has an absurd hex size of {size} inches", m.id.v),
+                format!(
+                    "map `{}` has an absurd hex size of {} inches",
+                    m.id.v,
+                    inches(size)
+                ),
             )
             .with_expected("`hex_size_in` between 0.1 and 10"),
         );
@@ -735,12 +748,27 @@ fn check_map_shape(m: &MapFile, errors: &mut Vec<Diagnostic>) {
         if !ok(s.width_in) || !ok(s.height_in) {
             errors.push(
                 Diagnostic::error(
-                    m.id.span,
-                    format!("map `{}` has an absurd size", m.id.v),
+                    s.span,
+                    format!(
+                        "map `{}` has an absurd size of {} by {} inches",
+                        m.id.v,
+                        inches(s.width_in),
+                        inches(s.height_in)
+                    ),
                 )
                 .with_expected("a width and height between 0 and 200 inches"),
             );
         }
+    }
+    // Every hex's label must read back as its numbers, or no printed hex could be named.
+    if let Err(e) = m.numbering.check(m.columns.v, m.rows.v) {
+        errors.push(
+            Diagnostic::error(
+                m.numbering.span,
+                format!("map `{}` cannot be numbered: {e}", m.id.v),
+            )
+            .with_expected(e.expected()),
+        );
     }
 }
 

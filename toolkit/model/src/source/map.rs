@@ -21,7 +21,7 @@ pub struct MapFile {
     pub section: Option<String>,
     /// Printed physical size. Default: not printed (rendered from the hex size).
     #[serde(default)]
-    pub size: Option<PhysicalSize>,
+    pub size: Option<Spanned<PhysicalSize>>,
     /// Distance between opposite flat sides of a hex, in inches.
     #[schemars(range(min = 0.1, max = 10.0))]
     pub hex_size_in: Spanned<f64>,
@@ -32,7 +32,7 @@ pub struct MapFile {
     #[schemars(range(min = 1, max = 2000))]
     pub rows: Spanned<u32>,
     /// How hexes are numbered, as printed.
-    pub numbering: Numbering,
+    pub numbering: Spanned<Numbering>,
     /// How hex numbers are printed on the map. Default: every hex, none emphasised.
     #[serde(default)]
     pub hex_numbers: HexNumbers,
