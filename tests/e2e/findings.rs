@@ -81,3 +81,80 @@ fn strict_counts_the_warnings_of_loading_and_skips_acknowledged_findings() {
     let out = crate::util::muster(tmp.path(), &["validate"]);
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// The example game with its combat results table's first row short of two cells and its
+/// last one cell too long; `stops_short` marks the table incomplete.
+fn ragged_example(stops_short: bool) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::util::copy_tree(
+        &root().join("sources/example-oasis"),
+        &tmp.path().join("sources/example-oasis"),
+    );
+    let path = tmp.path().join("sources/example-oasis/game.yaml");
+    let mut text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace(r#"["1-2", "AR", "DR", "DR"]"#, r#"["1-2", "AR"]"#)
+        .replace(r#"["5-6", "DR", "DE", "DE"]"#, r#"["5-6", "DR", "DE", "DE", "DE"]"#);
+    if stops_short {
+        text = text.replace(
+            "    lines: [\"AR: attacker",
+            "    incomplete: \"the 1-2 row is cut off after its first column\"\n    lines: [\"AR: attacker",
+        );
+    }
+    std::fs::write(&path, text).unwrap();
+    tmp
+}
+
+/// The ragged-table findings of a build of `dir`: (line, column, message).
+fn ragged_rows(dir: &std::path::Path) -> Vec<(u64, u64, String)> {
+    let out = crate::util::muster(dir, &[&SMALL[..], &["--format", "json"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["kind"] == "ragged-table")
+        .map(|d| {
+            assert!(d["file"].as_str().unwrap().ends_with("example-oasis/game.yaml"));
+            (
+                d["line"].as_u64().unwrap(),
+                d["column"].as_u64().unwrap(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_table_row_without_a_cell_under_each_column_is_found_where_it_is() {
+    let tmp = ragged_example(false);
+    assert_eq!(
+        ragged_rows(tmp.path()),
+        [
+            (
+                65,
+                9,
+                "row 1 of the table `Combat results` (example) has 2 cells, its header 4"
+                    .into()
+            ),
+            (
+                67,
+                9,
+                "row 3 of the table `Combat results` (example) has 5 cells, its header 4"
+                    .into()
+            ),
+        ]
+    );
+    // A table that says it stops short may have short rows; never a row too long.
+    let tmp = ragged_example(true);
+    assert_eq!(
+        ragged_rows(tmp.path()),
+        [(
+            67,
+            9,
+            "row 3 of the table `Combat results` (example) has 5 cells, its header 4"
+                .into()
+        )]
+    );
+}

@@ -534,7 +534,7 @@ fn scs_general_scenario_rules_are_in_the_data() {
         let t = s.tables.iter().find(|t| t.section == "15.1.2.3").unwrap();
         assert_eq!(t.columns, ["VP Differential", "Victory Level"]);
         assert_eq!(t.rows.len(), 5);
-        assert_eq!(t.rows[2], ["-1 to 1", "Draw"]);
+        assert_eq!(t.rows[2].v, ["-1 to 1", "Draw"]);
         assert!(
             s.stated_counts.iter().any(|c| c.what == "victory-hexes" && c.count == 15)
         );
@@ -682,7 +682,7 @@ fn gazala_1942_decides_from_the_text_and_reports_what_it_leaves_contradictory() 
     let t = g.meta.tables.iter().find(|t| t.section == "7.1").unwrap();
     assert_eq!(t.columns, ["Die", "Allied", "Axis"]);
     assert_eq!(t.rows.len(), 7);
-    assert_eq!(t.rows[6], ["7+", "4", "3"]);
+    assert_eq!(t.rows[6].v, ["7+", "4", "3"]);
     assert!(t.lines.iter().any(|l| l == "+2 Tobruk (2422 is Axis-controlled)."));
     // 11.11's "hex 134" is checked like any printed label, and reported.
     let bad: Vec<_> = errata

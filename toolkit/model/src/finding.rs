@@ -220,6 +220,8 @@ kinds! {
     UnreadFile = "unread-file", Warning;
     /// A map file that the board in `game.yaml` does not place.
     UnplacedMap = "unplaced-map", Warning;
+    /// A table row with more cells than the table's header, or fewer in a table that does not say it stops short.
+    RaggedTable = "ragged-table", Warning;
     /// Counter text that does not fit its field even at the smallest size allowed; it is drawn past the field's edge.
     TextOverflow = "text-overflow", Warning;
     /// A map legend that covers hexes, where the map file's `legend_at` puts it.

@@ -15,7 +15,7 @@ use crate::game::{
 use crate::load::Documents;
 use crate::notation::{self, LocationExpr, Marks, Vocabulary};
 use crate::source::{
-    CounterEntry, FeatureKind, FormationDef, LocationField, MapFile, ScenarioFile,
+    CounterEntry, FeatureKind, FormationDef, LocationField, MapFile, ScenarioFile, Table,
     UnitsField,
 };
 use crate::span::{Span, Spanned};
@@ -594,6 +594,9 @@ pub(crate) fn build(
     for m in &g.mentions {
         sides.check(&m.side, &mut errors);
     }
+    for t in g.tables.iter().chain(docs.scenarios.iter().flat_map(|(_, s)| &s.tables)) {
+        check_table(t, &mut warnings);
+    }
     // The scenarios' placements are read side by side; what each finds is reported in
     // scenario order.
     let read: Vec<(ParsedScenario, Vec<Diagnostic>)> = docs
@@ -769,6 +772,40 @@ fn check_map_shape(m: &MapFile, errors: &mut Vec<Diagnostic>) {
             )
             .with_expected(e.expected()),
         );
+    }
+}
+
+/// Each row of a printed table has a cell under each column of its header; fewer only
+/// where the table says it stops short (`incomplete`).
+fn check_table(t: &Table, warnings: &mut Vec<Diagnostic>) {
+    let header = t.columns.len();
+    for (i, row) in t.rows.iter().enumerate() {
+        let cells = row.v.len();
+        if cells == header || (cells < header && t.incomplete.is_some()) {
+            continue;
+        }
+        let mut found = Diagnostic::finding(
+            FindingKind::RaggedTable,
+            row.span,
+            format!(
+                "row {} of the table `{}` ({}) has {cells} cell{}, its header {header}",
+                i + 1,
+                t.title,
+                t.section,
+                if cells == 1 { "" } else { "s" }
+            ),
+        )
+        .with_expected(if header == 0 {
+            "the header's cells in the table's `columns`, as printed".to_string()
+        } else {
+            format!("a cell under each column: {}", t.columns.join(", "))
+        });
+        if cells < header {
+            found = found.with_hint(
+                "if the printed table stops short here, say what is missing in the table's `incomplete`",
+            );
+        }
+        warnings.push(found);
     }
 }
 

@@ -177,7 +177,7 @@ pub fn table_svg(table: &Table, text: Option<&str>) -> Drawn {
     let columns = table
         .columns
         .len()
-        .max(table.rows.iter().map(Vec::len).max().unwrap_or(0))
+        .max(table.rows.iter().map(|r| r.len()).max().unwrap_or(0))
         .max(1);
     let mut cells: Vec<Vec<(String, bool)>> =
         vec![table.columns.iter().map(|c| (c.clone(), true)).collect()];

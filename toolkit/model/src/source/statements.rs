@@ -17,8 +17,9 @@ pub struct Table {
     pub section: String,
     /// The header row, as printed.
     pub columns: Vec<String>,
-    /// The rows, each cell as printed.
-    pub rows: Vec<Vec<String>>,
+    /// The rows, each cell as printed, as many cells as `columns` (a table that stops
+    /// short says so in `incomplete`).
+    pub rows: Vec<Spanned<Vec<String>>>,
     /// Lines printed with the table (modifiers, footnotes), as printed. Default: none.
     #[serde(default)]
     pub lines: Vec<String>,
