@@ -76,6 +76,13 @@ impl Build {
         progress: &dyn Progress,
     ) -> Result<BuildReport> {
         let started = Instant::now();
+        let out = &self.settings.out;
+        if out.exists() && !out.is_dir() {
+            return Err(Error::new(
+                ErrorKind::Io,
+                format!("the output folder {} is a file, not a folder", out.display()),
+            ));
+        }
         // Games whose last build still stands are not loaded again: their reports and
         // diagnostics come from their stamps.
         let checked = self.standing(cache, games);
