@@ -123,6 +123,7 @@ const BEYOND_THE_SCHEMA: &[(&str, &str)] = &[
         "ids are unique across entries (counter ids come from printed names)",
     ),
     ("game-id-mismatch", "the id must equal the name of the game's folder"),
+    ("linked-art-image", "what an art file holds is no YAML a schema reads"),
     (
         "numbering-runs-together",
         "whether a numbering's digits hold its numbers follows the map's size",

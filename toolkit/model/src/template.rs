@@ -268,8 +268,45 @@ pub fn parse(
             }
         }
     };
+    let linked = linked_images(&doc, file, origin);
+    if !linked.is_empty() {
+        return Err(linked);
+    }
     let nodes = root.children().filter_map(|n| convert(&doc, file, n, false)).collect();
     Ok(Template { origin: origin.to_string(), tag: tag.to_string(), view_box, nodes })
+}
+
+/// An error for each image the SVG links to instead of holding: drawing it would read a
+/// file from outside the game's sources (by a path that depends on where muster runs), so
+/// that the drawing and its cache would not follow the sources.
+fn linked_images(
+    doc: &roxmltree::Document,
+    file: FileId,
+    origin: &str,
+) -> Vec<Diagnostic> {
+    doc.descendants()
+        .filter(|n| {
+            n.tag_name().namespace() == Some(SVG_NS)
+                && matches!(n.tag_name().name(), "image" | "feImage")
+        })
+        .flat_map(|n| n.attributes())
+        .filter(|a| {
+            a.name() == "href" && matches!(a.namespace(), None | Some(XLINK_NS))
+        })
+        .filter(|a| {
+            let v = a.value().trim_start();
+            !v.starts_with('#') && !v.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("data:"))
+        })
+        .map(|a| {
+            let r = a.range_value();
+            Diagnostic::error(
+                span_at(doc, file, r.start, r.len()),
+                format!("{origin} links to the image `{}` instead of holding it", a.value()),
+            )
+            .with_expected("the image embedded in the SVG, as a `data:` URL")
+            .with_hint("most editors embed linked images on request (Inkscape: Extensions, Images, Embed Images)")
+        })
+        .collect()
 }
 
 const SVG_NS: &str = "http://www.w3.org/2000/svg";
@@ -514,6 +551,31 @@ pub fn fields(t: &Template) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_image_the_svg_links_to_is_an_error_at_the_link() {
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">
+<image href="data:image/png;base64,AAAA" width="1" height="1"/>
+<image xlink:href="/etc/scan.png" width="1" height="1"/>
+<filter id="f"><feImage href="../x.png"/></filter>
+</svg>"##;
+        let found = parse(FileId(0), svg, "art/a.svg", "front").unwrap_err();
+        let at: Vec<(u32, u32, &str)> = found
+            .iter()
+            .map(|d| (d.span.line, d.span.column, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            at,
+            [
+                (
+                    3,
+                    20,
+                    "art/a.svg links to the image `/etc/scan.png` instead of holding it"
+                ),
+                (4, 31, "art/a.svg links to the image `../x.png` instead of holding it"),
+            ]
+        );
+    }
 
     const INKSCAPE: &str = r##"<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"

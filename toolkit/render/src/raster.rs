@@ -63,9 +63,17 @@ impl fmt::Display for RasterError {
 impl std::error::Error for RasterError {}
 
 /// Options for parsing scenes: shipped fonts only, dpi left at 96 (scaling is done by the
-/// transform).
+/// transform), and only the images a scene holds (`data:` URLs): an image it links to is
+/// never read from the disk, so that a drawing follows from its SVG alone.
 fn options() -> usvg::Options<'static> {
-    usvg::Options { fontdb: crate::fonts::database(), ..Default::default() }
+    usvg::Options {
+        fontdb: crate::fonts::database(),
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_data: usvg::ImageHrefResolver::default_data_resolver(),
+            resolve_string: Box::new(|_, _| None),
+        },
+        ..Default::default()
+    }
 }
 
 /// Parses a scene once.
@@ -274,6 +282,25 @@ mod tests {
         let info = reader.next_frame(&mut buf).unwrap();
         buf.truncate(info.buffer_size());
         buf
+    }
+
+    #[test]
+    fn an_image_is_drawn_only_when_the_scene_holds_it() {
+        const RED: &str = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==";
+        let page = |href: &str| {
+            format!(
+                r##"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4" viewBox="0 0 4 4"><rect width="4" height="4" fill="#ffffff"/><image href="{href}" width="4" height="4"/></svg>"##
+            )
+        };
+        let red =
+            render_rgb(&page(&format!("data:image/png;base64,{RED}")), 4, 4).unwrap();
+        assert_eq!(&red[..3], [255, 0, 0]);
+        // A PNG that is there on the disk, linked by its path: not read.
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../sources/example-oasis/art/2-1-arm-bn-front.png");
+        assert!(file.is_file());
+        let linked = render_rgb(&page(&file.display().to_string()), 4, 4).unwrap();
+        assert!(linked.iter().all(|&c| c == 255), "a linked image was drawn");
     }
 
     #[test]
