@@ -11,6 +11,7 @@
 
 use crate::diag::{Diagnostic, suggest};
 use crate::span::{FileId, Span};
+use std::collections::HashSet;
 
 /// Text fields a template may name, besides the game's counter values.
 pub const TEXT_FIELDS: &[&str] = &[
@@ -268,45 +269,105 @@ pub fn parse(
             }
         }
     };
-    let linked = linked_images(&doc, file, origin);
-    if !linked.is_empty() {
-        return Err(linked);
+    let unresolved = unresolved_references(&doc, file, origin);
+    if !unresolved.is_empty() {
+        return Err(unresolved);
     }
     let nodes = root.children().filter_map(|n| convert(&doc, file, n, false)).collect();
     Ok(Template { origin: origin.to_string(), tag: tag.to_string(), view_box, nodes })
 }
 
-/// An error for each image the SVG links to instead of holding: drawing it would read a
-/// file from outside the game's sources (by a path that depends on where muster runs), so
-/// that the drawing and its cache would not follow the sources.
-fn linked_images(
+/// An error for each reference of the SVG that does not resolve inside it: an `href` or
+/// `url(…)` naming an id no element has, and one that names another file. An image must
+/// be held (a `data:` URL): drawing one linked by a path would read a file from outside the
+/// game's sources (by a path that depends on where muster runs), and the cache would not
+/// see it change. What does not resolve would be left out of the drawing unsaid.
+fn unresolved_references(
     doc: &roxmltree::Document,
     file: FileId,
     origin: &str,
 ) -> Vec<Diagnostic> {
-    doc.descendants()
-        .filter(|n| {
-            n.tag_name().namespace() == Some(SVG_NS)
-                && matches!(n.tag_name().name(), "image" | "feImage")
-        })
-        .flat_map(|n| n.attributes())
-        .filter(|a| {
-            a.name() == "href" && matches!(a.namespace(), None | Some(XLINK_NS))
-        })
-        .filter(|a| {
-            let v = a.value().trim_start();
-            !v.starts_with('#') && !v.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("data:"))
-        })
-        .map(|a| {
-            let r = a.range_value();
-            Diagnostic::error(
-                span_at(doc, file, r.start, r.len()),
-                format!("{origin} links to the image `{}` instead of holding it", a.value()),
+    let ids: HashSet<&str> =
+        doc.descendants().filter_map(|n| n.attribute("id")).collect();
+    let mut found = Vec::new();
+    let mut check = |target: &str, at: Span, image: bool| {
+        let target = target.trim();
+        let is_data = target.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("data:"));
+        let problem = match target.strip_prefix('#') {
+            Some(id) if ids.contains(id) => return,
+            Some(id) => Diagnostic::error(
+                at,
+                format!("{origin} refers to `#{id}`, which no element of it has as its id"),
+            )
+            .with_expected("the id of an element of the file")
+            .with_suggestion(suggest(id, ids.iter().copied()).map(|s| format!("#{s}"))),
+            None if is_data && image => return,
+            None if image => Diagnostic::error(
+                at,
+                format!("{origin} links to the image `{target}` instead of holding it"),
             )
             .with_expected("the image embedded in the SVG, as a `data:` URL")
-            .with_hint("most editors embed linked images on request (Inkscape: Extensions, Images, Embed Images)")
-        })
-        .collect()
+            .with_hint(
+                "most editors embed linked images on request (Inkscape: Extensions, Images, Embed Images)",
+            ),
+            None => Diagnostic::error(
+                at,
+                format!("{origin} refers to `{target}`, outside the file"),
+            )
+            .with_expected("`#id`: the id of an element of the file"),
+        };
+        found.push(problem);
+    };
+    for node in doc.descendants() {
+        let image = node.tag_name().namespace() == Some(SVG_NS)
+            && matches!(node.tag_name().name(), "image" | "feImage");
+        // A hyperlink's target is no part of the drawing.
+        let link = node.has_tag_name((SVG_NS, "a"));
+        for a in node.attributes() {
+            let r = a.range_value();
+            if a.name() == "href" && matches!(a.namespace(), None | Some(XLINK_NS)) {
+                if !link {
+                    check(a.value(), span_at(doc, file, r.start, r.len()), image);
+                }
+            } else if a.namespace().is_none() {
+                for (start, target) in urls(a.value()) {
+                    check(
+                        target,
+                        span_at(doc, file, r.start + start, target.len()),
+                        false,
+                    );
+                }
+            }
+        }
+        // A style sheet's `url(…)`.
+        if node.is_text()
+            && node.parent().is_some_and(|p| p.has_tag_name((SVG_NS, "style")))
+        {
+            let start = node.range().start;
+            for (at, target) in urls(node.text().unwrap_or_default()) {
+                check(target, span_at(doc, file, start + at, target.len()), false);
+            }
+        }
+    }
+    found
+}
+
+/// Each `url(…)` of a value: where its target starts in the value, and the target
+/// without quotes.
+fn urls(value: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = value[from..].find("url(") {
+        let open = from + k + 4;
+        let Some(len) = value[open..].find(')') else { break };
+        let inner = &value[open..open + len];
+        let lead = inner.len() - inner.trim_start().len();
+        let target = inner.trim().trim_matches(|c| c == '\'' || c == '"');
+        let quote = usize::from(inner.trim_start().starts_with(['\'', '"']));
+        out.push((open + lead + quote, target));
+        from = open + len + 1;
+    }
+    out
 }
 
 const SVG_NS: &str = "http://www.w3.org/2000/svg";
@@ -553,28 +614,44 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_image_the_svg_links_to_is_an_error_at_the_link() {
+    fn a_reference_that_does_not_resolve_in_the_svg_is_an_error_where_it_is() {
         let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">
+<defs><linearGradient id="shade"/><rect id="background" width="1" height="1"/></defs>
 <image href="data:image/png;base64,AAAA" width="1" height="1"/>
 <image xlink:href="/etc/scan.png" width="1" height="1"/>
 <filter id="f"><feImage href="../x.png"/></filter>
+<use href="#background"/><use xlink:href="#backgruond"/><use href="other.svg#a"/>
+<rect fill="url(#shade)" stroke="url( '#shadow' )" width="1" height="1"/>
+<style>.a { fill: url("#nothing") }</style>
+<a href="https://example.com"><rect width="1" height="1"/></a>
 </svg>"##;
         let found = parse(FileId(0), svg, "art/a.svg", "front").unwrap_err();
         let at: Vec<(u32, u32, &str)> = found
             .iter()
             .map(|d| (d.span.line, d.span.column, d.message.as_str()))
             .collect();
-        assert_eq!(
-            at,
-            [
-                (
-                    3,
-                    20,
-                    "art/a.svg links to the image `/etc/scan.png` instead of holding it"
-                ),
-                (4, 31, "art/a.svg links to the image `../x.png` instead of holding it"),
-            ]
-        );
+        let want = [
+            (4, 20, "art/a.svg links to the image `/etc/scan.png` instead of holding it"),
+            (5, 31, "art/a.svg links to the image `../x.png` instead of holding it"),
+            (
+                6,
+                43,
+                "art/a.svg refers to `#backgruond`, which no element of it has as its id",
+            ),
+            (6, 68, "art/a.svg refers to `other.svg#a`, outside the file"),
+            (
+                7,
+                40,
+                "art/a.svg refers to `#shadow`, which no element of it has as its id",
+            ),
+            (
+                8,
+                24,
+                "art/a.svg refers to `#nothing`, which no element of it has as its id",
+            ),
+        ];
+        assert_eq!(at, want);
+        assert_eq!(found[2].hints, ["did you mean `#background`?"]);
     }
 
     const INKSCAPE: &str = r##"<?xml version="1.0" encoding="UTF-8"?>
