@@ -15,6 +15,19 @@ use crate::template::Template;
 /// Largest art image, in pixels on a side.
 pub const MAX_ART_SIDE: u32 = 20_000;
 
+/// Largest art image, in pixels in all: a sheet of counters scanned at 600 dpi, or a
+/// 34 by 22 inch map painted at 300 dpi, is about 70 million. Its pixels are held (four
+/// bytes each) and drawn from, so a larger image would take gigabytes.
+pub const MAX_ART_PIXELS: u64 = 100_000_000;
+
+/// Whether an image of `w` by `h` pixels may be art: 1 to [`MAX_ART_SIDE`] pixels a side
+/// and at most [`MAX_ART_PIXELS`] in all.
+fn size_fits(w: u32, h: u32) -> bool {
+    (1..=MAX_ART_SIDE).contains(&w)
+        && (1..=MAX_ART_SIDE).contains(&h)
+        && u64::from(w) * u64::from(h) <= MAX_ART_PIXELS
+}
+
 /// The format of a raster image.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImageFormat {
@@ -215,7 +228,8 @@ pub enum ImageError {
     UnknownFormat,
     /// The file did not decode.
     Decode(String),
-    /// Zero or more than [`MAX_ART_SIDE`] pixels on a side.
+    /// Zero or more than [`MAX_ART_SIDE`] pixels on a side, or more than
+    /// [`MAX_ART_PIXELS`] in all.
     Size(u32, u32),
 }
 
@@ -226,7 +240,9 @@ impl fmt::Display for ImageError {
             ImageError::Decode(e) => write!(f, "{e}"),
             ImageError::Size(w, h) => write!(
                 f,
-                "it is {w} by {h} pixels; art must be 1 to {MAX_ART_SIDE} pixels a side"
+                "it is {w} by {h} pixels ({} million); art must be 1 to {MAX_ART_SIDE} pixels a side and {} million in all",
+                u64::from(*w) * u64::from(*h) / 1_000_000,
+                MAX_ART_PIXELS / 1_000_000
             ),
         }
     }
@@ -250,7 +266,7 @@ pub fn decode(origin: &str, bytes: Vec<u8>) -> Result<RasterArt, ImageError> {
         ImageFormat::Png => decode_png(&bytes)?,
         ImageFormat::Jpeg => decode_jpeg(&bytes)?,
     };
-    if width == 0 || height == 0 || width > MAX_ART_SIDE || height > MAX_ART_SIDE {
+    if !size_fits(width, height) {
         return Err(ImageError::Size(width, height));
     }
     Ok(RasterArt {
@@ -272,7 +288,7 @@ fn decode_png(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), ImageError> {
     );
     let mut reader = decoder.read_info().map_err(bad)?;
     let (w, h) = reader.info().size();
-    if w == 0 || h == 0 || w > MAX_ART_SIDE || h > MAX_ART_SIDE {
+    if !size_fits(w, h) {
         return Err(ImageError::Size(w, h));
     }
     let size = reader.output_buffer_size().ok_or(ImageError::Size(w, h))?;
@@ -312,8 +328,12 @@ fn decode_jpeg(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), ImageError> {
     let info = decoder
         .info()
         .ok_or_else(|| ImageError::Decode("a JPEG without a frame".into()))?;
-    let rgba = decoder.decode().map_err(bad)?;
     let (w, h) = (u32::from(info.width), u32::from(info.height));
+    // Refused before its pixels are made.
+    if !size_fits(w, h) {
+        return Err(ImageError::Size(w, h));
+    }
+    let rgba = decoder.decode().map_err(bad)?;
     if rgba.len() != w as usize * h as usize * 4 {
         return Err(ImageError::Decode("a JPEG whose pixels are not RGBA".into()));
     }
@@ -382,5 +402,46 @@ mod tests {
         let mut png = encode_rgba(&[0; 16], 2, 2);
         png.truncate(png.len() - 20);
         assert!(matches!(decode("x", png), Err(ImageError::Decode(_))));
+    }
+
+    /// A PNG of 2 by 2 pixels whose header says it is `w` by `h`.
+    fn claiming(w: u32, h: u32) -> Vec<u8> {
+        fn crc(bytes: &[u8]) -> u32 {
+            let mut c = !0u32;
+            for &b in bytes {
+                c ^= u32::from(b);
+                for _ in 0..8 {
+                    c = if c & 1 == 1 { (c >> 1) ^ 0xedb8_8320 } else { c >> 1 };
+                }
+            }
+            !c
+        }
+        let mut png = encode_rgba(&[0; 16], 2, 2);
+        // The header chunk: length, `IHDR`, width, height, ..., its CRC at 29..33.
+        png[16..20].copy_from_slice(&w.to_be_bytes());
+        png[20..24].copy_from_slice(&h.to_be_bytes());
+        let sum = crc(&png[12..29]);
+        png[29..33].copy_from_slice(&sum.to_be_bytes());
+        png
+    }
+
+    #[test]
+    fn art_too_large_to_hold_is_refused_before_its_pixels_are_made() {
+        // 12,000 by 9,000 is within the sides but 108 million pixels: 432 MB held.
+        let err = decode("x", claiming(12_000, 9_000)).unwrap_err();
+        assert_eq!(err, ImageError::Size(12_000, 9_000));
+        assert_eq!(
+            err.to_string(),
+            "it is 12000 by 9000 pixels (108 million); art must be 1 to 20000 pixels a side and 100 million in all"
+        );
+        assert_eq!(
+            decode("x", claiming(30_000, 10)).unwrap_err(),
+            ImageError::Size(30_000, 10)
+        );
+        // Within both, the header is read on: the pixels it claims are not there.
+        assert!(matches!(
+            decode("x", claiming(10_000, 9_000)),
+            Err(ImageError::Decode(_))
+        ));
     }
 }

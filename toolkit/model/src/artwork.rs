@@ -98,9 +98,13 @@ impl Reader<'_> {
             return match art::decode(&name.v, bytes) {
                 Ok(r) => Some(Asset::Raster(Arc::new(r))),
                 Err(e) => {
-                    self.errors.push(
-                        fail(e.to_string()).with_expected("a PNG, JPEG or SVG file"),
-                    );
+                    let expected = match e {
+                        art::ImageError::Size(..) => {
+                            "the image at a smaller size (a counter side rarely needs more than 2,000 pixels a side)"
+                        }
+                        _ => "a PNG, JPEG or SVG file",
+                    };
+                    self.errors.push(fail(e.to_string()).with_expected(expected));
                     None
                 }
             };
