@@ -20,9 +20,28 @@ pub const MAX_ART_SIDE: u32 = 20_000;
 /// bytes each) and drawn from, so a larger image would take gigabytes.
 pub const MAX_ART_PIXELS: u64 = 100_000_000;
 
+/// The size a PNG or JPEG file's header gives, read without making its pixels; `None`
+/// for another format or a header that does not read.
+pub fn header_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    match sniff(bytes)? {
+        ImageFormat::Png => {
+            let reader =
+                png::Decoder::new(std::io::Cursor::new(bytes)).read_info().ok()?;
+            Some(reader.info().size())
+        }
+        ImageFormat::Jpeg => {
+            use zune_jpeg::zune_core::bytestream::ZCursor;
+            let mut decoder = zune_jpeg::JpegDecoder::new(ZCursor::new(bytes));
+            decoder.decode_headers().ok()?;
+            let info = decoder.info()?;
+            Some((u32::from(info.width), u32::from(info.height)))
+        }
+    }
+}
+
 /// Whether an image of `w` by `h` pixels may be art: 1 to [`MAX_ART_SIDE`] pixels a side
 /// and at most [`MAX_ART_PIXELS`] in all.
-fn size_fits(w: u32, h: u32) -> bool {
+pub fn size_fits(w: u32, h: u32) -> bool {
     (1..=MAX_ART_SIDE).contains(&w)
         && (1..=MAX_ART_SIDE).contains(&h)
         && u64::from(w) * u64::from(h) <= MAX_ART_PIXELS

@@ -301,7 +301,19 @@ fn unresolved_references(
             )
             .with_expected("the id of an element of the file")
             .with_suggestion(suggest(id, ids.iter().copied()).map(|s| format!("#{s}"))),
-            None if is_data && image => return,
+            None if is_data && image => match held_image_size(target) {
+                Some((w, h)) if !crate::art::size_fits(w, h) => Diagnostic::error(
+                    at,
+                    format!(
+                        "{origin} holds an image of {}",
+                        crate::art::ImageError::Size(w, h)
+                            .to_string()
+                            .trim_start_matches("it is ")
+                    ),
+                )
+                .with_expected("the image at a smaller size"),
+                _ => return,
+            },
             None if image => Diagnostic::error(
                 at,
                 format!("{origin} links to the image `{target}` instead of holding it"),
@@ -350,6 +362,18 @@ fn unresolved_references(
         }
     }
     found
+}
+
+/// The size of the PNG or JPEG a `data:` URL holds in base64, from its header.
+fn held_image_size(url: &str) -> Option<(u32, u32)> {
+    use base64::Engine;
+    let (head, payload) = url.split_once(',')?;
+    if !head.to_ascii_lowercase().ends_with(";base64") {
+        return None;
+    }
+    let payload: String = payload.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    let bytes = base64::engine::general_purpose::STANDARD.decode(payload).ok()?;
+    crate::art::header_size(&bytes)
 }
 
 /// Each `url(…)` of a value: where its target starts in the value, and the target
@@ -652,6 +676,26 @@ mod tests {
         ];
         assert_eq!(at, want);
         assert_eq!(found[2].hints, ["did you mean `#background`?"]);
+    }
+
+    #[test]
+    fn an_image_too_large_to_draw_is_an_error_where_it_is_held() {
+        // A 2 by 2 PNG, and a header that says 20,000 by 20,000.
+        let small = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==";
+        let large = "iVBORw0KGgoAAAANSUhEUgAATiAAAE4gCAIAAABsEtFuAAAAC0lEQVR4nGNgQAUAABAAATm9j2UAAAAASUVORK5CYII=";
+        let svg = |png: &str| {
+            format!(
+                r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">
+<image href="data:image/png;base64,{png}" width="10" height="10"/></svg>"##
+            )
+        };
+        assert!(parse(FileId(0), &svg(small), "art/a.svg", "front").is_ok());
+        let found = parse(FileId(0), &svg(large), "art/a.svg", "front").unwrap_err();
+        assert_eq!((found[0].span.line, found[0].span.column), (2, 14));
+        assert_eq!(
+            found[0].message,
+            "art/a.svg holds an image of 20000 by 20000 pixels (400 million); art must be 1 to 20000 pixels a side and 100 million in all"
+        );
     }
 
     const INKSCAPE: &str = r##"<?xml version="1.0" encoding="UTF-8"?>
