@@ -128,33 +128,15 @@ fn ragged_rows(dir: &std::path::Path) -> Vec<(u64, u64, String)> {
 
 #[test]
 fn a_table_row_without_a_cell_under_each_column_is_found_where_it_is() {
+    let row = |line: u64, n: u32, cells: u32| {
+        let message = format!(
+            "row {n} of the table `Combat results` (example) has {cells} cells, its header 4"
+        );
+        (line, 9, message)
+    };
     let tmp = ragged_example(false);
-    assert_eq!(
-        ragged_rows(tmp.path()),
-        [
-            (
-                65,
-                9,
-                "row 1 of the table `Combat results` (example) has 2 cells, its header 4"
-                    .into()
-            ),
-            (
-                67,
-                9,
-                "row 3 of the table `Combat results` (example) has 5 cells, its header 4"
-                    .into()
-            ),
-        ]
-    );
+    assert_eq!(ragged_rows(tmp.path()), [row(65, 1, 2), row(67, 3, 5)]);
     // A table that says it stops short may have short rows; never a row too long.
     let tmp = ragged_example(true);
-    assert_eq!(
-        ragged_rows(tmp.path()),
-        [(
-            67,
-            9,
-            "row 3 of the table `Combat results` (example) has 5 cells, its header 4"
-                .into()
-        )]
-    );
+    assert_eq!(ragged_rows(tmp.path()), [row(67, 3, 5)]);
 }
