@@ -226,6 +226,8 @@ kinds! {
     TextOverflow = "text-overflow", Warning;
     /// A map legend that covers hexes, where the map file's `legend_at` puts it.
     LegendCoversHexes = "legend-covers-hexes", Warning;
+    /// A map legend that reaches beyond its sheet, where the map file's `legend_at` puts it.
+    LegendOffSheet = "legend-off-sheet", Warning;
     /// An entry of a saved game that muster could not read, or only in part.
     UnreadEntry = "unread-entry", Warning;
     /// A saved game made with another module than the one it is checked with.

@@ -593,33 +593,61 @@ fn side_corners(board: &Board, d: Direction) -> (usize, usize) {
     }
 }
 
-/// Where the legend of each map of `game` covers hexes, as warnings at the map file (the
-/// map file's `legend_at` puts it over some).
+/// Where the map file's `legend_at` puts the legend of a map of `game` beyond its sheet or
+/// over hexes, as warnings at the `legend_at`.
 pub fn check(game: &Game) -> Vec<Diagnostic> {
     let Some(board) = game.board.as_ref() else { return Vec::new() };
-    game.maps
-        .iter()
-        .filter_map(|map| {
-            let at = map.legend_at.as_ref()?;
-            let sheet = board.sheets().iter().find(|s| s.id == map.id.v)?;
-            let drawn = |layer| map_art(game, map).is_none_or(|a| a.draw.contains(&layer));
-            if !drawn(MapLayer::Legend) {
-                return None;
-            }
-            let (geometry, w, h) = sheet_geometry(game, board, sheet, map);
-            let cells: Vec<Cell> = board.cells().filter(|c| sheet.contains(*c)).collect();
-            let rows = legend_rows(game, map, board, sheet, drawn(MapLayer::Features));
-            let (LegendPlace::OnSheet(_, covers), _) =
-                place_legend(map, board, &cells, &geometry.layout, &rows, (w, h))
-            else {
-                return None;
-            };
-            (!covers.is_empty()).then_some((at, map, covers))
-        })
-        .map(|(at, map, covers)| {
-            let shown: Vec<&str> = covers.iter().take(6).map(String::as_str).collect();
-            let more = covers.len().saturating_sub(shown.len());
-            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    let mut found = Vec::new();
+    for map in &game.maps {
+        let Some(at) = map.legend_at.as_ref() else { continue };
+        let Some(sheet) = board.sheets().iter().find(|s| s.id == map.id.v) else {
+            continue;
+        };
+        let drawn = |layer| map_art(game, map).is_none_or(|a| a.draw.contains(&layer));
+        if !drawn(MapLayer::Legend) {
+            continue;
+        }
+        let (geometry, w, h) = sheet_geometry(game, board, sheet, map);
+        let cells: Vec<Cell> = board.cells().filter(|c| sheet.contains(*c)).collect();
+        let rows = legend_rows(game, map, board, sheet, drawn(MapLayer::Features));
+        let (LegendPlace::OnSheet([x, y, lw, lh], covers), _) =
+            place_legend(map, board, &cells, &geometry.layout, &rows, (w, h))
+        else {
+            continue;
+        };
+        // A hundredth of an inch of rounding is let pass.
+        let within = |v: f64, size: f64, room: f64| {
+            v.is_finite() && v >= -0.01 && v + size <= room + 0.01
+        };
+        if !within(x, lw, w) || !within(y, lh, h) {
+            found.push(
+                Diagnostic::finding(
+                    FindingKind::LegendOffSheet,
+                    at.span,
+                    format!(
+                        "`legend_at` puts the legend of map `{}` ({} by {} inches) beyond its sheet of {} by {} inches",
+                        map.id.v,
+                        n(lw),
+                        n(lh),
+                        n(w),
+                        n(h)
+                    ),
+                )
+                .with_expected(format!(
+                    "a top-left corner from 0 to {} inches across and 0 to {} down",
+                    n((w - lw).max(0.0)),
+                    n((h - lh).max(0.0))
+                ))
+                .with_hint("leave `legend_at` out: muster then finds a free place, or prints the legend apart"),
+            );
+        }
+        if covers.is_empty() {
+            continue;
+        }
+        let shown: Vec<&str> = covers.iter().take(6).map(String::as_str).collect();
+        let more = covers.len().saturating_sub(shown.len());
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        found.push(
             Diagnostic::finding(
                 FindingKind::LegendCoversHexes,
                 at.span,
@@ -630,7 +658,8 @@ pub fn check(game: &Game) -> Vec<Diagnostic> {
                 ),
             )
             .with_expected("a place on the sheet where the legend covers no hex")
-            .with_hint("leave `legend_at` out: muster then finds a free place, or prints the legend apart")
-        })
-        .collect()
+            .with_hint("leave `legend_at` out: muster then finds a free place, or prints the legend apart"),
+        );
+    }
+    found
 }
