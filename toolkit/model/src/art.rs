@@ -257,14 +257,19 @@ impl fmt::Display for ImageError {
         match self {
             ImageError::UnknownFormat => write!(f, "it is neither PNG, JPEG nor SVG"),
             ImageError::Decode(e) => write!(f, "{e}"),
-            ImageError::Size(w, h) => write!(
-                f,
-                "it is {w} by {h} pixels ({} million); art must be 1 to {MAX_ART_SIDE} pixels a side and {} million in all",
-                u64::from(*w) * u64::from(*h) / 1_000_000,
-                MAX_ART_PIXELS / 1_000_000
-            ),
+            ImageError::Size(w, h) => write!(f, "it is {}", too_large(*w, *h)),
         }
     }
+}
+
+/// What is wrong with an image of `w` by `h` pixels that may not be art, after "it is" or
+/// "an image of".
+pub fn too_large(w: u32, h: u32) -> String {
+    format!(
+        "{w} by {h} pixels ({} million); art must be 1 to {MAX_ART_SIDE} pixels a side and {} million in all",
+        u64::from(w) * u64::from(h) / 1_000_000,
+        MAX_ART_PIXELS / 1_000_000
+    )
 }
 
 /// The format of a file from its first bytes: PNG, JPEG, or `None` (SVG or unknown).

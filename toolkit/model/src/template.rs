@@ -304,12 +304,7 @@ fn unresolved_references(
             None if is_data && image => match held_image_size(target) {
                 Some((w, h)) if !crate::art::size_fits(w, h) => Diagnostic::error(
                     at,
-                    format!(
-                        "{origin} holds an image of {}",
-                        crate::art::ImageError::Size(w, h)
-                            .to_string()
-                            .trim_start_matches("it is ")
-                    ),
+                    format!("{origin} holds an image of {}", crate::art::too_large(w, h)),
                 )
                 .with_expected("the image at a smaller size"),
                 _ => return,

@@ -593,6 +593,10 @@ fn side_corners(board: &Board, d: Direction) -> (usize, usize) {
     }
 }
 
+/// What a finding on `legend_at` suggests.
+const LEAVE_LEGEND_AT_OUT: &str =
+    "leave `legend_at` out: muster then finds a free place, or prints the legend apart";
+
 /// Where the map file's `legend_at` puts the legend of a map of `game` beyond its sheet or
 /// over hexes, as warnings at the `legend_at`.
 pub fn check(game: &Game) -> Vec<Diagnostic> {
@@ -638,7 +642,7 @@ pub fn check(game: &Game) -> Vec<Diagnostic> {
                     n((w - lw).max(0.0)),
                     n((h - lh).max(0.0))
                 ))
-                .with_hint("leave `legend_at` out: muster then finds a free place, or prints the legend apart"),
+                .with_hint(LEAVE_LEGEND_AT_OUT),
             );
         }
         if covers.is_empty() {
@@ -658,7 +662,7 @@ pub fn check(game: &Game) -> Vec<Diagnostic> {
                 ),
             )
             .with_expected("a place on the sheet where the legend covers no hex")
-            .with_hint("leave `legend_at` out: muster then finds a free place, or prints the legend apart"),
+            .with_hint(LEAVE_LEGEND_AT_OUT),
         );
     }
     found
