@@ -363,7 +363,8 @@ impl Build {
                     },
                     || -> Result<_> {
                         let t = Instant::now();
-                        let setups = stages::setups::write_setups(ctx, game)?;
+                        let setups =
+                            stages::setups::write_setups(ctx, game, &loaded.sources)?;
                         Ok((setups, t.elapsed().as_secs_f64()))
                     },
                 );

@@ -355,6 +355,68 @@ fn a_changed_counter_archives_again_only_the_setups_that_place_it_and_the_module
     }
 }
 
+/// Replaces the first `from` in a file by `to`.
+fn replace_first(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{from} in {}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn a_changed_counter_value_reuses_every_solved_setup_and_what_solving_reads_solves_again()
+{
+    let dir = tempfile::tempdir().unwrap();
+    let shape =
+        muster_build::bench::monster::generate(&dir.path().join("sources"), 200).unwrap();
+    let settings = tiny_settings(dir.path());
+    let build = Build::new(settings.clone()).unwrap();
+    let solved = |report: &muster_build::BuildReport| -> usize {
+        let made = &report.games[0].cache.made;
+        made.iter()
+            .filter(|m| m.starts_with("setup s") && m.ends_with(" of monster"))
+            .count()
+    };
+    // Each step's outputs are byte for byte those of a clean build of the changed game.
+    let clean_build = |name: &str| {
+        let clean = Settings { out: dir.path().join(name), ..settings.clone() };
+        let report = Build::new(clean).unwrap().run(&NoProgress).unwrap();
+        assert!(!report.has_errors());
+        let out = dir.path().join("out/dist");
+        for file in walk(&dir.path().join(name).join("dist")) {
+            let kept =
+                out.join(file.strip_prefix(dir.path().join(name).join("dist")).unwrap());
+            assert!(
+                std::fs::read(&kept).unwrap() == std::fs::read(&file).unwrap(),
+                "{} differs from a clean build's",
+                kept.display()
+            );
+        }
+    };
+    let first = build.run(&NoProgress).unwrap();
+    assert!(!first.has_errors());
+    assert_eq!(solved(&first), shape.scenarios);
+
+    // A counter's movement is not read by solving: every setup is as it was solved.
+    let counters = dir.path().join("sources/monster/counters.yaml");
+    change_first_movement(&counters);
+    let again = build.run(&NoProgress).unwrap();
+    assert_eq!(solved(&again), 0, "{:?}", again.games[0].cache.made);
+    clean_build("clean-1");
+
+    // Its steps are what the rules see of it: every scenario is solved again.
+    replace_first(&counters, "steps: 2", "steps: 1");
+    let again = build.run(&NoProgress).unwrap();
+    assert_eq!(solved(&again), shape.scenarios);
+    clean_build("clean-2");
+
+    // So is a scenario's text, down to its spans: a line more moves every finding after it.
+    let scenario = dir.path().join("sources/monster/scenarios/s01.yaml");
+    replace_first(&scenario, "setup:\n", "# a remark\nsetup:\n");
+    let again = build.run(&NoProgress).unwrap();
+    assert_eq!(solved(&again), shape.scenarios);
+    clean_build("clean-3");
+}
+
 #[test]
 fn game_json_printed_side_by_side_is_byte_for_byte_what_serde_json_prints() {
     let loaded = muster_model::load(&root().join("sources"), &[], &Default::default());

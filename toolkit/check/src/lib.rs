@@ -15,6 +15,7 @@ pub mod errata;
 pub mod region;
 pub mod resolve;
 pub mod solve;
+pub mod stored;
 pub mod validate;
 pub(crate) mod words;
 

@@ -6,10 +6,12 @@ use muster_hex::{Board, Cell};
 use muster_model::notation::LocationExpr;
 use muster_model::{FindingKind, Game};
 
+use serde::{Deserialize, Serialize};
+
 use crate::resolve::Resolver;
 
 /// Whose hexes a "stacked with" placement may use.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Target {
     /// Units of these formations (and their subordinates).
     Formations(BTreeSet<String>),
@@ -20,7 +22,7 @@ pub enum Target {
 }
 
 /// Where a placement may put its units.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Region {
     /// These hexes, nearest the anchors first.
     Hexes {

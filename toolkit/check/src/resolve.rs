@@ -6,7 +6,7 @@ use std::ops::Range;
 use muster_model::notation::{UnitItem, parse_name};
 use muster_model::{Game, ParsedPlacement, Span, Spanned};
 use muster_rules::Category;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Lowercases, drops ordinal suffixes (`1st` → `1`) and punctuation other than `/`, and
 /// folds spaces, so that printed names compare as a reader would.
@@ -33,7 +33,7 @@ pub fn normalise(s: &str) -> String {
 }
 
 /// What a printed item refers to.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "to", rename_all = "kebab-case")]
 pub enum Resolved {
     /// A counter (unit or marker), by id.
@@ -76,12 +76,12 @@ pub enum Resolved {
 }
 
 /// One printed item and what it refers to.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Resolution {
     /// The item as printed.
     pub printed: String,
     /// Where it is in the YAML file.
-    #[serde(skip)]
+    #[serde(default, skip_serializing_if = "crate::stored::public")]
     pub span: Span,
     /// How many counters it stands for (`4 x SU`).
     pub count: u32,
@@ -95,10 +95,10 @@ pub struct Resolution {
     /// The enclosing formation item, if any (its index in the list).
     pub parent: Option<usize>,
     /// The printed text fits no form of the unit notation (it resolves to nothing).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unparsed: bool,
     /// Printed after ` - `, joined to the item before it.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub joined: bool,
     /// What it refers to.
     pub to: Resolved,

@@ -6,13 +6,13 @@ use muster_hex::Cell;
 use muster_model::{FindingKind, Game, ParsedPlacement, PlacementKind, Span};
 use muster_rules::embedded::UnitFacts;
 use muster_rules::{PlacedUnit, Ruleset, stacking_holds};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::region::{Region, Target, region};
 use crate::resolve::{Resolution, Resolved, Resolver};
 
 /// One counter of the solved setup.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SolvedUnit {
     /// Counter id.
     pub unit: String,
@@ -31,12 +31,12 @@ pub struct SolvedUnit {
     /// Index of the printed placement it comes from.
     pub placement: usize,
     /// Board cell, for units on the map.
-    #[serde(skip)]
+    #[serde(default, skip_serializing_if = "crate::stored::public")]
     pub cell: Option<Cell>,
 }
 
 /// A placement that could not be carried out, and why.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Problem {
     /// Index of the printed placement.
     pub placement: usize,
@@ -47,7 +47,7 @@ pub struct Problem {
     /// Printed names of the units involved.
     pub units: Vec<String>,
     /// Where the location is printed.
-    #[serde(skip)]
+    #[serde(default, skip_serializing_if = "crate::stored::public")]
     pub span: Span,
     /// The printed location.
     pub location: String,
@@ -56,7 +56,7 @@ pub struct Problem {
 }
 
 /// A counter printed more often in one scenario than the manifest has it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Duplicate {
     /// Counter id.
     pub unit: String,
@@ -67,10 +67,10 @@ pub struct Duplicate {
     /// Index of the placement that used it first.
     pub first: usize,
     /// Where the first use is printed.
-    #[serde(skip)]
+    #[serde(default, skip_serializing_if = "crate::stored::public")]
     pub first_span: Span,
     /// Where the extra use is printed.
-    #[serde(skip)]
+    #[serde(default, skip_serializing_if = "crate::stored::public")]
     pub span: Span,
     /// How many counters the manifest has.
     pub counters: u32,
@@ -79,7 +79,7 @@ pub struct Duplicate {
 }
 
 /// A solved setup.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Solution {
     /// Scenario id.
     pub scenario: String,
@@ -90,10 +90,10 @@ pub struct Solution {
     /// Uses of a counter beyond the manifest's count, which were not placed.
     pub duplicates: Vec<Duplicate>,
     /// Each placement's resolved items, for reports.
-    #[serde(skip)]
+    #[serde(default, skip_serializing_if = "crate::stored::public")]
     pub resolutions: Vec<Vec<Resolution>>,
     /// Each placement's region.
-    #[serde(skip)]
+    #[serde(default, skip_serializing_if = "crate::stored::public")]
     pub regions: Vec<Option<Region>>,
 }
 
@@ -372,7 +372,7 @@ fn wanted_counters(
 
 /// How many counters of `id` the manifest has, when it says: every unit counter, and
 /// markers whose count is printed.
-fn counters_of(game: &Game, id: &str) -> Option<u32> {
+pub(crate) fn counters_of(game: &Game, id: &str) -> Option<u32> {
     if let Some(u) = game.unit(id) {
         return Some(u.count.max(1));
     }

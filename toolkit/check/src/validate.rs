@@ -6,6 +6,7 @@ use std::sync::Arc;
 use muster_hex::Cell;
 use muster_model::{FindingKind, Game, Severity, Span};
 use muster_rules::{Allowed, Position, RuleKind, check_placement, check_stacking};
+use serde::Deserialize;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::region::Region;
@@ -13,8 +14,8 @@ use crate::resolve::Resolved;
 use crate::solve::{self, Solution, placed, ruleset};
 
 /// A problem with a scenario or a position. Its severity is its kind's
-/// ([`Finding::severity`]).
-#[derive(Debug, Clone)]
+/// ([`Finding::severity`]). It reads back only as [`crate::stored`] writes it whole.
+#[derive(Debug, Clone, Deserialize)]
 pub struct Finding {
     /// Game id.
     pub game: String,
@@ -36,6 +37,7 @@ pub struct Finding {
     /// Acknowledged in `errata.yaml`, with its note: reported, but needing no attention.
     pub known: Option<String>,
     /// Where it is printed.
+    #[serde(default)]
     pub span: Span,
 }
 
@@ -52,9 +54,10 @@ impl Finding {
 }
 
 impl Serialize for Finding {
-    /// Game, scenario, kind, severity, subject, rule, location, units, message and known.
+    /// Game, scenario, kind, severity, subject, rule, location, units, message and whether
+    /// it is known; written whole, the acknowledgement's note and the span instead.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("Finding", 10)?;
+        let mut st = s.serialize_struct("Finding", 11)?;
         st.serialize_field("game", &self.game)?;
         st.serialize_field("scenario", &self.scenario)?;
         st.serialize_field("kind", &self.kind)?;
@@ -64,7 +67,12 @@ impl Serialize for Finding {
         st.serialize_field("location", &self.location)?;
         st.serialize_field("units", &self.units)?;
         st.serialize_field("message", &self.message)?;
-        st.serialize_field("known", &self.known.is_some())?;
+        if crate::stored::public(self) {
+            st.serialize_field("known", &self.known.is_some())?;
+        } else {
+            st.serialize_field("known", &self.known)?;
+            st.serialize_field("span", &self.span)?;
+        }
         st.end()
     }
 }

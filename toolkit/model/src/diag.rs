@@ -110,6 +110,11 @@ impl Sources {
         self.files.get(id.0 as usize)
     }
 
+    /// Every file with its id, in the order they were added.
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+    }
+
     /// The id of the file loaded from `path`, if it was.
     pub fn find(&self, path: &Path) -> Option<FileId> {
         self.files.iter().rposition(|f| f.path == path).map(|i| FileId(i as u32))
