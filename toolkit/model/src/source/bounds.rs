@@ -13,6 +13,8 @@ use regex::Regex;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, de};
 
+use crate::Spanned;
+
 /// An id: lowercase letters and digits in words joined by single dashes (`gazala-scs`).
 pub const ID: &str = r"^[a-z0-9]+(?:-[a-z0-9]+)*$";
 
@@ -23,6 +25,10 @@ pub const RGB: &str = r"^#[0-9a-fA-F]{6}$";
 /// space, and not ending with a backslash (VASSAL would read it as an escape).
 pub const MODULE_VERSION: &str =
     r"^(?:[^\s\\\p{Cc}]|[^\s\p{Cc}][^\p{Cc}]*[^\s\\\p{Cc}])$";
+
+/// Printed text that names or titles something: at least one character that is not a
+/// space (an empty name leaves a side, a map or a counter nameless in every output).
+pub const TEXT: &str = r"\S";
 
 /// The months of a turn track of days, with their lengths (no 29 February).
 pub const MONTHS: [(&str, u32); 12] = [
@@ -67,6 +73,7 @@ static ID_RE: LazyLock<Regex> = LazyLock::new(|| compiled(ID));
 static RGB_RE: LazyLock<Regex> = LazyLock::new(|| compiled(RGB));
 static VERSION_RE: LazyLock<Regex> = LazyLock::new(|| compiled(MODULE_VERSION));
 static DAY_RE: LazyLock<Regex> = LazyLock::new(|| compiled(&day_pattern()));
+static TEXT_RE: LazyLock<Regex> = LazyLock::new(|| compiled(TEXT));
 
 /// Whether `s` is an id ([`ID`]).
 pub fn is_id(s: &str) -> bool {
@@ -86,6 +93,29 @@ pub fn is_module_version(s: &str) -> bool {
 /// Whether `s` is a day of a turn track ([`day_pattern`]).
 pub fn is_day(s: &str) -> bool {
     DAY_RE.is_match(s)
+}
+
+/// Whether `s` can name or title something ([`TEXT`]).
+pub fn is_text(s: &str) -> bool {
+    TEXT_RE.is_match(s)
+}
+
+/// Why a name or title that is empty or only spaces is refused.
+pub const EMPTY_TEXT: &str = "the text is empty: expected it as printed, with at least one character that is not a space";
+
+/// Reads a name or title and refuses one that is empty or only spaces ([`TEXT`]), at the
+/// value's own place.
+pub fn text<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    if is_text(&s) { Ok(s) } else { Err(de::Error::custom(EMPTY_TEXT)) }
+}
+
+/// [`text`] for a name whose place the loader keeps.
+pub fn spanned_text<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Spanned<String>, D::Error> {
+    let s = Spanned::<String>::deserialize(d)?;
+    if is_text(&s.v) { Ok(s) } else { Err(de::Error::custom(EMPTY_TEXT)) }
 }
 
 /// Reads an integer and refuses it outside `MIN..=MAX`, at the value's own place.
@@ -137,6 +167,13 @@ pattern_schema!(
     "Id",
     ID,
     "lowercase letters and digits, words joined by single dashes"
+);
+pattern_schema!(
+    /// Schema of a name or title as printed ([`TEXT`]).
+    TextSchema,
+    "Text",
+    TEXT,
+    "text as printed: not empty, and not only spaces"
 );
 pattern_schema!(
     /// Schema of a colour ([`RGB`]).

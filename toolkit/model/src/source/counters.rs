@@ -58,7 +58,7 @@ pub struct CounterGroup {
 #[serde(untagged)]
 pub enum CounterEntry {
     /// Only the printed name (`1 TS Inf Bn`).
-    Name(String),
+    Name(#[schemars(with = "super::bounds::TextSchema")] String),
     /// The printed name with details.
     Full(Box<CounterDef>),
 }
@@ -84,6 +84,9 @@ impl<'de> Deserialize<'de> for CounterEntry {
                 )
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<CounterEntry, E> {
+                if !super::bounds::is_text(v) {
+                    return Err(E::custom(super::bounds::EMPTY_TEXT));
+                }
                 Ok(CounterEntry::Name(v.to_string()))
             }
             fn visit_u64<E: de::Error>(self, _: u64) -> Result<CounterEntry, E> {
@@ -151,6 +154,8 @@ pub enum Mobility {
 #[serde(deny_unknown_fields)]
 pub struct CounterDef {
     /// The printed name (`1 TS Inf Bn`).
+    #[serde(deserialize_with = "super::bounds::spanned_text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub printed: Spanned<String>,
     /// Id for file names and references. Default: derived from formation and name.
     #[serde(default)]
@@ -204,6 +209,8 @@ pub struct CounterDef {
 #[serde(deny_unknown_fields)]
 pub struct MarkerDef {
     /// The marker's name as printed.
+    #[serde(deserialize_with = "super::bounds::spanned_text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub printed: Spanned<String>,
     /// Id. Default: derived from the name.
     #[serde(default)]

@@ -16,6 +16,8 @@ pub struct GameFile {
     #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// The title as printed.
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub title: String,
     /// The series, if the game belongs to one. Default: none.
     #[serde(default)]
@@ -124,6 +126,8 @@ impl Default for ModuleDef {
 #[serde(deny_unknown_fields)]
 pub struct ImageChart {
     /// The chart's name as printed (`Combat Results Table`).
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub name: String,
     /// The image, relative to the game folder (`charts/crt.png`).
     pub image: Spanned<String>,
@@ -204,6 +208,8 @@ pub struct SideDef {
     #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed (`Commonwealth`).
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub name: String,
     /// Other words the rulebook uses for the side (`CW`, `Allied`). Default: none.
     #[serde(default)]
@@ -218,6 +224,8 @@ pub struct NationalityDef {
     #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed.
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub name: String,
     /// The side it fights for.
     pub side: Ref,
@@ -248,6 +256,8 @@ pub struct SizeDef {
     #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed (`Battalion`).
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub name: String,
     /// The echelon mark drawn on counters (`II`, `X`, `KG`, `HQ`, or empty).
     pub symbol: String,
@@ -268,6 +278,8 @@ pub struct TypeDef {
     #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed.
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub name: String,
     /// The NATO symbol drawn for it (`infantry`, `armor`, `hq`, …).
     #[schemars(with = "super::bounds::SymbolSchema")]
@@ -294,6 +306,8 @@ pub struct ValueDef {
     #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed (`Attack Strength`).
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub name: String,
     /// Rule section that defines it. Default: none.
     #[serde(default)]
@@ -312,6 +326,8 @@ pub struct TerrainDef {
     #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed.
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub name: String,
     /// Fill colour, `#rrggbb`. Default: chosen by the renderer.
     #[serde(default)]
@@ -524,6 +540,8 @@ pub struct TurnTrack {
 #[serde(deny_unknown_fields)]
 pub struct DeckDef {
     /// Name shown at the table.
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub name: String,
     /// Rule section that describes it.
     pub section: String,

@@ -15,6 +15,8 @@ pub struct MapFile {
     #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Name as printed (`Map A`).
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub name: String,
     /// Rule section that describes the map. Default: none.
     #[serde(default)]

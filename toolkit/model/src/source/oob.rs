@@ -25,6 +25,8 @@ pub struct FormationDef {
     #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// The heading as printed (`1st South African Division`).
+    #[serde(deserialize_with = "super::bounds::spanned_text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub printed: Spanned<String>,
     /// Other names the rulebook prints for this formation in lists and headings
     /// (`1 SA Inf Div`). Names, not corrections: a misprint stays a misprint. Default: none.

@@ -14,6 +14,8 @@ pub struct ScenarioFile {
     #[schemars(with = "super::bounds::IdSchema")]
     pub id: Spanned<String>,
     /// Title as printed.
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub title: String,
     /// Rule section.
     pub section: String,
@@ -283,6 +285,8 @@ pub struct Group {
     /// What the group is for.
     pub kind: GroupKind,
     /// Its printed name (`Emergency Reinforcement Group 2`).
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub name: String,
     /// The units, as printed or as a list.
     pub units: UnitsField,

@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 pub struct Sequence {
     /// Its title as printed. Default: `Sequence of Play`.
     #[serde(default = "default_title")]
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub title: String,
     /// Rule section.
     pub section: String,
@@ -34,6 +36,8 @@ pub struct Step {
     #[serde(default)]
     pub mark: Option<String>,
     /// Its heading or text, as printed.
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub text: String,
     /// A paragraph printed under the heading. Default: none.
     #[serde(default)]

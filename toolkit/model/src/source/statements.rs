@@ -12,6 +12,8 @@ use crate::Spanned;
 #[serde(deny_unknown_fields)]
 pub struct Table {
     /// The table's title as printed (`Command Limits Table`).
+    #[serde(deserialize_with = "super::bounds::text")]
+    #[schemars(with = "super::bounds::TextSchema")]
     pub title: String,
     /// Rule section.
     pub section: String,
