@@ -107,18 +107,20 @@ fn check_with_missing_files_names_them_and_exits_2() {
 }
 
 #[test]
-fn a_build_whose_output_folder_is_a_file_says_so_and_exits_2() {
+fn a_build_or_clean_whose_output_folder_is_a_file_says_so_and_exits_2() {
     let tmp = tempfile::tempdir().unwrap();
     copy_tree(
         &root().join("sources/example-oasis"),
         &tmp.path().join("sources/example-oasis"),
     );
     fs::write(tmp.path().join("out"), "a file").unwrap();
-    let out = muster(tmp.path(), &["--out", "out", "build"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("the output folder out is a file, not a folder"), "{err}");
-    assert_eq!(fs::read_to_string(tmp.path().join("out")).unwrap(), "a file");
+    for command in [&["--out", "out", "build"][..], &["--out", "out", "clean"]] {
+        let out = muster(tmp.path(), command);
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("the output folder out is a file, not a folder"), "{err}");
+        assert_eq!(fs::read_to_string(tmp.path().join("out")).unwrap(), "a file");
+    }
 }
 
 #[test]

@@ -28,6 +28,7 @@ pub struct Cleaned {
 /// whole cache and the benchmark's figures `dist/bench.json`). Only the files the last
 /// build recorded go, and the folders they leave empty: files muster did not write stay.
 pub fn clean(out: &Path, games: &[String]) -> Result<Cleaned> {
+    crate::layout::usable_out(out)?;
     let ids: Vec<String> =
         if games.is_empty() { built_games(out) } else { games.to_vec() };
     let mut removed = 0;

@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::error::{Error, ErrorKind, Result};
+
 /// The folder name of the cache under the output folder.
 pub const CACHE_DIR: &str = ".muster-cache";
 
@@ -24,4 +26,15 @@ pub fn cache_dir(out: &Path) -> PathBuf {
 /// A game's stamp in the cache folder `cache` (see [`crate::cache`]).
 pub fn stamp_path(cache: &Path, game: &str) -> PathBuf {
     cache.join("games").join(format!("{game}.json"))
+}
+
+/// Refuses an output folder that is a file: nothing can be written or removed under it.
+pub fn usable_out(out: &Path) -> Result<()> {
+    if out.exists() && !out.is_dir() {
+        return Err(Error::new(
+            ErrorKind::Io,
+            format!("the output folder {} is a file, not a folder", out.display()),
+        ));
+    }
+    Ok(())
 }

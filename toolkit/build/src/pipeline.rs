@@ -77,12 +77,7 @@ impl Build {
     ) -> Result<BuildReport> {
         let started = Instant::now();
         let out = &self.settings.out;
-        if out.exists() && !out.is_dir() {
-            return Err(Error::new(
-                ErrorKind::Io,
-                format!("the output folder {} is a file, not a folder", out.display()),
-            ));
-        }
+        crate::layout::usable_out(out)?;
         // Games whose last build still stands are not loaded again: their reports and
         // diagnostics come from their stamps.
         let checked = self.standing(cache, games);
