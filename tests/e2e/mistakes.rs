@@ -32,6 +32,7 @@ struct Mistake {
 
 #[rustfmt::skip]
 const MISTAKES: &[Mistake] = &[
+    Mistake { name: "art-sheet-turned-too-far", file: COUNTERS, find: Some("    rotation: 1\n"), put: Some("    rotation: 1e308\n"), exit: 2, at: Some("sources/example-oasis/counters.yaml:20:15"), message: "a turn of 1e308 degrees is out of range: expected -360 to 360" },
     Mistake { name: "legend-beyond-sheet", file: MAP, find: Some("size: {width_in: 14, height_in: 8.5}"), put: Some("size: {width_in: 14, height_in: 8.5}\nlegend_at: [13, 3]"), exit: 1, at: Some("sources/example-oasis/maps/oasis.yaml:5:12"), message: "`legend_at` puts the legend of map `oasis` (1.82 by 5.72 inches) beyond its sheet of 14.00 by 8.50 inches" },
     Mistake { name: "ragged-table-row", file: GAME, find: Some(r#"["1-2", "AR", "DR", "DR"]"#), put: Some(r#"["1-2", "AR", "DR"]"#), exit: 1, at: Some("sources/example-oasis/game.yaml:65:9"), message: "row 1 of the table `Combat results` (example) has 3 cells, its header 4" },
     Mistake { name: "art-reference-misspelt", file: "sources/example-oasis/art/1-1-inf-bn-front.svg", find: Some("<rect width=\"120\" height=\"120\" fill=\"#3d6a9e\"/>"), put: Some("<rect id=\"field\" width=\"120\" height=\"120\" fill=\"#3d6a9e\"/><use href=\"#feild\"/>"), exit: 2, at: Some("sources/example-oasis/art/1-1-inf-bn-front.svg:3:72"), message: "art/1-1-inf-bn-front.svg refers to `#feild`, which no element of it has as its id" },

@@ -144,8 +144,9 @@ pub struct ArtSheet {
     #[serde(default)]
     pub gutter: [f64; 2],
     /// How far the grid is turned clockwise in the image (a scan laid slightly askew), in
-    /// degrees, about the origin. Default: 0.
-    #[serde(default)]
+    /// degrees, about the origin (-360 to 360). Default: 0.
+    #[serde(default, deserialize_with = "super::bounds::degrees")]
+    #[schemars(range(min = -360.0, max = 360.0))]
     pub rotation: f64,
     /// The counters, row by row: each a counter id (as `muster inspect` lists them), or
     /// `~` for a cell that holds none.
@@ -166,9 +167,10 @@ pub struct ArtSheetBack {
     /// fronts' grid mirrored across the image.
     #[serde(default)]
     pub origin: Option<Spanned<[f64; 2]>>,
-    /// How far the back image's grid is turned clockwise, in degrees. Default: the
-    /// fronts'.
-    #[serde(default)]
+    /// How far the back image's grid is turned clockwise, in degrees (-360 to 360).
+    /// Default: the fronts'.
+    #[serde(default, deserialize_with = "super::bounds::opt_degrees")]
+    #[schemars(range(min = -360.0, max = 360.0))]
     pub rotation: Option<f64>,
     /// The back of a counter lies in the mirrored column (the sheet turned over on its long
     /// edge, as printed duplex): column `c` of the fronts is column `columns - 1 - c` of the

@@ -144,6 +144,27 @@ where
     int::<D, T, MIN, MAX>(d).map(Some)
 }
 
+/// The largest turn, either way, of a grid in an image: a whole turn, in degrees.
+pub const MAX_TURN_DEG: f64 = 360.0;
+
+/// Reads how far a grid is turned, in degrees, and refuses a number beyond a whole turn
+/// either way ([`MAX_TURN_DEG`]), at the value's own place.
+pub fn degrees<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let v = f64::deserialize(d)?;
+    if (-MAX_TURN_DEG..=MAX_TURN_DEG).contains(&v) {
+        Ok(v)
+    } else {
+        Err(de::Error::custom(format!(
+            "a turn of {v:?} degrees is out of range: expected -{MAX_TURN_DEG} to {MAX_TURN_DEG}"
+        )))
+    }
+}
+
+/// [`degrees`] for a field that may be left out (with `#[serde(default)]`).
+pub fn opt_degrees<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    degrees(d).map(Some)
+}
+
 /// A schema-only type for a string that must match a pattern.
 macro_rules! pattern_schema {
     ($(#[$doc:meta])* $ty:ident, $name:literal, $pattern:expr, $description:literal) => {
