@@ -283,6 +283,18 @@ fn a_game_whose_build_stands_is_not_loaded_again_and_its_findings_are_told_again
     assert_eq!(now.len(), told.len() - 1, "{now:#?}");
 }
 
+/// A generated monster game of 200 counters in a temporary folder, with its shape, the
+/// [`tiny_settings`] that build it there, and a build with them.
+fn monster_of_200()
+-> (tempfile::TempDir, muster_build::bench::monster::Shape, Settings, Build) {
+    let dir = tempfile::tempdir().unwrap();
+    let shape =
+        muster_build::bench::monster::generate(&dir.path().join("sources"), 200).unwrap();
+    let settings = tiny_settings(dir.path());
+    let build = Build::new(settings.clone()).unwrap();
+    (dir, shape, settings, build)
+}
+
 /// Adds one to the first movement value in a counter manifest.
 fn change_first_movement(path: &Path) {
     let text = std::fs::read_to_string(path).unwrap();
@@ -296,11 +308,7 @@ fn change_first_movement(path: &Path) {
 #[test]
 fn a_changed_counter_archives_again_only_the_setups_that_place_it_and_the_module_is_as_a_clean_build_makes_it()
  {
-    let dir = tempfile::tempdir().unwrap();
-    let shape =
-        muster_build::bench::monster::generate(&dir.path().join("sources"), 200).unwrap();
-    let settings = tiny_settings(dir.path());
-    let build = Build::new(settings.clone()).unwrap();
+    let (dir, shape, settings, build) = monster_of_200();
     let first = build.run(&NoProgress).unwrap();
     assert!(!first.has_errors());
     let saves = |made: &[String]| -> Vec<String> {
@@ -365,11 +373,7 @@ fn replace_first(path: &Path, from: &str, to: &str) {
 #[test]
 fn a_changed_counter_value_reuses_every_solved_setup_and_what_solving_reads_solves_again()
 {
-    let dir = tempfile::tempdir().unwrap();
-    let shape =
-        muster_build::bench::monster::generate(&dir.path().join("sources"), 200).unwrap();
-    let settings = tiny_settings(dir.path());
-    let build = Build::new(settings.clone()).unwrap();
+    let (dir, shape, settings, build) = monster_of_200();
     let solved = |report: &muster_build::BuildReport| -> usize {
         let made = &report.games[0].cache.made;
         made.iter()

@@ -57,12 +57,7 @@ pub fn restore(bytes: &[u8]) -> Option<(Solution, Vec<Finding>)> {
 /// game's notation (the manifest adds to them). The counters' printed values are left
 /// out unless some placement prints a strength, which is the only way solving reads them.
 pub fn manifest_reads(game: &Game) -> Result<Vec<u8>, String> {
-    let strengths = game
-        .parsed
-        .iter()
-        .flat_map(|s| &s.placements)
-        .flat_map(|p| &p.units.items)
-        .any(prints_strength);
+    let strengths = prints_strengths(game);
     let counters = |list: &[Unit]| -> Vec<Unit> {
         list.iter()
             .map(|u| {
@@ -87,6 +82,15 @@ pub fn manifest_reads(game: &Game) -> Result<Vec<u8>, String> {
     let mut bytes = serde_json::to_vec(&read).map_err(|e| e.to_string())?;
     bytes.extend(format!("{:?}{:?}", game.marks, game.vocabulary).into_bytes());
     Ok(bytes)
+}
+
+/// Does some placement of some scenario of the game print a strength?
+fn prints_strengths(game: &Game) -> bool {
+    game.parsed
+        .iter()
+        .flat_map(|s| &s.placements)
+        .flat_map(|p| &p.units.items)
+        .any(prints_strength)
 }
 
 /// Does a printed item, or one inside it, print a strength?
@@ -153,15 +157,9 @@ mod tests {
             valued += 1;
             let value = unit.front.values_mut().next().unwrap();
             value.push('9');
-            let strengths = game
-                .parsed
-                .iter()
-                .flat_map(|s| &s.placements)
-                .flat_map(|p| &p.units.items)
-                .any(prints_strength);
             assert_eq!(
                 manifest_reads(&changed).unwrap() != before,
-                strengths,
+                prints_strengths(&game),
                 "{}",
                 game.id
             );
