@@ -123,6 +123,10 @@ const BEYOND_THE_SCHEMA: &[(&str, &str)] = &[
         "ids are unique across entries (counter ids come from printed names)",
     ),
     ("game-id-mismatch", "the id must equal the name of the game's folder"),
+    (
+        "duplicate-side-name",
+        "names are unique across entries (a module's sides go by name)",
+    ),
     ("linked-art-image", "what an art file holds is no YAML a schema reads"),
     (
         "numbering-runs-together",

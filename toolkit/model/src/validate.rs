@@ -186,6 +186,7 @@ pub(crate) fn build(
 
     let mut sides = Ids::new("side");
     g.sides.iter().for_each(|s| sides.declare(&s.id, &mut errors));
+    check_side_names(&g.sides, &mut errors);
     let mut nations = Ids::new("nationality");
     for n in &g.nationalities {
         nations.declare(&n.id, &mut errors);
@@ -1081,4 +1082,33 @@ fn looks_like_label(board: &Board, w: &str) -> bool {
             })
         }
     })
+}
+
+/// Refuses a side named as another is: a module tells its sides apart by name, so two
+/// sides of one name would be one side there.
+fn check_side_names(sides: &[crate::source::SideDef], errors: &mut Vec<Diagnostic>) {
+    let mut named: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
+    for s in sides {
+        match named.get(s.name.as_str()) {
+            Some(first) => errors.push(
+                Diagnostic::error(
+                    s.id.span,
+                    format!(
+                        "side `{}` is named `{}`, as side `{}` is",
+                        s.id.v, s.name, first.v
+                    ),
+                )
+                .with_expected(
+                    "a name no other side has: a module tells its sides apart by name",
+                )
+                .with_hint(format!(
+                    "write each side's name as printed (side `{}` is at line {})",
+                    first.v, first.span.line
+                )),
+            ),
+            None => {
+                named.insert(&s.name, &s.id);
+            }
+        }
+    }
 }
