@@ -20,16 +20,15 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::UNIX_EPOCH;
 
 use muster_package::archive::{Fetched, MAX_PART, content_parts};
 use muster_render::Encoding;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, IoContext, Result};
-use crate::files::{files_under, write_atomic_unsynced};
+use crate::files::{Stated, files_under, write_atomic_unsynced};
 use crate::last_archive::LastArchive;
-use crate::output::{LastObjects, Outputs, files_of};
+use crate::output::{LastObjects, Outputs, stated_files_of};
 use crate::prune_mark::Mark;
 use crate::report::{CacheReport, GameReport};
 use crate::stored::StoredDiagnostic;
@@ -583,17 +582,32 @@ impl<'a> GameCache<'a> {
     /// The key of the PNG of `picture` ([`GameCache::png`]), noted as asked for.
     pub fn png_key(&self, label: &str, picture: &Picture) -> Key {
         let Picture { svg, width, height, dpi } = *picture;
+        let digest = blake3::hash(svg.as_bytes());
+        self.digested_png_key(label, digest.as_bytes(), (width, height, dpi), &|| {
+            svg.to_string()
+        })
+    }
+
+    /// [`GameCache::png_key`] of the SVG whose BLAKE3 digest is `digest`, at `(width,
+    /// height, dpi)`; `svg` makes the SVG, asked for only when recording.
+    pub fn digested_png_key(
+        &self,
+        label: &str,
+        digest: &[u8; 32],
+        (width, height, dpi): (u32, u32, u32),
+        svg: &dyn Fn() -> String,
+    ) -> Key {
         if let Some(drawn) = &self.cache.drawn {
             lock(drawn).draws.push(DrawJob {
                 label: label.to_string(),
-                svg: svg.to_string(),
+                svg: svg(),
                 width,
                 height,
                 dpi,
             });
         }
         self.key("png")
-            .part(svg.as_bytes())
+            .part(digest)
             .part(&width.to_le_bytes())
             .part(&height.to_le_bytes())
             .part(&dpi.to_le_bytes())
@@ -891,10 +905,14 @@ pub fn recorded_outputs(out: &Path, game: &str) -> Option<Vec<PathBuf>> {
 }
 
 /// Path (relative to the output folder `base`), size and modification time of every file
-/// under the given outputs (files or folders). The folders are read, and the files looked
-/// at, side by side.
+/// under the given outputs (files or folders). The folders are read side by side, each
+/// file looked at from its folder as the folder is read.
 fn listing(base: &Path, outputs: &[PathBuf]) -> Vec<(String, u64, u128)> {
-    stat_listing(base, &files_of(outputs), |_| None)
+    use rayon::prelude::*;
+    stated_files_of(outputs)
+        .par_iter()
+        .map(|(f, stated)| (relative(base, f), stated.len, stated.mtime))
+        .collect()
 }
 
 /// The path (relative to `base`), size and modification time of each of `files`, stated
@@ -908,17 +926,14 @@ fn stat_listing(
     files
         .par_iter()
         .filter_map(|f| {
-            let path = f.strip_prefix(base).unwrap_or(f);
-            if let Some((len, mtime)) = known(f) {
-                return Some((path.display().to_string(), len, mtime));
-            }
-            let meta = fs::metadata(f).ok()?;
-            let mtime = meta
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_nanos());
-            Some((path.display().to_string(), meta.len(), mtime))
+            let (len, mtime) = match known(f) {
+                Some(known) => known,
+                None => {
+                    let stated = Stated::of(&fs::metadata(f).ok()?);
+                    (stated.len, stated.mtime)
+                }
+            };
+            Some((relative(base, f), len, mtime))
         })
         .collect()
 }
@@ -926,6 +941,7 @@ fn stat_listing(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::files_of;
     use std::io::Write;
 
     #[test]
@@ -1132,9 +1148,8 @@ mod tests {
         let game = GameCache::new(&cache);
         cache.stamp(&game, "g", &key, &owned, &first, &summary, vec![]).unwrap();
         let meta = |p: &Path| -> (u64, u128) {
-            let m = fs::metadata(p).unwrap();
-            let t = m.modified().unwrap().duration_since(UNIX_EPOCH).unwrap();
-            (m.len(), t.as_nanos())
+            let stated = Stated::of(&fs::metadata(p).unwrap());
+            (stated.len, stated.mtime)
         };
         let a_found = meta(&a);
         // The next build keeps `a` and writes `b` again; meanwhile `a` is touched.

@@ -171,6 +171,44 @@ pub fn remove_temporaries(roots: &[PathBuf]) -> Result<usize> {
 /// paths (the same order on every run, and far cheaper than comparing path components);
 /// nothing when it is absent.
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    walk_files(dir, |_| Some(())).into_iter().map(|(path, ())| path).collect()
+}
+
+/// [`files_under`] with each file's size and modification time ([`Stated`]), read from
+/// its folder as the folder is walked: one name looked up per file, not its whole path.
+pub fn stated_files_under(dir: &Path) -> Vec<(PathBuf, Stated)> {
+    walk_files(dir, |e| e.metadata().ok().map(|m| Stated::of(&m)))
+}
+
+/// A file's size in bytes and modification time in nanoseconds since 1970 (0 when the
+/// system does not tell it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Stated {
+    /// Size in bytes.
+    pub len: u64,
+    /// Modification time in nanoseconds since 1970.
+    pub mtime: u128,
+}
+
+impl Stated {
+    /// The size and modification time in `meta`.
+    pub fn of(meta: &fs::Metadata) -> Self {
+        let mtime = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        Stated { len: meta.len(), mtime }
+    }
+}
+
+/// The files under `dir` (no symbolic links followed), sorted by the bytes of their paths,
+/// each with what `look` reads from its folder entry; a file `look` gives nothing for
+/// (gone meanwhile) is left out.
+fn walk_files<T>(
+    dir: &Path,
+    look: impl Fn(&fs::DirEntry) -> Option<T>,
+) -> Vec<(PathBuf, T)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -178,12 +216,16 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
         for e in entries.flatten() {
             match e.file_type() {
                 Ok(t) if t.is_dir() => stack.push(e.path()),
-                Ok(t) if t.is_file() => out.push(e.path()),
+                Ok(t) if t.is_file() => {
+                    if let Some(found) = look(&e) {
+                        out.push((e.path(), found));
+                    }
+                }
                 _ => {}
             }
         }
     }
-    out.sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
+    out.sort_unstable_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
     out
 }
 
@@ -217,6 +259,28 @@ mod tests {
         }
         let leftovers: Vec<_> = fs::read_dir(p.parent().unwrap()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary files are left behind");
+    }
+
+    #[test]
+    fn files_stated_as_their_folders_are_read_are_the_files_with_their_sizes_and_times() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("b/c")).unwrap();
+        fs::write(d.join("a.png"), b"12345").unwrap();
+        fs::write(d.join("b/c/d.json"), b"{}").unwrap();
+        fs::write(d.join("b/e"), b"").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(d.join("a.png"), d.join("b/link")).unwrap();
+        let stated = stated_files_under(d);
+        let paths: Vec<PathBuf> = stated.iter().map(|(p, _)| p.clone()).collect();
+        assert_eq!(paths, files_under(d), "the same files, in the same order");
+        assert_eq!(paths, [d.join("a.png"), d.join("b/c/d.json"), d.join("b/e")]);
+        for (path, found) in &stated {
+            assert_eq!(*found, Stated::of(&fs::metadata(path).unwrap()), "{path:?}");
+        }
+        assert_eq!(stated[0].1.len, 5);
+        assert!(stated[0].1.mtime > 0);
+        assert!(stated_files_under(&d.join("none")).is_empty());
     }
 
     #[test]

@@ -7,7 +7,6 @@
 
 use std::fs;
 use std::path::Path;
-use std::time::UNIX_EPOCH;
 
 use serde::{Deserialize, Serialize};
 
@@ -31,11 +30,7 @@ pub fn identity(cache: &Path) -> Result<blake3::Hash> {
     let exe = std::env::current_exe()
         .io(|| "failed to find the muster executable".to_string())?;
     let meta = fs::metadata(&exe).io(|| format!("failed to read {}", exe.display()))?;
-    let modified_ns = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos());
+    let modified_ns = crate::files::Stated::of(&meta).mtime;
     let path = exe.display().to_string();
     let file = cache.join(REMEMBERED);
     let remembered = fs::read(&file)

@@ -8,8 +8,8 @@ use std::sync::Mutex;
 
 use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::files::{
-    files_under, persist, remove_empty_dirs_under, same_bytes, unchanged,
-    write_temporary, write_temporary_with,
+    Stated, files_under, persist, remove_empty_dirs_under, same_bytes,
+    stated_files_under, unchanged, write_temporary, write_temporary_with,
 };
 use crate::last_archive::LastArchive;
 use crate::sync::lock;
@@ -285,20 +285,40 @@ fn takes_a_file(path: &Path) -> Result<()> {
 /// Every file under the outputs `roots` (files or folders), each folder walked side by
 /// side.
 pub fn files_of(roots: &[PathBuf]) -> Vec<PathBuf> {
+    each_root(roots, files_under, |file| Some(file.to_path_buf()))
+}
+
+/// [`files_of`] with each file's size and modification time.
+pub fn stated_files_of(roots: &[PathBuf]) -> Vec<(PathBuf, Stated)> {
+    each_root(roots, stated_files_under, |file| {
+        let meta = fs::metadata(file).ok()?;
+        Some((file.to_path_buf(), Stated::of(&meta)))
+    })
+}
+
+/// What `under` finds in each of `roots` that is a folder, and what `file` makes of each
+/// that is a file, roots side by side, in their order.
+fn each_root<T: Send>(
+    roots: &[PathBuf],
+    under: impl Fn(&Path) -> Vec<T> + Sync,
+    file: impl Fn(&Path) -> Option<T> + Sync,
+) -> Vec<T> {
     use rayon::prelude::*;
     roots
         .par_iter()
         .map(|root| {
             if root.is_dir() {
-                files_under(root)
+                under(root)
             } else if root.is_file() {
-                vec![root.clone()]
+                file(root).into_iter().collect()
             } else {
                 Vec::new()
             }
         })
         .collect::<Vec<_>>()
-        .concat()
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 #[cfg(test)]
