@@ -7,11 +7,14 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 use muster_model::{Game, Unit};
 use rayon::prelude::*;
 
-use crate::counter::{CounterArt, Face, counter_fragment, faces, recipe, style_recipe};
+use crate::counter::{
+    CounterArt, Face, counter_fragment, faces, recipe, standalone_svg, style_recipe,
+};
 use crate::template::Misfit;
 
 /// Makes a costly result, or gives back what an earlier build made from the same parts:
@@ -29,6 +32,8 @@ pub const RUN: usize = 64;
 struct Drawn {
     art: CounterArt,
     bled: String,
+    /// The size in inches (as bits) and digest of the side's [`standalone_svg`], once asked.
+    standalone: OnceLock<(u64, [u8; 32])>,
 }
 
 impl Drawn {
@@ -36,6 +41,7 @@ impl Drawn {
         Drawn {
             art: counter_fragment(game, unit, face, 0.0),
             bled: counter_fragment(game, unit, face, bleed).fragment,
+            standalone: OnceLock::new(),
         }
     }
 }
@@ -112,6 +118,31 @@ impl FaceArts {
         match self.kept(unit, face) {
             Some(d) => Cow::Borrowed(&d.art),
             None => Cow::Owned(counter_fragment(game, unit, face, 0.0)),
+        }
+    }
+
+    /// The BLAKE3 digest of [`standalone_svg`] of one side of `unit` at `size_in` inches,
+    /// which keys its image: worked out once for the first size asked, which the counter
+    /// images and the module both ask for.
+    pub fn standalone_digest(
+        &self,
+        game: &Game,
+        unit: &Unit,
+        face: Face,
+        size_in: f64,
+    ) -> [u8; 32] {
+        let digest = || {
+            let svg = standalone_svg(&self.get(game, unit, face), size_in);
+            *blake3::hash(svg.as_bytes()).as_bytes()
+        };
+        match self.kept(unit, face) {
+            Some(d) => {
+                match *d.standalone.get_or_init(|| (size_in.to_bits(), digest())) {
+                    (size, known) if size == size_in.to_bits() => known,
+                    _ => digest(),
+                }
+            }
+            None => digest(),
         }
     }
 
@@ -237,6 +268,7 @@ fn decode(bytes: &[u8]) -> Option<Vec<Drawn>> {
         drawn.push(Drawn {
             art: CounterArt { fragment, unknown_values, misfits, template },
             bled,
+            standalone: OnceLock::new(),
         });
     }
     r.0.is_empty().then_some(drawn)
@@ -289,6 +321,7 @@ mod tests {
                     template: "templates/unit.svg".into(),
                 },
                 bled: "<g/>".into(),
+                standalone: OnceLock::new(),
             },
             Drawn {
                 art: CounterArt {
@@ -298,6 +331,7 @@ mod tests {
                     template: "muster's unit template".into(),
                 },
                 bled: String::new(),
+                standalone: OnceLock::new(),
             },
         ];
         let bytes = encode(&drawn);

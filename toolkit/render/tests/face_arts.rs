@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use muster_model::{Game, LoadOptions};
 use muster_render::face_arts::RUN;
 use muster_render::fit::check;
-use muster_render::{FaceArts, Keep, counter_fragment, faces};
+use muster_render::{FaceArts, Keep, counter_fragment, faces, standalone_svg};
 
 fn seed_games() -> Vec<Game> {
     let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sources");
@@ -53,6 +53,36 @@ fn each_side_drawn_once_is_the_side_drawn_alone() {
             "{}",
             game.id
         );
+    }
+}
+
+#[test]
+fn the_digest_of_each_side_alone_is_of_its_svg_at_the_size_asked_for() {
+    let digest = |svg: String| *blake3::hash(svg.as_bytes()).as_bytes();
+    for game in seed_games() {
+        let arts = FaceArts::draw(&game, BLEED);
+        for unit in game.units.iter().chain(&game.markers).take(40) {
+            for face in faces(unit) {
+                let alone = |size: f64| {
+                    digest(standalone_svg(
+                        &counter_fragment(&game, unit, face, 0.0),
+                        size,
+                    ))
+                };
+                // The first size asked is kept; asked again, and for another size after
+                // it, each answer is the digest of the SVG at that size.
+                for size in [0.5, 0.5, 0.75, 0.5] {
+                    assert_eq!(
+                        arts.standalone_digest(&game, unit, face, size),
+                        alone(size),
+                        "{} {} at {size} in",
+                        game.id,
+                        unit.id
+                    );
+                }
+                assert_ne!(alone(0.5), alone(0.75));
+            }
+        }
     }
 }
 

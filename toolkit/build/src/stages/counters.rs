@@ -42,18 +42,17 @@ pub fn render_sides(
     let unknown_values = jobs
         .par_iter()
         .map(|(u, face)| {
-            let art = arts.get(game, u, *face);
-            let svg = standalone_svg(&art, counter_in);
             let name = format!("{}-{}.png", u.id, face.name());
-            ctx.write_png(
+            ctx.write_digested_png(
                 &dir.join(&name),
                 &format!("counter {name}"),
-                &svg,
+                &arts.standalone_digest(game, u, *face, counter_in),
+                &|| standalone_svg(&arts.get(game, u, *face), counter_in),
                 (px, px),
                 args.dpi,
             )?;
             bar.step();
-            Ok(art.unknown_values)
+            Ok(arts.get(game, u, *face).unknown_values)
         })
         .collect::<Result<Vec<usize>>>()?
         .into_iter()

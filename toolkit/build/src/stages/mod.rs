@@ -50,16 +50,39 @@ impl Context<'_> {
         path: &Path,
         label: &str,
         svg: &str,
+        size: (u32, u32),
+        dpi: u32,
+    ) -> Result<(String, Option<Vec<u8>>)> {
+        let digest = blake3::hash(svg.as_bytes());
+        self.write_digested_png(
+            path,
+            label,
+            digest.as_bytes(),
+            &|| svg.to_string(),
+            size,
+            dpi,
+        )
+    }
+
+    /// [`Context::write_png`] of the SVG whose BLAKE3 digest is `digest`; `svg` makes it,
+    /// asked for only when the PNG is drawn.
+    pub fn write_digested_png(
+        &self,
+        path: &Path,
+        label: &str,
+        digest: &[u8; 32],
+        svg: &dyn Fn() -> String,
         (width, height): (u32, u32),
         dpi: u32,
     ) -> Result<(String, Option<Vec<u8>>)> {
-        let picture = Picture { svg, width, height, dpi };
-        let key = self.cache.png_key(label, &picture);
+        let key = self.cache.digested_png_key(label, digest, (width, height, dpi), svg);
         let hex = key.hex();
         if self.outputs.keep_object(path, &hex) {
             self.cache.reuse(&key);
             return Ok((hex, None));
         }
+        let svg = svg();
+        let picture = Picture { svg: &svg, width, height, dpi };
         let png = self.cache.png_of(&key, label, &picture)?;
         self.outputs.write_object(path, &hex, &png)?;
         Ok((hex, Some(png)))

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use muster_check::Solution;
 use muster_model::Game;
 use muster_package::archive::{ArchiveError, Fetched};
-use muster_package::module::{Drawn, Module, ModuleOptions, SheetImage, build};
+use muster_package::module::{Drawn, Module, ModuleOptions, SheetImage, ToDraw, build};
 use muster_render::FaceArts;
 use rayon::prelude::*;
 
@@ -246,16 +246,23 @@ fn package(
     let reused = Mutex::new(Vec::new());
     // Each image is drawn through the cache and named by its object's key, so that its
     // copy in the browser table can be kept unread.
-    let draw = |label: &str, svg: &str, width: u32, height: u32, dpi: u32| {
-        let label = format!("module {label}");
-        let picture = Picture { svg, width, height, dpi };
-        let key = ctx.cache.png_key(&label, &picture);
+    let draw = |image: &ToDraw| {
+        let label = format!("module {}", image.label);
+        let (width, height, dpi) = (image.width, image.height, image.dpi);
+        let key = ctx.cache.digested_png_key(
+            &label,
+            &image.digest,
+            (width, height, dpi),
+            image.svg,
+        );
         let hex = key.hex();
         // An image the last module holds is read from it only as the new one is written.
         if last.is_some_and(|l| l.size(&hex).is_some()) {
             lock(&reused).push(key);
             return Ok(Drawn::Held { origin: hex });
         }
+        let svg = (image.svg)();
+        let picture = Picture { svg: &svg, width, height, dpi };
         let png =
             ctx.cache.png_of(&key, &label, &picture).map_err(|e| format!("{e:#}"))?;
         Ok(Drawn::named(png, hex))

@@ -111,10 +111,26 @@ pub const RULESET: &str = "rules/ruleset.json";
 /// The module's path of the embedded rules checker, compiled for WebAssembly.
 pub const CHECKER: &str = "rules/checker.wasm";
 
-/// Draws an SVG as a PNG of the given size and resolution: `(label, svg, width, height,
-/// dpi)`. The caller chooses how (directly, or through a cache).
-pub type Draw<'a> =
-    dyn Fn(&str, &str, u32, u32, u32) -> Result<Drawn, String> + Sync + 'a;
+/// Draws an SVG as a PNG of the given size and resolution. The caller chooses how
+/// (directly, or through a cache).
+pub type Draw<'a> = dyn Fn(&ToDraw) -> Result<Drawn, String> + Sync + 'a;
+
+/// An image for a [`Draw`] callback: an SVG at `width` × `height` pixels recording `dpi`,
+/// known by the digest of its bytes and made only when it has to be drawn.
+pub struct ToDraw<'a> {
+    /// What the image is, for messages.
+    pub label: &'a str,
+    /// The BLAKE3 digest of the SVG's bytes.
+    pub digest: [u8; 32],
+    /// Makes the SVG.
+    pub svg: &'a (dyn Fn() -> String + Sync),
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// The resolution the PNG records.
+    pub dpi: u32,
+}
 
 /// Builds every file of a game's module from its rendered sheets and solved scenarios,
 /// drawing counter images with `draw` and archiving each setup's saved game through
@@ -130,9 +146,20 @@ pub fn build(
     let dpi = sheets.first().map_or(150.0, |s| s.dpi);
     let counter_px = ((options.counter_in * dpi).round() as u32).max(16);
     let mut files = Files::default();
-    let render = |svg: &str, w: u32, h: u32, what: &str| {
-        draw(what, svg, w, h, dpi.round() as u32)
-            .map_err(|e| PackageError(format!("failed to draw {what} ({e})")))
+    let dpi_px = dpi.round() as u32;
+    let drawn = |image: &ToDraw| {
+        draw(image)
+            .map_err(|e| PackageError(format!("failed to draw {} ({e})", image.label)))
+    };
+    let render = |svg: &str, width: u32, height: u32, label: &str| {
+        drawn(&ToDraw {
+            label,
+            digest: *blake3::hash(svg.as_bytes()).as_bytes(),
+            svg: &|| svg.to_string(),
+            width,
+            height,
+            dpi: dpi_px,
+        })
     };
 
     // Counter images at the map's resolution.
@@ -150,11 +177,19 @@ pub fn build(
             faces
                 .par_iter()
                 .map(|(u, face)| {
-                    let art = options.arts.get(game, u, *face);
-                    let svg = muster_render::standalone_svg(&art, options.counter_in);
+                    // Keyed by the digest the counter images worked out already.
+                    let (arts, size) = (options.arts, options.counter_in);
                     let name = image_name(u, *face);
-                    let png =
-                        render(&svg, counter_px, counter_px, &format!("counter {name}"))?;
+                    let png = drawn(&ToDraw {
+                        label: &format!("counter {name}"),
+                        digest: arts.standalone_digest(game, u, *face, size),
+                        svg: &|| {
+                            muster_render::standalone_svg(&arts.get(game, u, *face), size)
+                        },
+                        width: counter_px,
+                        height: counter_px,
+                        dpi: dpi_px,
+                    })?;
                     Ok((format!("images/{name}"), png))
                 })
                 .collect::<Result<Vec<_>, PackageError>>()
