@@ -122,7 +122,8 @@ impl Build {
             .zip(&views)
             .map(|(g, view)| -> Result<_> {
                 let keep = view.keeper(ErrorKind::Render, &g.id);
-                let arts = FaceArts::draw_kept(g, bleed, &*keep).map_err(|e| {
+                let size = self.settings.counters.sheet.counter_in;
+                let arts = FaceArts::draw_kept(g, bleed, size, &*keep).map_err(|e| {
                     Error::new(
                         ErrorKind::Render,
                         format!("failed to draw the counters of {} ({e})", g.id),

@@ -44,6 +44,19 @@ impl Drawn {
             standalone: OnceLock::new(),
         }
     }
+
+    /// [`Drawn::of`], with the digest of its [`standalone_svg`] at `size_in` inches.
+    fn sized(game: &Game, unit: &Unit, face: Face, bleed: f64, size_in: f64) -> Drawn {
+        let drawn = Drawn::of(game, unit, face, bleed);
+        let digest = digest(&drawn.art, size_in);
+        drawn.standalone.get_or_init(|| (size_in.to_bits(), digest));
+        drawn
+    }
+}
+
+/// The BLAKE3 digest of `art`'s [`standalone_svg`] at `size_in` inches.
+fn digest(art: &CounterArt, size_in: f64) -> [u8; 32] {
+    *blake3::hash(standalone_svg(art, size_in).as_bytes()).as_bytes()
 }
 
 /// Every side of every counter and marker of a game, drawn once without bleed and once
@@ -72,16 +85,23 @@ impl FaceArts {
     }
 
     /// [`FaceArts::draw`], drawing the sides made from a template in runs of [`RUN`]
-    /// counters through `keep`, whose parts are the game's [`style_recipe`], the bleed
-    /// and each side's [`recipe`]. Sides drawn from the publisher's own art are drawn each
-    /// time (they are a copy of it). Fails only when `keep` fails.
-    pub fn draw_kept(game: &Game, bleed: f64, keep: &Keep) -> Result<Self, String> {
+    /// counters through `keep`, whose parts are the game's [`style_recipe`], the bleed,
+    /// the counters' size and each side's [`recipe`]. A run keeps with its sides the
+    /// digests of their SVGs at `size_in` inches ([`FaceArts::standalone_digest`]). Sides
+    /// drawn from the publisher's own art are drawn each time (they are a copy of it).
+    /// Fails only when `keep` fails.
+    pub fn draw_kept(
+        game: &Game,
+        bleed: f64,
+        size_in: f64,
+        keep: &Keep,
+    ) -> Result<Self, String> {
         let counters = counters(game);
         let style = style_recipe(game);
         let runs = counters
             .par_chunks(RUN)
             .enumerate()
-            .map(|(i, run)| draw_run(game, run, i, bleed, &style, keep))
+            .map(|(i, run)| draw_run(game, run, i, (bleed, size_in), &style, keep))
             .collect::<Result<Vec<_>, String>>()?;
         Ok(Self::of(&counters, runs.into_iter().flatten().collect(), bleed))
     }
@@ -131,10 +151,7 @@ impl FaceArts {
         face: Face,
         size_in: f64,
     ) -> [u8; 32] {
-        let digest = || {
-            let svg = standalone_svg(&self.get(game, unit, face), size_in);
-            *blake3::hash(svg.as_bytes()).as_bytes()
-        };
+        let digest = || digest(&self.get(game, unit, face), size_in);
         match self.kept(unit, face) {
             Some(d) => {
                 match *d.standalone.get_or_init(|| (size_in.to_bits(), digest())) {
@@ -167,13 +184,13 @@ fn counters(game: &Game) -> Vec<&Unit> {
     game.units.iter().chain(&game.markers).collect()
 }
 
-/// The sides of one run of counters (number `index`): those drawn from a template through
-/// `keep`, the others now.
+/// The sides of one run of counters (number `index`) with `bleed` and their digests at
+/// `size_in` inches: those drawn from a template through `keep`, the others now.
 fn draw_run(
     game: &Game,
     run: &[&Unit],
     index: usize,
-    bleed: f64,
+    (bleed, size_in): (f64, f64),
     style: &[u8],
     keep: &Keep,
 ) -> Result<Vec<Vec<Drawn>>, String> {
@@ -191,15 +208,15 @@ fn draw_run(
         .map(|((_, u, f), _)| (*u, *f))
         .collect();
     let draw = || -> Vec<Drawn> {
-        templated.iter().map(|(u, f)| Drawn::of(game, u, *f, bleed)).collect()
+        templated.iter().map(|(u, f)| Drawn::sized(game, u, *f, bleed, size_in)).collect()
     };
-    let bleed_bytes = bleed.to_le_bytes();
-    let mut parts: Vec<&[u8]> = vec![style, &bleed_bytes];
+    let (bleed_bytes, size_bytes) = (bleed.to_le_bytes(), size_in.to_le_bytes());
+    let mut parts: Vec<&[u8]> = vec![style, &bleed_bytes, &size_bytes];
     parts.extend(recipes.iter().flatten().map(Vec::as_slice));
     let label = format!("counter sides run {}", index + 1);
     let bytes = keep(&label, &parts, &|| Ok(encode(&draw())))?;
     // What an earlier build kept and cannot be read is drawn again.
-    let mut drawn = decode(&bytes)
+    let mut drawn = decode(&bytes, size_in)
         .filter(|d| d.len() == templated.len())
         .unwrap_or_else(draw)
         .into_iter();
@@ -211,7 +228,8 @@ fn draw_run(
     Ok(out)
 }
 
-/// The bytes of drawn sides, as [`decode`] reads them.
+/// The bytes of drawn sides, as [`decode`] reads them: each with the digest of its SVG
+/// alone, worked out when it was drawn.
 fn encode(drawn: &[Drawn]) -> Vec<u8> {
     let mut out = Vec::with_capacity(drawn.len() * 4096);
     put(&mut out, &(drawn.len() as u64).to_le_bytes());
@@ -219,6 +237,7 @@ fn encode(drawn: &[Drawn]) -> Vec<u8> {
         put(&mut out, d.art.fragment.as_bytes());
         put(&mut out, d.bled.as_bytes());
         put(&mut out, d.art.template.as_bytes());
+        put(&mut out, d.standalone.get().map_or(&[][..], |(_, digest)| &digest[..]));
         put(&mut out, &(d.art.unknown_values as u64).to_le_bytes());
         put(&mut out, &(d.art.misfits.len() as u64).to_le_bytes());
         for m in &d.art.misfits {
@@ -239,8 +258,9 @@ fn put(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
-/// The sides [`encode`] wrote, or nothing when the bytes are not what it writes.
-fn decode(bytes: &[u8]) -> Option<Vec<Drawn>> {
+/// The sides [`encode`] wrote, their digests those of their SVGs at `size_in` inches, or
+/// nothing when the bytes are not what it writes.
+fn decode(bytes: &[u8], size_in: f64) -> Option<Vec<Drawn>> {
     let mut r = Reader(bytes);
     let count = r.number()?;
     let mut drawn = Vec::new();
@@ -248,6 +268,7 @@ fn decode(bytes: &[u8]) -> Option<Vec<Drawn>> {
         let fragment = r.text()?;
         let bled = r.text()?;
         let template = r.text()?;
+        let digest: [u8; 32] = r.field()?.try_into().ok()?;
         let unknown_values = usize::try_from(r.number()?).ok()?;
         let misfits = (0..r.number()?)
             .map(|_| {
@@ -268,7 +289,7 @@ fn decode(bytes: &[u8]) -> Option<Vec<Drawn>> {
         drawn.push(Drawn {
             art: CounterArt { fragment, unknown_values, misfits, template },
             bled,
-            standalone: OnceLock::new(),
+            standalone: OnceLock::from((size_in.to_bits(), digest)),
         });
     }
     r.0.is_empty().then_some(drawn)
@@ -321,7 +342,7 @@ mod tests {
                     template: "templates/unit.svg".into(),
                 },
                 bled: "<g/>".into(),
-                standalone: OnceLock::new(),
+                standalone: OnceLock::from((0.5f64.to_bits(), [7; 32])),
             },
             Drawn {
                 art: CounterArt {
@@ -331,11 +352,11 @@ mod tests {
                     template: "muster's unit template".into(),
                 },
                 bled: String::new(),
-                standalone: OnceLock::new(),
+                standalone: OnceLock::from((0.5f64.to_bits(), [0; 32])),
             },
         ];
         let bytes = encode(&drawn);
-        let back = decode(&bytes).unwrap();
+        let back = decode(&bytes, 0.5).unwrap();
         assert_eq!(back.len(), 2);
         for (a, b) in drawn.iter().zip(&back) {
             assert_eq!(a.art.fragment, b.art.fragment);
@@ -343,13 +364,22 @@ mod tests {
             assert_eq!(a.art.misfits, b.art.misfits);
             assert_eq!(a.art.template, b.art.template);
             assert_eq!(a.bled, b.bled);
+            assert_eq!(a.standalone.get(), b.standalone.get());
         }
+        // Read for another size, the digests are of that size: the size is part of
+        // what keeps a run, so a run kept at one size is read at that size only.
+        let other = decode(&bytes, 0.75).unwrap();
+        assert_eq!(other[0].standalone.get(), Some(&(0.75f64.to_bits(), [7; 32])));
+        // A side kept without its digest is not read.
+        let mut bare = drawn.clone();
+        bare[1].standalone = OnceLock::new();
+        assert!(decode(&encode(&bare), 0.5).is_none());
         // Bytes cut short or with more after them are not read.
         for cut in [1, 8, bytes.len() / 2, bytes.len() - 1] {
-            assert!(decode(&bytes[..cut]).is_none(), "{cut}");
+            assert!(decode(&bytes[..cut], 0.5).is_none(), "{cut}");
         }
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(decode(&longer).is_none());
+        assert!(decode(&longer, 0.5).is_none());
     }
 }

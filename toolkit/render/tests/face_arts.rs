@@ -24,6 +24,9 @@ fn seed_games() -> Vec<Game> {
 /// A bleed like the print sheets' (1/16 inch and the underlap, at 5/8 inch).
 const BLEED: f64 = 11.6;
 
+/// The counters' size, in inches.
+const SIZE: f64 = 0.625;
+
 #[test]
 fn each_side_drawn_once_is_the_side_drawn_alone() {
     for game in seed_games() {
@@ -145,6 +148,16 @@ impl Kept {
     }
 }
 
+/// The digest of every side of `game`'s SVG at `size` inches, as `arts` gives it.
+fn digests(game: &Game, arts: &FaceArts, size: f64) -> Vec<[u8; 32]> {
+    game.units
+        .iter()
+        .chain(&game.markers)
+        .flat_map(|u| faces(u).into_iter().map(move |f| (u, f)))
+        .map(|(u, f)| arts.standalone_digest(game, u, f, size))
+        .collect()
+}
+
 /// Every side of `game` as `arts` holds it, with and without bleed.
 fn all_sides(game: &Game, arts: &FaceArts) -> Vec<(String, String, usize)> {
     game.units
@@ -170,26 +183,31 @@ fn kept_sides_are_the_sides_drawn_now_and_a_change_draws_its_run_only() {
     let kept = Kept::default();
     let keep: &Keep = &|label, parts, make| kept.keep(label, parts, make);
     let drawn = FaceArts::draw(&game, BLEED);
-    let first = FaceArts::draw_kept(&game, BLEED, keep).unwrap();
+    let first = FaceArts::draw_kept(&game, BLEED, SIZE, keep).unwrap();
     assert_eq!(kept.made().len(), runs);
     assert!(all_sides(&game, &first) == all_sides(&game, &drawn));
     assert_eq!(check(&game, &first), check(&game, &drawn));
-    // Nothing changed: every run is kept.
-    let again = FaceArts::draw_kept(&game, BLEED, keep).unwrap();
+    // Nothing changed: every run is kept, with the digests of the sides' SVGs.
+    let again = FaceArts::draw_kept(&game, BLEED, SIZE, keep).unwrap();
     assert!(kept.made().is_empty());
     assert!(all_sides(&game, &again) == all_sides(&game, &drawn));
+    assert!(digests(&game, &again, SIZE) == digests(&game, &drawn, SIZE));
+    // Kept at one size, a side's digest at another is of its SVG at that size.
+    let other = FaceArts::draw_kept(&game, BLEED, SIZE, keep).unwrap();
+    assert!(digests(&game, &other, 0.5) == digests(&game, &drawn, 0.5));
+    assert!(digests(&game, &other, 0.5) != digests(&game, &drawn, SIZE));
     // A counter of the second run changes what it prints: that run only is drawn again,
     // and what is kept of the others is what drawing them now gives.
     let unit = &mut game.units[RUN + 1];
     unit.name.designation = format!("{} bis", unit.printed.v);
-    let changed = FaceArts::draw_kept(&game, BLEED, keep).unwrap();
+    let changed = FaceArts::draw_kept(&game, BLEED, SIZE, keep).unwrap();
     assert_eq!(kept.made(), ["counter sides run 2"]);
     assert!(
         all_sides(&game, &changed) == all_sides(&game, &FaceArts::draw(&game, BLEED))
     );
     assert!(all_sides(&game, &changed) != all_sides(&game, &drawn));
     // Another bleed draws every run again.
-    FaceArts::draw_kept(&game, BLEED / 2.0, keep).unwrap();
+    FaceArts::draw_kept(&game, BLEED / 2.0, SIZE, keep).unwrap();
     assert_eq!(kept.made().len(), runs);
 }
 
@@ -197,8 +215,11 @@ fn kept_sides_are_the_sides_drawn_now_and_a_change_draws_its_run_only() {
 fn a_keep_that_fails_fails_the_draw_and_kept_bytes_that_cannot_be_read_are_drawn_again() {
     let game = seed_games().into_iter().next().unwrap();
     let failing: &Keep = &|_, _, _| Err("disk full".into());
-    assert_eq!(FaceArts::draw_kept(&game, BLEED, failing).unwrap_err(), "disk full");
+    assert_eq!(
+        FaceArts::draw_kept(&game, BLEED, SIZE, failing).unwrap_err(),
+        "disk full"
+    );
     let damaged: &Keep = &|_, _, _| Ok(b"not sides".to_vec());
-    let arts = FaceArts::draw_kept(&game, BLEED, damaged).unwrap();
+    let arts = FaceArts::draw_kept(&game, BLEED, SIZE, damaged).unwrap();
     assert!(all_sides(&game, &arts) == all_sides(&game, &FaceArts::draw(&game, BLEED)));
 }
