@@ -36,7 +36,7 @@ use crate::sync::lock;
 use crate::trash::Trash;
 
 /// A cache key: the hash of a step's inputs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Key(blake3::Hash);
 
 impl Key {
@@ -185,7 +185,7 @@ pub struct Cache {
 /// which objects it uses, so that games can build side by side.
 pub struct GameCache<'a> {
     cache: &'a Cache,
-    used: Mutex<BTreeSet<String>>,
+    used: Mutex<HashSet<Key>>,
     reused: AtomicUsize,
     made: Mutex<Vec<String>>,
 }
@@ -352,7 +352,8 @@ impl Cache {
         diagnostics: Vec<StoredDiagnostic>,
     ) -> Result<()> {
         use rayon::join;
-        let objects: Vec<String> = lock(&game.used).iter().cloned().collect();
+        let mut objects: Vec<String> = lock(&game.used).iter().map(Key::hex).collect();
+        objects.sort_unstable();
         lock(&self.kept).extend(objects.iter().cloned());
         let base = self.out();
         // The listing and the records of objects are made side by side.
@@ -508,7 +509,7 @@ impl<'a> GameCache<'a> {
         make: impl FnOnce() -> Result<Vec<u8>>,
     ) -> Result<Vec<u8>> {
         let path = self.cache.object_path(key);
-        lock(&self.used).insert(key.hex());
+        lock(&self.used).insert(*key);
         if let Some(bytes) = read_object(&path) {
             self.reused.fetch_add(1, Ordering::Relaxed);
             return Ok(bytes);
@@ -643,7 +644,7 @@ impl<'a> GameCache<'a> {
 
     /// Counts each of the objects `keys` as [`GameCache::reuse`] does, under one lock.
     pub fn reuse_all(&self, keys: &[Key]) {
-        lock(&self.used).extend(keys.iter().map(Key::hex));
+        lock(&self.used).extend(keys.iter().copied());
         self.reused.fetch_add(keys.len(), Ordering::Relaxed);
     }
 
@@ -728,7 +729,7 @@ impl<'a> GameCache<'a> {
         make: impl Fn(usize) -> Result<Vec<u8>> + Sync,
         join: impl FnOnce(Vec<Vec<u8>>) -> Result<Vec<u8>>,
     ) -> Result<Vec<u8>> {
-        lock(&self.used).extend(parts.iter().map(Key::hex));
+        lock(&self.used).extend(parts.iter().copied());
         self.get_or_make(
             whole,
             || label.to_string(),
