@@ -515,8 +515,11 @@ pub fn maps(
                 .attr("reshufflable", "false")
                 .attr("color", "255,255,255");
             for s in contents {
-                pile =
-                    pile.child(super::slot_element(s, plan.counter_px, plan.counter_px));
+                pile = pile.child(super::build_file::slot_element(
+                    s,
+                    plan.counter_px,
+                    plan.counter_px,
+                ));
             }
             m = m.child(pile);
         }
