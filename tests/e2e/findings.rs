@@ -1,11 +1,11 @@
-//! One severity model: every finding kind has one severity, and the README's table of
-//! kinds states exactly what the code does.
+//! One severity model: every finding kind has one severity, and the book's table of kinds
+//! states exactly what the code does.
 
 use muster_model::FindingKind;
 
 use crate::util::root;
 
-/// The README's table of finding kinds, as the code has it.
+/// The book's table of finding kinds, as the code has it.
 fn table() -> String {
     let mut s = String::from("| kind | severity | what |\n| --- | --- | --- |\n");
     for k in FindingKind::ALL {
@@ -15,10 +15,11 @@ fn table() -> String {
 }
 
 #[test]
-fn the_readme_lists_every_finding_kind_with_its_severity() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+fn the_book_lists_every_finding_kind_with_its_severity() {
+    let page = root().join("docs/book/src/guides/findings.md");
+    let text = std::fs::read_to_string(&page).unwrap();
     let want = table();
-    assert!(readme.contains(&want), "README.md must hold this table:\n{want}");
+    assert!(text.contains(&want), "{} must hold this table:\n{want}", page.display());
 }
 
 /// A copy of the example game with one unit of its setup misspelt (`2/1 Arm Bm`).

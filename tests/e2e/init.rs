@@ -20,11 +20,21 @@ fn a_new_game_builds_with_no_findings_and_validates_against_the_schemas() {
     assert_eq!(files.len(), 7, "{files:?}");
     for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "yaml")) {
         let text = fs::read_to_string(f).unwrap();
-        assert!(
-            text.contains("README.md"),
-            "{} points to no README section",
-            f.display()
-        );
+        let pages: Vec<&str> = text
+            .split("docs/book/src/")
+            .skip(1)
+            .filter_map(|rest| rest.split(".md").next())
+            .collect();
+        assert!(!pages.is_empty(), "{} points to no page of the book", f.display());
+        for page in pages {
+            let path = crate::util::root().join(format!("docs/book/src/{page}.md"));
+            assert!(
+                path.is_file(),
+                "{} points to {}, which is no page",
+                f.display(),
+                path.display()
+            );
+        }
     }
     assert_game_validates(&game);
 

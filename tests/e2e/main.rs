@@ -4,6 +4,7 @@
 
 mod art;
 mod bad_input;
+mod book;
 mod cli;
 mod counters;
 mod engine_saves;

@@ -228,7 +228,7 @@ pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
         LocationExpr::Unparsed { text } => Region::unresolved(
             FindingKind::UnparsedLocation,
             format!(
-                "`{text}` fits no placement form (a hex such as `0505`, `within 2 hexes of 0505`, `stacked with …`; see the README's printed setups)"
+                "`{text}` fits no placement form (a hex such as `0505`, `within 2 hexes of 0505`, `stacked with …`; see muster's book, docs/book/src/files/scenario.md)"
             ),
         ),
     }

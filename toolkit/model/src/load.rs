@@ -247,7 +247,7 @@ pub fn load_game(
                 ),
             )
             .with_hint(format!(
-                "state the rulebook's stacking rules in {} (see the README's rules language)",
+                "state the rulebook's stacking rules in {} (see muster's book, docs/book/src/files/rules.md)",
                 rules.display()
             )),
         );
