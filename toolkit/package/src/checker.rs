@@ -4,10 +4,9 @@
 use muster_rules::Standing;
 use muster_rules::embedded::{PieceAt, Report, Request, RulesetDoc};
 use muster_vassal::listing::{Holder, Listing};
-use wasmi::{Config, Engine, Instance, Linker, Memory, Module, Store, TypedFunc};
+use wasmi::{Instance, Linker, Memory, Module, Store, StoreLimits, TypedFunc};
 
-/// Instructions' worth of fuel one call may burn before it is stopped.
-const FUEL: u64 = 20_000_000_000;
+use crate::sandbox;
 
 /// Why the embedded checker could not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +21,7 @@ impl std::fmt::Display for CheckerError {
 impl std::error::Error for CheckerError {}
 
 fn err(what: &str) -> impl Fn(wasmi::Error) -> CheckerError + '_ {
-    move |e| CheckerError(format!("the embedded checker failed to {what} ({e})"))
+    move |e| sandbox::explain(what, &e)
 }
 
 /// The checker's request for a saved game: every piece that carries a counter's id, where
@@ -66,7 +65,7 @@ pub const INTERFACES: [u32; 2] = [1, 2];
 /// A loaded embedded checker with its ruleset.
 pub struct EmbeddedChecker {
     version: u32,
-    store: Store<()>,
+    store: Store<StoreLimits>,
     memory: Memory,
     input: TypedFunc<u32, u32>,
     check: TypedFunc<(), u32>,
@@ -75,15 +74,13 @@ pub struct EmbeddedChecker {
 }
 
 impl EmbeddedChecker {
-    /// Instantiates `wasm` (which must import nothing) and loads `ruleset` into it.
+    /// Instantiates `wasm` (which must import nothing) in the box of [`sandbox`] and loads
+    /// `ruleset` into it.
     pub fn new(wasm: &[u8], ruleset: &[u8]) -> Result<EmbeddedChecker, CheckerError> {
-        let mut config = Config::default();
-        config.consume_fuel(true);
-        let engine = Engine::new(&config);
-        let module = Module::new(&engine, wasm).map_err(err("load"))?;
-        let mut store = Store::new(&engine, ());
-        store.set_fuel(FUEL).map_err(err("start"))?;
-        let linker = Linker::<()>::new(&engine);
+        let engine = sandbox::engine();
+        let module = Module::new(&engine, wasm).map_err(|e| sandbox::refused(&e))?;
+        let mut store = sandbox::store(&engine)?;
+        let linker = Linker::<StoreLimits>::new(&engine);
         let instance: Instance =
             linker.instantiate_and_start(&mut store, &module).map_err(err("start"))?;
         let memory = instance.get_memory(&store, "memory").ok_or_else(|| {
@@ -143,6 +140,12 @@ impl EmbeddedChecker {
     fn output(&mut self) -> Result<String, CheckerError> {
         let ptr = self.out_ptr.call(&mut self.store, ()).map_err(err("answer"))?;
         let len = self.out_len.call(&mut self.store, ()).map_err(err("answer"))?;
+        let end = u64::from(ptr) + u64::from(len);
+        if end > self.memory.data_size(&self.store) as u64 {
+            return Err(CheckerError(format!(
+                "the checker's answer ({len} bytes at {ptr}) lies outside its memory"
+            )));
+        }
         let mut buf = vec![0u8; len as usize];
         self.memory.read(&self.store, ptr as usize, &mut buf).map_err(|e| {
             CheckerError(format!("cannot read the checker's answer ({e})"))
@@ -165,7 +168,7 @@ impl EmbeddedChecker {
         }
         let json =
             serde_json::to_vec(&request).map_err(|e| CheckerError(e.to_string()))?;
-        self.store.set_fuel(FUEL).map_err(err("start"))?;
+        sandbox::refuel(&mut self.store)?;
         self.send(&json)?;
         let status = self.check.call(&mut self.store, ()).map_err(err("check"))?;
         let answer = self.output()?;
@@ -213,5 +216,96 @@ mod tests {
             .expect("checks");
         assert!(r.violations.is_empty());
         assert_eq!(r.unknown_units, vec!["x".to_string()]);
+    }
+
+    /// A checker that speaks interface 2, takes its input at address 1024 of `memory` (the
+    /// declaration of its memories, the first exported as `memory`) and runs `load` when it
+    /// is given the ruleset.
+    fn checker(memory: &str, load: &str) -> Vec<u8> {
+        let text = format!(
+            r#"(module
+                {memory}
+                (func (export "muster_version") (result i32) (i32.const 2))
+                (func (export "muster_input") (param i32) (result i32) (i32.const 1024))
+                (func (export "muster_load") (result i32) {load} (i32.const 0))
+                (func (export "muster_check") (result i32) (i32.const 0))
+                (func (export "muster_output_ptr") (result i32) (i32.const 0))
+                (func (export "muster_output_len") (result i32) (i32.const 0)))"#
+        );
+        wat::parse_str(&text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn refusal(wasm: &[u8]) -> String {
+        match EmbeddedChecker::new(wasm, b"{}") {
+            Ok(_) => panic!("the checker was let run"),
+            Err(e) => e.0,
+        }
+    }
+
+    #[test]
+    fn the_box_itself_lets_a_plain_checker_run() {
+        let wasm = checker(r#"(memory (export "memory") 1)"#, "");
+        assert!(EmbeddedChecker::new(&wasm, b"{}").is_ok());
+    }
+
+    #[test]
+    fn a_checker_that_grows_its_memory_past_the_limit_is_stopped() {
+        let one = r#"(memory (export "memory") 1)"#;
+        let grow = checker(one, "(drop (memory.grow (i32.const 2048)))");
+        let e = refusal(&grow);
+        assert!(e.contains("more than 64 MiB of memory"), "{e}");
+        assert!(e.contains("load the ruleset"), "{e}");
+        // Asked for at the start, past the limit, it is not even instantiated.
+        let big = checker(r#"(memory (export "memory") 2048)"#, "");
+        let e = refusal(&big);
+        assert!(e.contains("more than 64 MiB of memory"), "{e}");
+    }
+
+    #[test]
+    fn a_checker_with_a_64_bit_memory_is_refused_when_loaded() {
+        let wasm = checker(
+            r#"(memory (export "memory") i64 1)"#,
+            "(drop (memory.grow (i64.const 1)))",
+        );
+        let e = refusal(&wasm);
+        assert!(e.contains("cannot be loaded"), "{e}");
+        assert!(e.contains("memory64"), "{e}");
+    }
+
+    #[test]
+    fn a_checker_with_two_memories_is_refused_when_loaded() {
+        let wasm = checker(
+            r#"(memory (export "memory") 1) (memory $second 1)"#,
+            "(drop (memory.grow $second (i32.const 1)))",
+        );
+        let e = refusal(&wasm);
+        assert!(e.contains("cannot be loaded"), "{e}");
+        assert!(e.contains("multiple memories"), "{e}");
+    }
+
+    #[test]
+    fn a_checker_that_loops_forever_is_stopped_after_its_steps() {
+        let wasm = checker(r#"(memory (export "memory") 1)"#, "(loop $l (br $l))");
+        let e = refusal(&wasm);
+        let steps = format!("ran longer than {} steps", sandbox::FUEL);
+        assert!(e.contains(&steps), "{e}");
+        assert!(e.contains("load the ruleset"), "{e}");
+    }
+
+    #[test]
+    fn an_answer_outside_the_memory_is_an_error_not_a_huge_buffer() {
+        let wasm = wat::parse_str(
+            r#"(module
+                (memory (export "memory") 1)
+                (func (export "muster_version") (result i32) (i32.const 2))
+                (func (export "muster_input") (param i32) (result i32) (i32.const 1024))
+                (func (export "muster_load") (result i32) (i32.const 1))
+                (func (export "muster_check") (result i32) (i32.const 0))
+                (func (export "muster_output_ptr") (result i32) (i32.const 0))
+                (func (export "muster_output_len") (result i32) (i32.const -1)))"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let e = refusal(&wasm);
+        assert!(e.contains("lies outside its memory"), "{e}");
     }
 }

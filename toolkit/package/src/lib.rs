@@ -4,10 +4,11 @@
 //! The formats themselves live in `muster-vassal` (re-exported here as `archive`, `listing`,
 //! `read` and `vassal`), which knows nothing of games. `module` turns a loaded game, its rendered
 //! images and its solved setups into the files of a module; `web` into the browser table;
-//! `checker` runs a module's own WebAssembly checker.
+//! `checker` runs a module's own WebAssembly checker in the box of `sandbox`.
 
 pub mod checker;
 pub mod module;
+pub mod sandbox;
 pub mod web;
 
 pub use muster_vassal::{archive, listing, read, vassal};
