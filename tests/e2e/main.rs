@@ -25,6 +25,7 @@ mod rules;
 mod saves;
 mod schemas;
 mod seeds;
+mod serve;
 mod table;
 mod util;
 mod vassal;
