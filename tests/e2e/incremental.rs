@@ -158,7 +158,7 @@ fn changing_one_counter_remakes_that_counter_its_sheet_and_the_module_only() {
 }
 
 #[test]
-fn touched_or_stray_outputs_are_rebuilt_and_swept() {
+fn touched_outputs_are_rebuilt_and_stray_files_left_and_named() {
     let tmp = workspace(&["example-oasis"]);
     build(tmp.path());
     let map = tmp.path().join("maps/example-oasis/oasis.png");
@@ -170,7 +170,9 @@ fn touched_or_stray_outputs_are_rebuilt_and_swept() {
     assert_eq!(game(&report, "example-oasis")["up_to_date"], false);
     assert!(made(&report, "example-oasis").is_empty(), "everything came from the cache");
     assert_eq!(fs::read(&map).unwrap(), bytes);
-    assert!(!stray.exists(), "files the build did not write are removed");
+    assert_eq!(fs::read(&stray).unwrap(), b"old", "a file muster did not write stays");
+    let left = &game(&report, "example-oasis")["left"];
+    assert_eq!(left[0]["path"], "dist/example-oasis/web/left-over.png", "{left}");
 }
 
 #[test]

@@ -84,9 +84,15 @@ pub struct DrawJob {
 struct Stamp {
     /// Hash of the game's inputs and the build options.
     key: String,
-    /// Outputs: path relative to the output folder, size in bytes, modification time in
-    /// nanoseconds. The record of what the build wrote, which `clean` removes.
+    /// Every file under the game's outputs as the build left them: path relative to the
+    /// output folder, size in bytes, modification time in nanoseconds. Those not listed
+    /// in `foreign` are the record of what the build wrote, which `clean` and the next
+    /// build may remove while they are unchanged.
     outputs: Vec<(String, u64, u128)>,
+    /// The files among `outputs` that the build left in place without having written
+    /// them (a stamp of an older muster has none: its builds swept every other file).
+    #[serde(default)]
+    foreign: Vec<String>,
     /// The cache objects the build used, kept while the stamp stands.
     objects: Vec<String>,
     /// The outputs written from a cache object: path relative to the output folder, and
@@ -124,6 +130,7 @@ impl Stamp {
         let fields = [
             ("key", key?),
             ("outputs", outputs?),
+            ("foreign", to_vec(&self.foreign)?),
             ("objects", objects?),
             ("from_objects", from_objects?),
             ("archives", archives?),
@@ -307,18 +314,27 @@ impl Cache {
         let Some(mut stamp) = read_stamp(&self.stamp_path(game)) else {
             return LastObjects::default();
         };
+        let foreign: HashSet<String> =
+            std::mem::take(&mut stamp.foreign).into_iter().collect();
+        let mut last = LastObjects {
+            recorded: stamp
+                .outputs
+                .iter()
+                .filter(|(path, _, _)| !foreign.contains(path))
+                .map(|(path, len, mtime)| (self.out().join(path), (*len, *mtime)))
+                .collect(),
+            foreign: foreign.iter().map(|path| self.out().join(path)).collect(),
+            ..LastObjects::default()
+        };
         if stamp.from_objects.is_empty() && stamp.archives.is_empty() {
-            return LastObjects::default();
+            return last;
         }
         let left: HashSet<(String, u64, u128)> = stamp.outputs.into_iter().collect();
         let listed = listing(self.out(), outputs);
-        let mut last = LastObjects {
-            found: listed
-                .iter()
-                .map(|(path, len, mtime)| (self.out().join(path), (*len, *mtime)))
-                .collect(),
-            ..LastObjects::default()
-        };
+        last.found = listed
+            .iter()
+            .map(|(path, len, mtime)| (self.out().join(path), (*len, *mtime)))
+            .collect();
         for (path, _, _) in listed.into_iter().filter(|entry| left.contains(entry)) {
             if let Some(entries) = stamp.archives.remove(&path) {
                 last.archives.insert(self.out().join(&path), entries);
@@ -380,9 +396,11 @@ impl Cache {
                 )
             },
         );
+        let foreign = written.foreign().iter().map(|p| relative(base, p)).collect();
         let stamp = Stamp {
             key: key.hex(),
             outputs,
+            foreign,
             objects,
             from_objects,
             archives,
@@ -898,11 +916,29 @@ fn read_stamp(path: &Path) -> Option<Stamp> {
 }
 
 /// The files the last build of `game` wrote under the output folder `out`, from its
-/// stamp in the cache; `None` when there is no record of a build.
-pub fn recorded_outputs(out: &Path, game: &str) -> Option<Vec<PathBuf>> {
+/// stamp in the cache, each with its size and modification time as that build left it;
+/// `None` when there is no record of a build. Only paths inside the game's own outputs
+/// ([`crate::layout::game_outputs`]) and without `..` are given, whatever the stamp says.
+pub fn recorded_outputs(out: &Path, game: &str) -> Option<Vec<(PathBuf, Stated)>> {
+    use std::path::Component;
     let stamp =
         read_stamp(&crate::layout::stamp_path(&crate::layout::cache_dir(out), game))?;
-    Some(stamp.outputs.into_iter().map(|(path, _, _)| out.join(path)).collect())
+    let roots = crate::layout::game_outputs(out, game);
+    let foreign: HashSet<String> = stamp.foreign.into_iter().collect();
+    Some(
+        stamp
+            .outputs
+            .into_iter()
+            .filter(|(path, _, _)| {
+                !foreign.contains(path)
+                    && Path::new(path)
+                        .components()
+                        .all(|c| matches!(c, Component::Normal(_)))
+            })
+            .map(|(path, len, mtime)| (out.join(path), Stated { len, mtime }))
+            .filter(|(path, _)| roots.iter().any(|r| path.starts_with(r)))
+            .collect(),
+    )
 }
 
 /// Path (relative to the output folder `base`), size and modification time of every file
@@ -950,6 +986,7 @@ mod tests {
         let stamp = Stamp {
             key: "k\"ey".into(),
             outputs: vec![("dist/a.vmod".into(), 3, 4), ("dist/b".into(), 0, 1 << 70)],
+            foreign: vec!["dist/b".into()],
             objects: vec!["ab".into(), "cd".into()],
             from_objects: [("dist/x.png".into(), "ab".into())].into_iter().collect(),
             archives: [(
@@ -973,6 +1010,7 @@ mod tests {
         let stamp = Stamp {
             key: key.clone(),
             outputs: vec![("dist/g.vmod".into(), 1, 2)],
+            foreign: Vec::new(),
             objects: vec!["ab/cd".into()],
             from_objects: BTreeMap::new(),
             archives: BTreeMap::new(),

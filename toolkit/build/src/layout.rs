@@ -38,3 +38,43 @@ pub fn usable_out(out: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+/// What a game id is, as the messages that refuse one say it.
+pub const GAME_ID: &str = "lowercase letters and digits in words joined by single hyphens, such as `my-game`: the name of the game's folder under the sources folder, not a path";
+
+/// Refuses `id` when it is not a game id ([`muster_model::source::bounds::is_id`], the check
+/// a game's own id passes): no path, no `..`, nothing a folder of its own could not be.
+pub fn game_id(id: &str) -> Result<()> {
+    if muster_model::source::bounds::is_id(id) {
+        return Ok(());
+    }
+    Err(Error::new(ErrorKind::Sources, format!("`{id}` is not a game id ({GAME_ID})")))
+}
+
+/// Refuses a game's output folder that is a symbolic link ([`game_outputs`]): muster
+/// writes and sweeps a game's outputs only in folders of its own and never follows a link
+/// there, so a link to a file or folder elsewhere is left alone and named in the error.
+pub fn unlinked_outputs(out: &Path, game: &str) -> Result<()> {
+    for root in game_outputs(out, game) {
+        let Ok(meta) = std::fs::symlink_metadata(&root) else { continue };
+        if meta.file_type().is_symlink() {
+            let target = std::fs::read_link(&root)
+                .map(|t| format!(" (to {})", t.display()))
+                .unwrap_or_default();
+            return Err(Error::new(
+                ErrorKind::Io,
+                format!(
+                    "{} is a symbolic link{target}: muster writes a game's outputs only into a folder of its own there and follows no link, so as not to touch the files it leads to (remove the link; to keep the outputs elsewhere, give that place as --out)",
+                    shown(&root)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `path` as a person reads it in a message: without a leading `./` (what joining to the
+/// output folder `.` puts there).
+pub fn shown(path: &Path) -> String {
+    path.strip_prefix(".").unwrap_or(path).display().to_string()
+}

@@ -12,6 +12,7 @@ use crate::files::{
     stated_files_under, unchanged, write_temporary, write_temporary_with,
 };
 use crate::last_archive::LastArchive;
+use crate::report::LeftAlone;
 use crate::sync::lock;
 use crate::trash::{LARGE, Trash};
 use crate::writeback::{EARLY, Streamed, Writeback};
@@ -69,6 +70,10 @@ pub struct Outputs {
     archives: Mutex<HashMap<PathBuf, BTreeMap<String, String>>>,
     /// The files this build put in place.
     committed: Mutex<HashSet<PathBuf>>,
+    /// The files the sweep left in place that this build did not write.
+    foreign: Mutex<Vec<PathBuf>>,
+    /// Those among them the last build's record did not list as left in place already.
+    left_alone: Mutex<Vec<LeftAlone>>,
     /// The archives of the last build, opened, until a stage takes them.
     opened: Mutex<HashMap<PathBuf, LastArchive>>,
     /// Writes the large staged files back to disk while the build goes on.
@@ -90,6 +95,11 @@ pub struct LastObjects {
     /// Those archives opened as stores of the objects they hold, for the stage that writes
     /// each again to take ([`Outputs::take_last_archive`]).
     pub opened: HashMap<PathBuf, LastArchive>,
+    /// Every file the last build's record says muster wrote, with its size and
+    /// modification time then: the only files a sweep may remove (while unchanged).
+    pub recorded: HashMap<PathBuf, (u64, u128)>,
+    /// The files the last build left in place without having written them.
+    pub foreign: HashSet<PathBuf>,
 }
 
 impl Outputs {
@@ -233,9 +243,10 @@ impl Outputs {
         persisted.map(|()| n)
     }
 
-    /// Removes every file under `roots` (files or folders) that was not written (among
-    /// them any temporary file a killed build left there), and the folders that leaves
-    /// empty. Returns how many files went.
+    /// Removes every file under `roots` (files or folders) that was not written but that
+    /// the last build's record says muster wrote, still as it left it, and any temporary
+    /// file a killed build left there; then the folders that leaves empty. Every other
+    /// file stays ([`Outputs::left_alone`]). Returns how many files went.
     pub fn sweep(&self, roots: &[PathBuf]) -> Result<usize> {
         let files = files_of(roots);
         let before = files.len();
@@ -250,8 +261,29 @@ impl Outputs {
         files: Vec<PathBuf>,
     ) -> Result<Vec<PathBuf>> {
         let written = lock(&self.written);
-        let (stay, go): (Vec<PathBuf>, Vec<PathBuf>) =
-            files.into_iter().partition(|f| written.contains(f));
+        // The files that stay keep the order they were found in (a stamp lists them so).
+        let (mut stay, mut go) = (Vec::with_capacity(files.len()), Vec::new());
+        let (mut foreign, mut left) = (Vec::new(), Vec::new());
+        for f in files {
+            if written.contains(&f) {
+                stay.push(f);
+                continue;
+            }
+            match self.muster_s(&f) {
+                Ownership::Muster => go.push(f),
+                ours => {
+                    if !self.last.foreign.contains(&f) {
+                        let changed = ours == Ownership::Changed;
+                        left.push(LeftAlone { path: crate::layout::shown(&f), changed });
+                    }
+                    foreign.push(f.clone());
+                    stay.push(f);
+                }
+            }
+        }
+        drop(written);
+        lock(&self.foreign).extend(foreign);
+        lock(&self.left_alone).extend(left);
         for f in &go {
             match fs::remove_file(f) {
                 // Gone already: what the sweep wants.
@@ -265,6 +297,59 @@ impl Outputs {
             }
         }
         Ok(stay)
+    }
+}
+
+/// Whose a file not written by this build is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ownership {
+    /// muster's: a temporary file, or an output the last build recorded, unchanged since.
+    Muster,
+    /// An output the last build recorded, changed since (or no longer a file).
+    Changed,
+    /// Not muster's: no build recorded it.
+    Other,
+}
+
+impl Outputs {
+    /// Whose the file `path`, not written by this build, is.
+    fn muster_s(&self, path: &Path) -> Ownership {
+        if crate::files::is_temporary(path) {
+            return Ownership::Muster;
+        }
+        let Some(recorded) = self.last.recorded.get(path) else {
+            return Ownership::Other;
+        };
+        match fs::symlink_metadata(path) {
+            Ok(meta) if meta.is_file() => {
+                let now = Stated::of(&meta);
+                if (now.len, now.mtime) == *recorded {
+                    Ownership::Muster
+                } else {
+                    Ownership::Changed
+                }
+            }
+            // Gone already: nothing to remove.
+            Err(_) => Ownership::Muster,
+            Ok(_) => Ownership::Changed,
+        }
+    }
+
+    /// Whether this build wrote (or kept as written) `path`.
+    pub fn wrote(&self, path: &Path) -> bool {
+        lock(&self.written).contains(path)
+    }
+
+    /// The files the sweeps left in place that this build did not write, in the order
+    /// found.
+    pub fn foreign(&self) -> Vec<PathBuf> {
+        lock(&self.foreign).clone()
+    }
+
+    /// The files the sweeps left in place that the last build's record did not already
+    /// list as left in place: what the user is to be told of.
+    pub fn left_alone(&self) -> Vec<LeftAlone> {
+        lock(&self.left_alone).clone()
     }
 }
 
@@ -307,12 +392,12 @@ fn each_root<T: Send>(
     roots
         .par_iter()
         .map(|root| {
-            if root.is_dir() {
-                under(root)
-            } else if root.is_file() {
-                file(root).into_iter().collect()
-            } else {
-                Vec::new()
+            // A root that is a symbolic link is not followed: what it leads to is not
+            // muster's to list or sweep.
+            match fs::symlink_metadata(root) {
+                Ok(meta) if meta.is_dir() => under(root),
+                Ok(meta) if meta.is_file() => file(root).into_iter().collect(),
+                _ => Vec::new(),
             }
         })
         .collect::<Vec<_>>()
@@ -384,20 +469,69 @@ mod tests {
         assert_eq!(left.len(), 1, "no temporary files and no new file");
     }
 
+    /// What the last build recorded of `files`: their size and modification time now.
+    fn recorded(files: &[PathBuf]) -> LastObjects {
+        let recorded = files
+            .iter()
+            .map(|f| {
+                let s = Stated::of(&fs::metadata(f).unwrap());
+                (f.clone(), (s.len, s.mtime))
+            })
+            .collect();
+        LastObjects { recorded, ..LastObjects::default() }
+    }
+
     #[test]
-    fn sweep_removes_what_was_not_written() {
+    fn sweep_removes_only_what_the_last_build_wrote_unchanged_and_temporaries() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("dist");
         fs::create_dir_all(root.join("old/deep")).unwrap();
-        fs::write(root.join("old/deep/stale.png"), b"x").unwrap();
+        let (stale, edited, mine) = (
+            root.join("old/deep/stale.png"),
+            root.join("edited.png"),
+            root.join("mine.txt"),
+        );
+        fs::write(&stale, b"x").unwrap();
+        fs::write(&edited, b"x").unwrap();
         fs::write(root.join(".muster-1.tmp"), b"x").unwrap();
-        let outputs = Outputs::default();
+        let outputs = Outputs::with_last(recorded(&[stale.clone(), edited.clone()]));
+        fs::write(&edited, b"edited").unwrap();
+        fs::write(&mine, b"mine").unwrap();
         outputs.write(&root.join("kept.json"), b"{}").unwrap();
         assert!(!root.join("kept.json").exists(), "staged, not yet in place");
         assert_eq!(outputs.commit().unwrap(), 1);
         assert_eq!(outputs.sweep(std::slice::from_ref(&root)).unwrap(), 2);
         assert_eq!(fs::read(root.join("kept.json")).unwrap(), b"{}");
-        assert!(root.join("kept.json").is_file());
         assert!(!root.join("old").exists());
+        assert_eq!(fs::read(&edited).unwrap(), b"edited");
+        assert_eq!(fs::read(&mine).unwrap(), b"mine");
+        let left = outputs.left_alone();
+        let shown = |p: &Path| p.display().to_string();
+        assert_eq!(
+            left,
+            vec![
+                LeftAlone { path: shown(&edited), changed: true },
+                LeftAlone { path: shown(&mine), changed: false },
+            ]
+        );
+        assert_eq!(outputs.foreign(), vec![edited, mine]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sweep_follows_no_link_where_an_output_folder_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = dir.path().join("mine");
+        fs::create_dir_all(&elsewhere).unwrap();
+        fs::write(elsewhere.join("a.png"), b"mine").unwrap();
+        let root = dir.path().join("dist/g");
+        fs::create_dir_all(root.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &root).unwrap();
+        // Even a record naming the file through the link does not reach it.
+        let through = root.join("a.png");
+        let outputs = Outputs::with_last(recorded(std::slice::from_ref(&through)));
+        assert!(files_of(std::slice::from_ref(&root)).is_empty());
+        assert_eq!(outputs.sweep(std::slice::from_ref(&root)).unwrap(), 0);
+        assert_eq!(fs::read(elsewhere.join("a.png")).unwrap(), b"mine");
     }
 }

@@ -32,9 +32,13 @@ pub struct Build {
 }
 
 impl Build {
-    /// A build with these settings. Fails only when muster's own executable cannot be read
-    /// (its bytes are part of every cache key).
+    /// A build with these settings. Fails when a game selected is not a game id
+    /// ([`crate::layout::game_id`]) and when muster's own executable cannot be read (its
+    /// bytes are part of every cache key).
     pub fn new(settings: Settings) -> Result<Self> {
+        for id in &settings.games {
+            crate::layout::game_id(id)?;
+        }
         let identity = crate::identity::identity(&cache_dir(&settings.out))?;
         Ok(Build { settings, identity })
     }
@@ -78,6 +82,8 @@ impl Build {
         let started = Instant::now();
         let out = &self.settings.out;
         crate::layout::usable_out(out)?;
+        // Held to the end of the build: one muster at a time writes into `out`.
+        let _lock = crate::out_lock::OutLock::take(out)?;
         // Games whose last build still stands are not loaded again: their reports and
         // diagnostics come from their stamps.
         let checked = self.standing(cache, games);
@@ -187,6 +193,7 @@ impl Build {
             report.up_to_date = true;
             report.cache = Default::default();
             report.seconds = 0.0;
+            report.left.clear();
             reports.push(report);
         }
         reports.sort_by(|a, b| a.game.cmp(&b.game));
@@ -248,6 +255,7 @@ impl Build {
         let cache = view.whole();
         let t = Instant::now();
         let out = &self.settings.out;
+        crate::layout::unlinked_outputs(out, &game.id)?;
         let owned = game_outputs(out, &game.id);
         let (key, last) = match known {
             Some(known) => known,
@@ -257,6 +265,7 @@ impl Build {
                     remove_temporaries_beside(&owned)?;
                     let mut report = standing.report;
                     report.up_to_date = true;
+                    report.left.clear();
                     report.cache = Default::default();
                     report.seconds = t.elapsed().as_secs_f64();
                     return Ok(report);
@@ -285,6 +294,7 @@ impl Build {
         // there (temporary files too), and the stamp records what stays.
         let left = ctx.outputs.sweep_files(&owned, files_of(&owned))?;
         remove_temporaries_beside(&owned)?;
+        report.left = ctx.outputs.left_alone();
         report.seconds = t.elapsed().as_secs_f64();
         let diagnostics = loaded
             .of_game

@@ -92,6 +92,33 @@ pub struct GameReport {
     /// Those errata, errors first, then by kind and place: what `muster build` lists.
     #[serde(default)]
     pub attention: Vec<Attention>,
+    /// The files under the game's output folders that the build left in place although
+    /// it no longer writes them, found there for the first time: muster never wrote them,
+    /// or they changed since it did. (Empty for a game that was up to date.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left: Vec<LeftAlone>,
+}
+
+/// A file among a game's outputs that muster leaves where it is, not being sure it is its
+/// own: it never wrote it, or the file changed since it did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftAlone {
+    /// The file's path, as the output folder was given.
+    pub path: String,
+    /// `true` when muster wrote the file and it changed since (size or modification
+    /// time); `false` when no build of muster's recorded it.
+    pub changed: bool,
+}
+
+impl LeftAlone {
+    /// Why the file stays, for a person.
+    pub fn reason(&self) -> &'static str {
+        if self.changed {
+            "it changed since muster wrote it, so it may hold someone's work (remove it if not)"
+        } else {
+            "muster did not write it (muster removes only the files its builds recorded)"
+        }
+    }
 }
 
 /// A finding that needs attention, as the build lists it: where, what kind, what is wrong.

@@ -55,8 +55,14 @@ pub enum JsonFormat {
 #[derive(Debug, Args, Clone)]
 pub struct Games {
     /// A game id (`gazala-scs`); repeat for several. Default: every game under --sources.
-    #[arg(long = "game", short = 'g')]
+    #[arg(long = "game", short = 'g', value_parser = parse_game_id)]
     pub games: Vec<String>,
+}
+
+/// Reads a game id: the name of a game's folder, never a path.
+pub fn parse_game_id(s: &str) -> Result<String, String> {
+    muster_build::layout::game_id(s).map_err(|e| e.to_string())?;
+    Ok(s.to_string())
 }
 
 /// Options for counter images and print sheets.
@@ -331,7 +337,7 @@ pub enum Command {
     /// Serve the browser tables of built games on localhost.
     Serve {
         /// The game whose table `/` opens (default: the first built).
-        #[arg(long, short = 'g')]
+        #[arg(long, short = 'g', value_parser = parse_game_id)]
         game: Option<String>,
         /// Port to listen on (0 picks a free one).
         #[arg(long, default_value_t = 8000)]
@@ -369,7 +375,7 @@ pub enum Command {
     /// Print a loaded game as JSON: units, formations, scenarios with parsed placements, maps.
     Inspect {
         /// The game.
-        #[arg(long, short = 'g')]
+        #[arg(long, short = 'g', value_parser = parse_game_id)]
         game: String,
         /// Output format: JSON, the only one.
         #[arg(long, value_enum, default_value_t)]

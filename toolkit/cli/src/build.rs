@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use muster_build::watch::Watcher;
-use muster_build::{Build, BuildReport, GameReport};
+use muster_build::{Build, BuildReport, GameReport, LeftAlone};
 use serde_json::json;
 
 use crate::args::{Format, Global};
@@ -114,8 +114,25 @@ pub fn print_report(g: &Global, report: &BuildReport, format: Format) -> Result<
         }
         let mut err = std::io::stderr().lock();
         for game in &report.games {
+            write_left(&mut err, &game.left)?;
             write_attention(&mut err, g, game)?;
         }
+    }
+    Ok(())
+}
+
+/// A warning for each file muster left in place among a game's outputs, at most
+/// [`LISTED`], then how many more there are.
+pub fn write_left(out: &mut impl Write, left: &[LeftAlone]) -> Result<()> {
+    for l in left.iter().take(LISTED) {
+        writeln!(out, "warning: left {} in place: {}", l.path, l.reason())?;
+    }
+    if left.len() > LISTED {
+        writeln!(
+            out,
+            "warning: and {} more files left in place (`--format json` lists them)",
+            left.len() - LISTED
+        )?;
     }
     Ok(())
 }

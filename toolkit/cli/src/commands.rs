@@ -99,6 +99,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                     "games": cleaned.games,
                     "files": cleaned.files,
                     "unrecorded": cleaned.unrecorded,
+                    "left": cleaned.left,
                 });
                 outln!("{}", serde_json::to_string_pretty(&json)?)?;
             } else if !g.quiet {
@@ -109,6 +110,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                 )?;
             }
             if *format == Format::Text {
+                crate::build::write_left(&mut std::io::stderr().lock(), &cleaned.left)?;
                 for id in &cleaned.unrecorded {
                     errln!(
                         "warning: no record of a build of {id} (the cache was removed), so its outputs stay; build it, then clean"
