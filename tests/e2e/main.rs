@@ -27,6 +27,7 @@ mod schemas;
 mod seeds;
 mod serve;
 mod table;
+mod user_files;
 mod util;
 mod vassal;
 mod watch;
