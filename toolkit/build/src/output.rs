@@ -269,7 +269,7 @@ impl Outputs {
                 stay.push(f);
                 continue;
             }
-            match self.muster_s(&f) {
+            match self.ownership(&f) {
                 Ownership::Muster => go.push(f),
                 ours => {
                     if !self.last.foreign.contains(&f) {
@@ -313,7 +313,7 @@ enum Ownership {
 
 impl Outputs {
     /// Whose the file `path`, not written by this build, is.
-    fn muster_s(&self, path: &Path) -> Ownership {
+    fn ownership(&self, path: &Path) -> Ownership {
         if crate::files::is_temporary(path) {
             return Ownership::Muster;
         }
@@ -333,11 +333,6 @@ impl Outputs {
             Err(_) => Ownership::Muster,
             Ok(_) => Ownership::Changed,
         }
-    }
-
-    /// Whether this build wrote (or kept as written) `path`.
-    pub fn wrote(&self, path: &Path) -> bool {
-        lock(&self.written).contains(path)
     }
 
     /// The files the sweeps left in place that this build did not write, in the order
