@@ -20,6 +20,7 @@ mod mistakes;
 mod modules;
 mod pipes;
 mod play;
+mod printed_names;
 mod refresh;
 mod rules;
 mod saves;

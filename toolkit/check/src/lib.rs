@@ -16,6 +16,7 @@ pub mod region;
 pub mod resolve;
 pub mod solve;
 pub mod stored;
+pub(crate) mod unit_messages;
 pub mod validate;
 pub(crate) mod words;
 

@@ -100,8 +100,31 @@ pub struct Resolution {
     /// Printed after ` - `, joined to the item before it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub joined: bool,
+    /// A printed selector (`[one star]`) that no counter of the name answers to, as
+    /// printed with its brackets and where: the counter was chosen without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unmatched_selector: Option<(String, Span)>,
+    /// Which printed string of the placement the item is in.
+    #[serde(skip)]
+    pub cell: usize,
+    /// The byte ranges of that string the item reads: its name, marks, strength,
+    /// selector, count, list label and qualifier (its units are items of their own).
+    #[serde(skip)]
+    pub read: Vec<Range<usize>>,
     /// What it refers to.
     pub to: Resolved,
+}
+
+/// Where the items being resolved are printed, and for whom.
+struct Printed<'a> {
+    /// The printed string.
+    origin: &'a Spanned<String>,
+    /// Its index among the placement's strings.
+    cell: usize,
+    /// The side whose setup prints it.
+    side: &'a str,
+    /// A setup row (not a reinforcement, group or mention): every item must be a counter.
+    setup: bool,
 }
 
 /// Resolves printed references against one game's manifest.
@@ -115,24 +138,21 @@ pub struct Resolver<'g> {
     by_name: HashMap<String, Vec<usize>>,
     /// Normalised designation → the counters that carry it.
     by_designation: HashMap<String, Vec<usize>>,
-    /// normalised name → formation id
-    formations: BTreeMap<String, String>,
+    /// normalised name → formation ids (several armies may each have an `I Corps`)
+    formations: BTreeMap<String, Vec<String>>,
     /// the same, from headings and declared names only (not from HQ counters)
-    headings: BTreeMap<String, String>,
+    headings: BTreeMap<String, Vec<String>>,
     /// normalised abbreviation or type word → marker id
     generic: BTreeMap<String, String>,
 }
 
 /// Words that mark an item as no counter at all.
-const NOT_COUNTERS: [&str; 7] = [
-    "replacement",
-    "command chit",
-    " rp ",
-    "withdraw",
-    " one ",
-    "infantry unit",
-    " armored car ",
-];
+const NOT_COUNTERS: [&str; 4] = ["replacement", "command chit", " rp ", "withdraw"];
+
+/// Words that mark a reinforcement or replacement as no particular counter (`one German
+/// tank`, `1 x British infantry unit`); in a setup row they name no counter and are
+/// reported.
+const DESCRIBED_COUNTERS: [&str; 3] = [" one ", "infantry unit", " armored car "];
 
 impl<'g> Resolver<'g> {
     /// The game it resolves against.
@@ -142,16 +162,22 @@ impl<'g> Resolver<'g> {
 
     /// Indexes a game's formations, HQ names and generic counters.
     pub fn new(game: &'g Game) -> Self {
-        let mut formations = BTreeMap::new();
+        let mut formations: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut name = |key: String, id: &str| {
+            let ids = formations.entry(key).or_default();
+            if !ids.iter().any(|x| x == id) {
+                ids.push(id.to_string());
+            }
+        };
         for f in &game.formations {
-            formations.insert(normalise(&f.printed.v), f.id.clone());
+            name(normalise(&f.printed.v), &f.id);
             for a in &f.also_printed {
-                formations.insert(normalise(&a.v), f.id.clone());
+                name(normalise(&a.v), &f.id);
             }
             if let Some(hq) = &f.hq {
                 let bare = muster_model::notation::parse_units(&hq.v, &game.marks);
                 if let Some(item) = bare.first() {
-                    formations.insert(normalise(&item.name), f.id.clone());
+                    name(normalise(&item.name), &f.id);
                 }
             }
         }
@@ -163,7 +189,7 @@ impl<'g> Resolver<'g> {
             {
                 let name = normalise(&u.name.designation);
                 if !name.is_empty() {
-                    formations.entry(name).or_insert_with(|| f.clone());
+                    formations.entry(name).or_insert_with(|| vec![f.clone()]);
                 }
             }
         }
@@ -210,32 +236,66 @@ impl<'g> Resolver<'g> {
     /// one formation whose printed heading the name abbreviates word by word
     /// (`Trieste Mtr Div` for `Trieste Motorized Inf Division`).
     pub fn formation(&self, printed: &str) -> Option<&str> {
-        Self::lookup(&self.formations, printed)
+        self.lookup(&self.formations, printed, None, None)
+    }
+
+    /// Like [`Resolver::formation`], among the formations of one side, and within
+    /// `scope` (a formation and its subordinates) where one of the name is there: a
+    /// Prussian `I Corps` is never the Anglo-Allied one.
+    pub fn formation_on(
+        &self,
+        printed: &str,
+        side: &str,
+        scope: Option<&str>,
+    ) -> Option<&str> {
+        self.lookup(&self.formations, printed, Some(side), scope)
     }
 
     /// Like [`Resolver::formation`], but from the order of battle's headings and declared
     /// names only, so that a misprinted HQ counter cannot vouch for itself.
     pub fn formation_by_heading(&self, printed: &str) -> Option<&str> {
-        Self::lookup(&self.headings, printed)
+        self.lookup(&self.headings, printed, None, None)
     }
 
-    fn lookup<'a>(names: &'a BTreeMap<String, String>, printed: &str) -> Option<&'a str> {
+    fn lookup<'a>(
+        &self,
+        names: &'a BTreeMap<String, Vec<String>>,
+        printed: &str,
+        side: Option<&str>,
+        scope: Option<&str>,
+    ) -> Option<&'a str> {
+        let on_side = |id: &&'a String| {
+            side.is_none_or(|s| self.game.formation(id).is_some_and(|f| f.side == s))
+        };
         let n = normalise(printed);
-        if let Some(f) = names.get(&n).or_else(|| names.get(n.trim_end_matches('s'))) {
-            return Some(f);
+        if let Some(ids) = names.get(&n).or_else(|| names.get(n.trim_end_matches('s'))) {
+            let ids: Vec<&String> = ids.iter().filter(on_side).collect();
+            if !ids.is_empty() {
+                return Some(self.within(&ids, scope));
+            }
         }
         let words: Vec<&str> = n.split(' ').collect();
         let mut found: Option<&str> = None;
-        for (name, id) in names {
+        for (name, ids) in names {
             let theirs: Vec<&str> = name.split(' ').collect();
             if abbreviates_name(&words, &theirs) {
-                match found {
-                    Some(f) if f != id => return None,
-                    _ => found = Some(id),
+                for id in ids.iter().filter(on_side) {
+                    match found {
+                        Some(f) if f != id => return None,
+                        _ => found = Some(id),
+                    }
                 }
             }
         }
         found
+    }
+
+    /// The first of `ids` within `scope`, else the first.
+    fn within<'a>(&self, ids: &[&'a String], scope: Option<&str>) -> &'a str {
+        let inside = scope
+            .map(|f| self.scope(f))
+            .and_then(|set| ids.iter().find(|id| set.contains(id.as_str())).copied());
+        inside.unwrap_or(ids[0])
     }
 
     /// The formation and its subordinates.
@@ -253,7 +313,7 @@ impl<'g> Resolver<'g> {
         let heading = placement
             .heading
             .as_deref()
-            .and_then(|h| self.formation(h))
+            .and_then(|h| self.formation_on(h, &placement.side, None))
             .map(String::from);
         let mut out = Vec::new();
         // Replacement points are not counters.
@@ -265,16 +325,14 @@ impl<'g> Resolver<'g> {
             return out;
         }
         for (k, item) in placement.units.items.iter().enumerate() {
-            let origin = &placement.units.printed[placement.units.origin[k]];
-            self.resolve_item(
-                item,
-                origin,
-                &placement.side,
-                heading.clone(),
-                None,
-                used,
-                &mut out,
-            );
+            let cell = placement.units.origin[k];
+            let at = Printed {
+                origin: &placement.units.printed[cell],
+                cell,
+                side: &placement.side,
+                setup: placement.kind == muster_model::PlacementKind::Setup,
+            };
+            self.resolve_item(item, &at, heading.clone(), None, used, &mut out);
         }
         out
     }
@@ -289,35 +347,53 @@ impl<'g> Resolver<'g> {
     ) -> Vec<Resolution> {
         let mut used = BTreeMap::new();
         let mut out = Vec::new();
+        let at = Printed { origin, cell: 0, side, setup: false };
         for item in items {
-            self.resolve_item(item, origin, side, None, None, &mut used, &mut out);
+            self.resolve_item(item, &at, None, None, &mut used, &mut out);
         }
         out
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn resolve_item(
         &self,
         item: &UnitItem,
-        origin: &Spanned<String>,
-        side: &str,
+        at: &Printed,
         scope: Option<String>,
         parent: Option<usize>,
         used: &mut BTreeMap<String, u32>,
         out: &mut Vec<Resolution>,
     ) {
-        let span = locate(origin, item.range.clone());
-        let count = item.count.unwrap_or(1);
+        let side = at.side;
+        let span = locate(at.origin, item.range.clone());
         let index = out.len();
+        let mut count = item.count.unwrap_or(1);
         let to = if item.unparsed {
             Resolved::Unknown { nearest: vec![] }
         } else if !item.children.is_empty() {
-            match self.formation(&item.name) {
+            match self.formation_on(&item.name, side, scope.as_deref()) {
                 Some(f) => Resolved::Formation { id: f.to_string() },
-                None => self.unit(item, side, scope.as_deref(), used),
+                None => self.unit(item, at, scope.as_deref(), used),
             }
         } else {
-            self.unit(item, side, scope.as_deref(), used)
+            match self.counted_in_words(item, at, scope.as_deref(), used) {
+                Some((n, to)) => {
+                    count = n;
+                    to
+                }
+                None => self.unit(item, at, scope.as_deref(), used),
+            }
+        };
+        let unmatched_selector = match (&to, &item.selector) {
+            (Resolved::Unit { id, .. }, Some((sel, range))) => {
+                let chosen = self.game.unit(id);
+                (!chosen.is_some_and(|u| self.selects(u, sel))).then(|| {
+                    (
+                        at.origin.v[range.clone()].to_string(),
+                        locate(at.origin, range.clone()),
+                    )
+                })
+            }
+            _ => None,
         };
         let child_scope = match &to {
             Resolved::Formation { id } => Some(id.clone()),
@@ -326,6 +402,8 @@ impl<'g> Resolver<'g> {
             }
             _ => scope,
         };
+        let mut read = vec![item.range.clone()];
+        read.extend(item.read.iter().cloned());
         out.push(Resolution {
             printed: item.name.clone(),
             span,
@@ -336,35 +414,66 @@ impl<'g> Resolver<'g> {
             parent,
             unparsed: item.unparsed,
             joined: item.joined,
+            unmatched_selector,
+            cell: at.cell,
+            read,
             to,
         });
         for c in &item.children {
-            let at = out.len();
-            self.resolve_item(
-                c,
-                origin,
-                side,
-                child_scope.clone(),
-                Some(index),
-                used,
-                out,
-            );
+            let k = out.len();
+            self.resolve_item(c, at, child_scope.clone(), Some(index), used, out);
             if self.undeclared_mark(item, c)
-                && matches!(out.get(at).map(|r| &r.to), Some(Resolved::Unknown { .. }))
+                && matches!(out.get(k).map(|r| &r.to), Some(Resolved::Unknown { .. }))
             {
-                out[at].to = Resolved::UnknownMark { mark: c.name.clone() };
+                out[k].to = Resolved::UnknownMark { mark: c.name.clone() };
             }
         }
+    }
+
+    /// A setup item whose name begins with a count in words (`one XXIV`): the counter the
+    /// rest names, and the count, when the rest names one.
+    fn counted_in_words(
+        &self,
+        item: &UnitItem,
+        at: &Printed,
+        scope: Option<&str>,
+        used: &mut BTreeMap<String, u32>,
+    ) -> Option<(u32, Resolved)> {
+        if !at.setup || item.count.is_some() {
+            return None;
+        }
+        let (first, rest) = item.name.split_once(' ')?;
+        let n = muster_model::notation::number_word(first)?;
+        let bare =
+            UnitItem { name: rest.trim().to_string(), count: Some(n), ..item.clone() };
+        let to = self.unit(&bare, at, scope, used);
+        matches!(to, Resolved::Unit { .. }).then_some((n, to))
+    }
+
+    /// Does a counter answer to a printed selector (`one star`): is every word of it in
+    /// the counter's note, id, formation's name or printed values?
+    fn selects(&self, u: &muster_model::Unit, selector: &str) -> bool {
+        let formation = u.formation.as_deref().and_then(|f| self.game.formation(f));
+        let mut about = vec![u.id.replace('-', " "), u.printed.v.clone()];
+        about.extend(u.note.clone());
+        about.extend(formation.map(|f| f.printed.v.clone()));
+        about.extend(u.front.values().chain(u.back.values()).cloned());
+        let about: BTreeSet<String> = about
+            .iter()
+            .flat_map(|t| normalise(t).split(' ').map(String::from).collect::<Vec<_>>())
+            .collect();
+        normalise(selector).split(' ').all(|w| about.contains(w))
     }
 
     fn unit(
         &self,
         item: &UnitItem,
-        side: &str,
+        at: &Printed,
         scope: Option<&str>,
         used: &mut BTreeMap<String, u32>,
     ) -> Resolved {
-        let first = self.unit_on_side(item, side, scope, used);
+        let (side, setup) = (at.side, at.setup);
+        let first = self.unit_on_side(item, side, setup, scope, used);
         if !matches!(first, Resolved::Unknown { .. }) {
             return first;
         }
@@ -372,7 +481,7 @@ impl<'g> Resolver<'g> {
         for other in self.game.meta.sides.iter().filter(|s| s.id.v != side) {
             if let Resolved::Unit {
                 id, differs_from: None, listed_under, by_type, ..
-            } = self.unit_on_side(item, &other.id.v, scope, used)
+            } = self.unit_on_side(item, &other.id.v, setup, scope, used)
             {
                 return Resolved::Unit {
                     id,
@@ -390,12 +499,13 @@ impl<'g> Resolver<'g> {
         &self,
         item: &UnitItem,
         side: &str,
+        setup: bool,
         scope: Option<&str>,
         used: &mut BTreeMap<String, u32>,
     ) -> Resolved {
-        let first = self.unit_as_printed(item, side, scope, used, false);
+        let first = self.unit_as_printed(item, (side, setup), scope, used, false);
         if matches!(first, Resolved::Unknown { .. }) {
-            let second = self.unit_as_printed(item, side, scope, used, true);
+            let second = self.unit_as_printed(item, (side, setup), scope, used, true);
             if !matches!(second, Resolved::Unknown { .. }) {
                 return second;
             }
@@ -418,14 +528,17 @@ impl<'g> Resolver<'g> {
     fn unit_as_printed(
         &self,
         item: &UnitItem,
-        side: &str,
+        (side, setup): (&str, bool),
         scope: Option<&str>,
         used: &mut BTreeMap<String, u32>,
         strip: bool,
     ) -> Resolved {
         let g = self.game;
         let lname = format!(" {} ", item.name.to_lowercase());
-        if NOT_COUNTERS.iter().any(|w| lname.contains(w)) || item.name.is_empty() {
+        if NOT_COUNTERS.iter().any(|w| lname.contains(w))
+            || (!setup && DESCRIBED_COUNTERS.iter().any(|w| lname.contains(w)))
+            || item.name.is_empty()
+        {
             return Resolved::NotACounter;
         }
         if let Some(id) = self.generic.get(&normalise(&item.name)) {
@@ -515,6 +628,14 @@ impl<'g> Resolver<'g> {
         let pick = |cands: &[&muster_model::Unit],
                     used: &mut BTreeMap<String, u32>|
          -> Option<String> {
+            // Only the counters a printed selector picks, when any does.
+            let selected: Vec<&muster_model::Unit> = match &item.selector {
+                Some((sel, _)) => {
+                    cands.iter().copied().filter(|u| self.selects(u, sel)).collect()
+                }
+                None => vec![],
+            };
+            let cands = if selected.is_empty() { cands } else { &selected[..] };
             // Prefer a strength match, then a counter not yet used up.
             let by_strength = item.strength.as_ref().and_then(|s| {
                 cands.iter().find(|u| {
@@ -616,11 +737,39 @@ impl<'g> Resolver<'g> {
                 };
             }
         }
-        Resolved::Unknown { nearest: self.nearest(&full, side) }
+        Resolved::Unknown { nearest: self.suggestions(&full, side) }
     }
 
-    /// The manifest counters most like a printed name.
+    /// The counters worth offering for a printed name that names none: those of the
+    /// side at least [`least_similarity`] like it, units before markers (a marker only
+    /// when no unit is near), best first, at most three.
+    pub fn suggestions(&self, printed: &str, side: &str) -> Vec<(String, String, f64)> {
+        let least = least_similarity(printed);
+        let near: Vec<(String, String, f64)> = self
+            .scored(printed, side)
+            .into_iter()
+            .filter(|(_, _, s)| *s >= least)
+            .collect();
+        let units: Vec<(String, String, f64)> = near
+            .iter()
+            .filter(|(id, _, _)| self.game.unit(id).is_some())
+            .cloned()
+            .collect();
+        let mut out = if units.is_empty() { near } else { units };
+        out.truncate(3);
+        out
+    }
+
+    /// The manifest counters most like a printed name, however unlike, at most three.
     pub fn nearest(&self, printed: &str, side: &str) -> Vec<(String, String, f64)> {
+        let mut scored = self.scored(printed, side);
+        scored.truncate(3);
+        scored
+    }
+
+    /// Every counter of the side (and every marker of no side) with its similarity to a
+    /// printed name, best first.
+    fn scored(&self, printed: &str, side: &str) -> Vec<(String, String, f64)> {
         let p = normalise(printed);
         let mut scored: Vec<(String, String, f64)> = self
             .game
@@ -641,9 +790,14 @@ impl<'g> Resolver<'g> {
             })
             .collect();
         scored.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
-        scored.truncate(3);
         scored
     }
+}
+
+/// The least similarity (0 to 1) at which a counter is offered for a printed name:
+/// 0.6, and 0.75 for a name of four characters or fewer, where one letter weighs more.
+pub fn least_similarity(printed: &str) -> f64 {
+    if normalise(printed).chars().count() <= 4 { 0.75 } else { 0.6 }
 }
 
 /// Values joined with `-` in the order the game declares them (`4-1-7`).

@@ -141,9 +141,49 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
             )
         };
         for r in res {
+            if let (Some((sel, span)), Resolved::Unit { id, .. }) =
+                (&r.unmatched_selector, &r.to)
+            {
+                let name =
+                    game.unit(id).map_or(r.printed.as_str(), |u| u.printed.v.as_str());
+                out.push(finding(
+                    FindingKind::UnknownMark,
+                    sel,
+                    &p.section,
+                    &location,
+                    vec![r.printed.clone()],
+                    format!(
+                        "`{sel}` tells apart none of the counters printed `{name}` (no word of their note, id, formation or values), so muster chose `{id}` without it"
+                    ),
+                    *span,
+                ));
+            }
             match &r.to {
-                Resolved::Unit { id, differs_from, other_side, .. } => {
+                Resolved::Unit {
+                    id,
+                    differs_from,
+                    other_side,
+                    listed_under,
+                    by_type,
+                } => {
                     let counter = game.unit(id);
+                    if let Some(f) = listed_under {
+                        out.push(unit(
+                            FindingKind::OtherFormation,
+                            crate::unit_messages::other_formation(
+                                game, &r.printed, f, id,
+                            ),
+                            r,
+                        ));
+                    }
+                    if let Some(t) = by_type {
+                        let used = crate::errata::counter_ref(game, id, "");
+                        out.push(unit(
+                            FindingKind::UnitByType,
+                            crate::unit_messages::by_type(game, &r.printed, t, &used),
+                            r,
+                        ));
+                    }
                     if let Some(u) = counter
                         && let Some((kind, message)) = crate::words::warning(
                             game,

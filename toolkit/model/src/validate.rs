@@ -330,7 +330,7 @@ pub(crate) fn build(
             .flat_map(|s| s.printed.iter().map(|w| (w.clone(), s.id.v.clone())))
             .collect(),
     };
-    let marks = Marks {
+    let mut marks = Marks {
         reduced: g.notation.reduced_marks.clone(),
         independent: g.notation.independent_marks.clone(),
         type_codes: g.notation.type_codes.iter().map(|c| c.code.clone()).collect(),
@@ -338,7 +338,9 @@ pub(crate) fn build(
         remarks: g.notation.remarks.clone(),
         counted: counted_words(g, &docs.counters),
         words: vocabulary.clone(),
+        names: vec![],
     };
+    let mut whole_names = Vec::new();
     let mut unit_ids = Ids::new("counter");
     let mut units = Vec::new();
     for group in &docs.counters.groups {
@@ -365,6 +367,12 @@ pub(crate) fn build(
                 None => Spanned::new(entry.v.printed().to_string(), entry.span),
             };
             let item = notation::parse_units(&printed.v, &marks).into_iter().next();
+            if item
+                .as_ref()
+                .is_some_and(|i| !i.children.is_empty() || !i.notes.is_empty())
+            {
+                whole_names.push(printed.v.trim().to_string());
+            }
             let bare = item.as_ref().map_or(printed.v.clone(), |i| i.name.clone());
             let name = notation::parse_name(&bare, &vocabulary);
             let id = match def.and_then(|d| d.id.clone()) {
@@ -491,6 +499,9 @@ pub(crate) fn build(
             });
         }
     }
+    whole_names.sort();
+    whole_names.dedup();
+    marks.names = whole_names;
     let mut markers = Vec::new();
     for m in &docs.counters.markers {
         let id = m.id.clone().unwrap_or_else(|| {

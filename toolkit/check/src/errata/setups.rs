@@ -116,48 +116,49 @@ fn item_findings(
                 ));
             }
             if let Some(f) = listed_under {
-                let own = game
-                    .unit(id)
-                    .and_then(|u| u.formation.as_deref())
-                    .and_then(|f| game.formation(f))
-                    .map(|f| f.printed.v.clone())
-                    .unwrap_or_default();
-                let under =
-                    game.formation(f).map(|f| f.printed.v.clone()).unwrap_or_default();
+                let (under, own) = crate::unit_messages::formation_names(
+                    game,
+                    f,
+                    game.unit(id)
+                        .and_then(|u| u.formation.as_deref())
+                        .unwrap_or_default(),
+                );
                 out.push(placed(
                     Erratum::new(
                         game,
                         FindingKind::OtherFormation,
                         &r.printed,
-                        format!(
-                            "`{}` is listed under {under}, but the manifest places it in {own}",
-                            r.printed
-                        ),
+                        crate::unit_messages::other_formation(game, &r.printed, f, id),
                         section,
                         r.span,
                     )
                     .expected(format!("a unit of {own}"))
                     .suggestion(counter_ref(game, id, ""))
-                    .sure(Certainty::Likely, format!("no counter of {under} has this name")),
+                    .sure(
+                        Certainty::Likely,
+                        format!("no counter of {under} has this name"),
+                    ),
                 ));
             }
             if let Some(t) = by_type {
-                let of =
-                    game.units.iter().filter(|u| u.unit_type.as_ref() == Some(t)).count();
                 out.push(placed(
                     Erratum::new(
                         game,
                         FindingKind::UnitByType,
                         &r.printed,
-                        format!(
-                            "`{}` names no counter, only its type ({t}); muster uses {}, one of the {of} counters of that type",
-                            r.printed,
-                            counter_ref(game, id, "")
+                        crate::unit_messages::by_type(
+                            game,
+                            &r.printed,
+                            t,
+                            &counter_ref(game, id, ""),
                         ),
                         section,
                         r.span,
                     )
-                    .sure(Certainty::Certain, "the printed name is a type word of the game"),
+                    .sure(
+                        Certainty::Certain,
+                        "the printed name is a type word of the game",
+                    ),
                 ));
             }
         }
@@ -264,6 +265,8 @@ fn validation(cx: &Context, s: &Scenario) -> Vec<Erratum> {
                     | FindingKind::NameDiffers
                     | FindingKind::TypeDiffers
                     | FindingKind::SizeDiffers
+                    | FindingKind::OtherFormation
+                    | FindingKind::UnitByType
             )
         })
         .map(|f| {

@@ -11,4 +11,4 @@ mod units;
 
 pub use location::{HexRef, LocationExpr, ZoneRelation, parse_location};
 pub use name::{NameParts, Vocabulary, parse_name};
-pub use units::{Marks, UnitItem, parse_units};
+pub use units::{Marks, UnitItem, number_word, parse_units};

@@ -33,6 +33,10 @@ pub struct Marks {
     /// The game's type and size words, to read a type written once after a list and list
     /// labels printed without a colon.
     pub words: Vocabulary,
+    /// The manifest's printed names that carry a parenthesis or bracket (`I Corps
+    /// (d'Erlon)`): such a name is read whole before it is read as a formation and its
+    /// units.
+    pub names: Vec<String>,
 }
 
 /// One unit (or formation with its listed units) in a printed list.
@@ -65,6 +69,18 @@ pub struct UnitItem {
     /// A printed strength (`4-1-7` from `[4-1-7]`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strength: Option<String>,
+    /// Words in brackets that tell apart counters of one name (`one star` from
+    /// `II Corps (Hill) [one star]`), with their byte range (brackets included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<(String, Range<usize>)>,
+    /// The name is a manifest name read whole, parentheses included (`I Corps (d'Erlon)`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub whole: bool,
+    /// Byte ranges of the text this item read besides its name and its units: marks,
+    /// strengths, selectors and notes with their brackets, the brackets around its units,
+    /// its count, list label and qualifier.
+    #[serde(skip)]
+    pub read: Vec<Range<usize>>,
     /// Parenthesised remarks (`All Out of Supply`, `enters at I`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -97,6 +113,9 @@ impl UnitItem {
             type_codes: vec![],
             nationality: None,
             strength: None,
+            selector: None,
+            whole: false,
+            read: vec![],
             notes: vec![],
             qualifier: None,
             children: vec![],
@@ -164,6 +183,8 @@ impl Parser<'_> {
         let mut qualifier: Option<String> = None;
         let mut new_run = true;
         let mut joined = false;
+        // A qualifier printed before the units, read with the first of them.
+        let mut qualifier_read: Option<Range<usize>> = None;
         loop {
             self.skip_ws();
             match self.peek() {
@@ -174,14 +195,16 @@ impl Parser<'_> {
                 }
                 _ => {}
             }
+            let before = self.i;
             if let Some(q) = self.prefix_qualifier() {
                 qualifier = Some(q);
+                qualifier_read = Some(before..self.i);
                 new_run = true;
                 continue;
             }
             let start = self.i;
             let mut item = self.item(close);
-            if !item.unparsed {
+            if !item.unparsed && !item.whole {
                 let split = split_label(&item.name).or_else(|| {
                     if item.children.is_empty() {
                         split_bare_label(&item.name, &self.marks.words)
@@ -193,6 +216,7 @@ impl Parser<'_> {
                     label = Some(l);
                     new_run = true;
                     let offset = item.range.start + rest_start;
+                    item.read.push(item.range.start..offset);
                     item.name = item.name[rest_start..].to_string();
                     item.range = offset..item.range.end;
                 }
@@ -210,6 +234,7 @@ impl Parser<'_> {
             {
                 run_starts.push(new_run);
                 item.joined = joined;
+                item.read.extend(qualifier_read.take());
                 items.push(item);
                 new_run = false;
             }
@@ -281,11 +306,20 @@ impl Parser<'_> {
     }
 
     /// One item: name text, then any parenthesised or bracketed parts, then more name.
+    /// A manifest name printed with parentheses (`I Corps (d'Erlon)`) is read whole, and
+    /// the marks, strengths and selectors around it wherever they stand.
     fn item(&mut self, close: Option<char>) -> UnitItem {
         let mut item = UnitItem::new(String::new(), self.i..self.i);
         let mut name_start: Option<usize> = None;
         let mut name_end = self.i;
-        let mut had_group = false;
+        if let Some(len) = self.manifest_name_at(self.i) {
+            name_start = Some(self.i);
+            self.i += len;
+            name_end = self.i;
+            item.whole = true;
+        }
+        // Groups as (opening bracket, byte index of it, byte index of its closing one).
+        let mut groups: Vec<(char, usize, usize)> = Vec::new();
         while let Some(c) = self.peek() {
             if Some(c) == close || self.at_separator() {
                 break;
@@ -293,15 +327,13 @@ impl Parser<'_> {
             if c == '(' || c == '[' {
                 let open = self.i;
                 let closing = if c == '(' { ')' } else { ']' };
-                let inner_start = open + 1;
                 let Some(inner_end) = matching(self.s, open, c, closing) else {
                     // An unclosed bracket: the rest of the text fits no form.
                     self.i = self.s.len();
                     item.unparsed = true;
                     return item;
                 };
-                let inner = &self.s[inner_start..inner_end];
-                self.classify_group(&mut item, c, inner, inner_start, &mut had_group);
+                groups.push((c, open, inner_end));
                 self.i = (inner_end + 1).min(self.s.len());
                 continue;
             }
@@ -313,6 +345,7 @@ impl Parser<'_> {
                 let q_start = self.i + 1;
                 let q_end = self.qualifier_end(q_start, close);
                 item.qualifier = Some(self.s[q_start..q_end].trim().to_string());
+                item.read.push(q_start..q_end);
                 self.i = q_end;
                 break;
             }
@@ -328,11 +361,66 @@ impl Parser<'_> {
             if let Some((n, rest)) = split_count(&item.name, &self.marks.counted) {
                 item.count = Some(n);
                 let delta = item.name.len() - rest.len();
+                item.read.push(item.range.start..item.range.start + delta);
                 item.range = item.range.start + delta..item.range.end;
                 item.name = rest.to_string();
             }
         }
+        if !item.whole
+            && let Some(k) = self.whole_with_group(&item.name, &groups)
+        {
+            let (_, at, inner_end) = groups.remove(k);
+            let inner = &self.s[at + 1..inner_end];
+            item.name = format!("{} ({})", item.name, inner.trim());
+            item.range = item.range.start..inner_end + 1;
+            item.whole = true;
+        }
+        let mut had_group = false;
+        for (open, at, inner_end) in groups {
+            item.read.push(at..at + 1);
+            item.read.push(inner_end..inner_end + 1);
+            self.classify_group(&mut item, open, at + 1..inner_end, &mut had_group);
+        }
         item
+    }
+
+    /// The length of the longest manifest name printed with brackets that the text at `i`
+    /// starts with, followed by the end of the item or a space.
+    fn manifest_name_at(&self, i: usize) -> Option<usize> {
+        let rest = &self.s[i..];
+        self.marks
+            .names
+            .iter()
+            .filter(|n| {
+                rest.get(..n.len()).is_some_and(|h| h.eq_ignore_ascii_case(n))
+                    && rest[n.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| c.is_whitespace() || ",;)]([".contains(c))
+            })
+            .map(String::len)
+            .max()
+    }
+
+    /// The first parenthesised group after `name` that makes, with it, a manifest name
+    /// (`II Corps` and `(Pirch)`, wherever a mark or selector stands between them).
+    fn whole_with_group(
+        &self,
+        name: &str,
+        groups: &[(char, usize, usize)],
+    ) -> Option<usize> {
+        if name.is_empty() || self.marks.names.is_empty() {
+            return None;
+        }
+        groups.iter().position(|&(open, at, end)| {
+            open == '('
+                && self.marks.names.iter().any(|n| {
+                    n.eq_ignore_ascii_case(&format!(
+                        "{name} ({})",
+                        self.s[at + 1..end].trim()
+                    ))
+                })
+        })
     }
 
     /// Where a "with either …" qualifier ends: at "of the above …" its end, otherwise
@@ -355,16 +443,18 @@ impl Parser<'_> {
         }
     }
 
+    /// Reads one bracketed group after a name: a strength, a mark, a selector, a note, or
+    /// the units of a formation. `inner` is the byte range inside the brackets.
     fn classify_group(
         &mut self,
         item: &mut UnitItem,
         open: char,
-        inner: &str,
-        inner_start: usize,
+        inner: Range<usize>,
         had_group: &mut bool,
     ) {
-        let t = inner.trim();
+        let t = self.s[inner.clone()].trim();
         let m = self.marks;
+        let whole = inner.start - 1..inner.end + 1;
         if open == '[' && is_strength(t) {
             item.strength = Some(t.to_string());
         } else if m.reduced.iter().any(|r| r == t) {
@@ -375,21 +465,34 @@ impl Parser<'_> {
             item.type_codes.push(t.to_string());
         } else if m.nationalities.iter().any(|r| r == t) {
             item.nationality = Some(t.to_string());
-        } else if *had_group || is_note(t) || m.remarks.iter().any(|r| r == t) {
+        } else if open == '['
+            && (item.whole || *had_group)
+            && item.selector.is_none()
+            && !t.is_empty()
+            && !t.contains([',', ';', ':'])
+        {
+            item.selector = Some((t.to_string(), whole.clone()));
+        } else if *had_group
+            || item.whole
+            || is_note(t)
+            || m.remarks.iter().any(|r| r == t)
+        {
             item.notes.push(t.to_string());
         } else {
-            let mut sub = Parser { s: self.s, i: inner_start, marks: self.marks };
+            let mut sub = Parser { s: self.s, i: inner.start, marks: self.marks };
             let close = if open == '(' { ')' } else { ']' };
             item.children = sub.list(Some(close));
             *had_group = true;
+            return;
         }
+        item.read.push(whole);
     }
 }
 
 /// Does a parsed item read as a unit of the notation: a name free of brackets and colons,
 /// or a count? A nameless item with groups or marks (`(Inf Bns: 2 Leg)`) does not.
 fn fits_notation(item: &UnitItem) -> bool {
-    let stray = item.name.contains([':', '(', ')', '[', ']']);
+    let stray = !item.whole && item.name.contains([':', '(', ')', '[', ']']);
     let nameless = item.name.is_empty()
         && item.count.is_none()
         && (!item.children.is_empty()
@@ -564,13 +667,18 @@ const NUMBER_WORDS: [&str; 12] = [
     "eleven", "twelve",
 ];
 
+/// The number a word writes (`one` → 1, `Twelve` → 12), for counts printed in words.
+pub fn number_word(w: &str) -> Option<u32> {
+    NUMBER_WORDS.iter().position(|n| n.eq_ignore_ascii_case(w)).map(|k| k as u32 + 1)
+}
+
 /// `4 x SU` → (4, `SU`); `4 SU` and `two supply units` → (4, `SU`), (2, `supply units`)
 /// when the rest is a counted word. A number written as a word counts only counted words.
 fn split_count<'a>(name: &'a str, counted: &[String]) -> Option<(u32, &'a str)> {
     let (n, rest) = name.split_once(' ')?;
-    let word = NUMBER_WORDS.iter().position(|w| w.eq_ignore_ascii_case(n));
+    let word = number_word(n);
     let n: u32 = match word {
-        Some(k) => k as u32 + 1,
+        Some(k) => k,
         None => n.parse().ok()?,
     };
     if word.is_none()
@@ -607,6 +715,95 @@ mod tests {
                 "Supply Unit".into(),
             ],
             words: vocabulary(),
+            names: vec![],
+        }
+    }
+
+    /// A Napoleonic game's marks: corps printed with their commander, a mark for the
+    /// back side.
+    fn corps_marks() -> Marks {
+        Marks {
+            reduced: vec!["in Battle Formation".into()],
+            remarks: vec!["Pirch".into()],
+            names: vec![
+                "I Corps (d'Erlon)".into(),
+                "II Corps (Hill)".into(),
+                "II Corps (Pirch)".into(),
+                "Res Cav Corps (Grouchy)".into(),
+            ],
+            ..marks()
+        }
+    }
+
+    #[test]
+    fn a_manifest_name_with_parentheses_is_read_whole() {
+        let m = corps_marks();
+        let t = "I Corps (d'Erlon), Res Cav Corps (Grouchy); II Corps (Pirch)";
+        let items = parse_units(t, &m);
+        assert_eq!(
+            names(&items),
+            ["I Corps (d'Erlon)", "Res Cav Corps (Grouchy)", "II Corps (Pirch)"]
+        );
+        assert!(
+            items.iter().all(|i| i.whole && i.children.is_empty() && i.notes.is_empty())
+        );
+        assert_eq!(&t[items[0].range.clone()], "I Corps (d'Erlon)");
+        // A formation of the same words that is no manifest name still lists its units.
+        let items = parse_units("I Corps (1 Div, 2 Div)", &m);
+        assert_eq!(names(&items[0].children), ["1 Div", "2 Div"]);
+    }
+
+    #[test]
+    fn selectors_and_marks_are_read_wherever_they_stand() {
+        let m = corps_marks();
+        for t in [
+            "II Corps (Hill) [one star] (in Battle Formation)",
+            "II Corps [one star] (Hill) (in Battle Formation)",
+            "II Corps (in Battle Formation) (Hill) [one star]",
+        ] {
+            let items = parse_units(t, &m);
+            assert_eq!(names(&items), ["II Corps (Hill)"], "{t}");
+            let i = &items[0];
+            assert!(i.reduced, "{t}");
+            let (sel, at) = i.selector.clone().expect(t);
+            assert_eq!(sel, "one star", "{t}");
+            assert_eq!(&t[at], "[one star]", "{t}");
+            assert!(i.children.is_empty() && i.notes.is_empty(), "{t}");
+        }
+        // After a group, a bracket selects too.
+        let items = parse_units("1 FF Inf Bde (1 FF Bde HQ) [old]", &marks());
+        assert_eq!(items[0].selector.as_ref().map(|s| s.0.as_str()), Some("old"));
+    }
+
+    #[test]
+    fn every_printed_byte_is_read() {
+        // Names, units, marks, selectors, labels, counts and qualifiers together cover
+        // every character but spaces and separators.
+        let m = corps_marks();
+        for t in [
+            "II Corps (Hill) [one star] (in Battle Formation), 4 x SU",
+            "Brescia Inf Div (Brescia HQ; Inf Bns: I/19, II/19), 6/2 (I) [4-1-7]",
+            "(or with any of the above): KG Hecker Comm Bn (R)",
+            "69 Inf Bde (7 GH Inf Bn) with either of the above British Bdes",
+        ] {
+            let mut seen = vec![false; t.len()];
+            for item in parse_units(t, &m) {
+                for i in item.walk() {
+                    for r in
+                        std::iter::once(i.range.clone()).chain(i.read.iter().cloned())
+                    {
+                        for b in r {
+                            seen[b] = true;
+                        }
+                    }
+                }
+            }
+            for (k, c) in t.char_indices() {
+                assert!(
+                    seen[k] || c.is_whitespace() || ",;-".contains(c),
+                    "{t}: byte {k} `{c}` is not read"
+                );
+            }
         }
     }
 
