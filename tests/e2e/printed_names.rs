@@ -478,3 +478,39 @@ fn validate_and_errata_report_the_same_unknown_units() {
         assert!(text.contains("size-differs"), "{text}");
     }
 }
+
+#[test]
+fn an_hq_naming_no_counter_and_a_contradicting_size_are_reported_where_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    corps_game(
+        dir.path(),
+        false,
+        concat!(
+            "  - side: north\n    section: \"T.9\"\n    heading: II Corps\n    placements:\n",
+            "      - {location: \"09.08\", units: \"McClennan Div\"}\n",
+        ),
+    );
+    let oob = dir.path().join("sources/example-oasis/oob.yaml");
+    let text =
+        std::fs::read_to_string(&oob).unwrap().replace("hq: Grouchy HQ", "hq: Grnt");
+    std::fs::write(&oob, text).unwrap();
+    let game = load(dir.path());
+    let errata = muster_check::errata(&game);
+    let hq = errata.iter().find(|e| e.subject == "Grnt").expect("the hq is reported");
+    assert_eq!(hq.kind, muster_model::FindingKind::UnknownUnit);
+    assert_eq!((hq.span.line, hq.span.column), (23, 48), "{}", hq.message);
+    assert!(
+        hq.message.starts_with("`hq: Grnt` of Right Wing names no counter"),
+        "{}",
+        hq.message
+    );
+    let solution = muster_check::solve(&game, "meeting");
+    let findings = validate_solved(&game, "meeting", &solution);
+    let size = findings
+        .iter()
+        .find(|f| f.kind == muster_model::FindingKind::SizeDiffers)
+        .expect("the size is reported");
+    assert_eq!(size.subject, "McClennan Div");
+    let line = SCENARIO.lines().count() as u32 + 5;
+    assert_eq!((size.span.line, size.span.column), (line, 37));
+}

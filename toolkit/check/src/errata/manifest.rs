@@ -14,6 +14,44 @@ use crate::solve::descendants;
 pub(crate) fn check(cx: &Context) -> Vec<Erratum> {
     let mut out = hqs_of_other_formations(cx);
     out.extend(duplicate_names(cx));
+    out.extend(hq_references(cx));
+    out
+}
+
+/// A formation's `hq` that names no counter of the manifest (`hq: Grnt`), at the
+/// printed value, with the nearest HQ counter of its side when one is near.
+fn hq_references(cx: &Context) -> Vec<Erratum> {
+    let game = cx.game;
+    let mut out = Vec::new();
+    for f in &game.formations {
+        let Some(hq) = &f.hq else { continue };
+        let items = muster_model::notation::parse_units(&hq.v, &game.marks);
+        let found = cx.resolver.resolve_items(&items, hq, &f.side);
+        if found.iter().any(|r| !matches!(r.to, crate::Resolved::Unknown { .. })) {
+            continue;
+        }
+        let near = cx.resolver.suggestions(&hq.v, &f.side);
+        let hint = near
+            .first()
+            .map(|(_, n, s)| format!("; did you mean `{n}`? (similarity {s:.2})"))
+            .unwrap_or_default();
+        let mut e = Erratum::new(
+            game,
+            FindingKind::UnknownUnit,
+            &hq.v,
+            format!(
+                "`hq: {}` of {} names no counter of the manifest{hint}",
+                hq.v, f.printed.v
+            ),
+            f.section.as_deref().unwrap_or_default(),
+            hq.span,
+        )
+        .expected("the printed name of the formation's HQ counter");
+        if let Some((id, _, _)) = near.first() {
+            e = e.suggestion(super::counter_ref(game, id, ""));
+        }
+        out.push(e.sure(Certainty::Certain, "no counter of the side has this name"));
+    }
     out
 }
 
