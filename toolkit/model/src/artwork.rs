@@ -13,6 +13,7 @@ use crate::art::{self, CutFace, FaceArt, RasterArt};
 use crate::assets::MAX_ASSET_BYTES;
 use crate::diag::{Diagnostic, Sources, suggest};
 use crate::game::{Game, MapArt, Unit};
+use crate::input::read_inside;
 use crate::source::{ArtSheet, CounterEntry, FaceFiles};
 use crate::span::{Span, Spanned};
 use crate::template::{self, Template};
@@ -73,24 +74,12 @@ impl Reader<'_> {
         let fail = |e: String| {
             Diagnostic::error(name.span, format!("failed to read `{}` ({e})", name.v))
         };
-        let bytes = match fs::metadata(&path) {
-            Ok(m) if m.len() > MAX_ASSET_BYTES => {
-                self.errors.push(fail(format!(
-                    "it has {} bytes, more than the limit of {MAX_ASSET_BYTES}",
-                    m.len()
-                )));
-                return None;
-            }
-            Ok(_) => match fs::read(&path) {
-                Ok(b) => b,
-                Err(e) => {
-                    self.errors.push(fail(e.to_string()));
-                    return None;
-                }
-            },
+        let bytes = match read_inside(self.dir, &path, MAX_ASSET_BYTES) {
+            Ok(b) => b,
             Err(e) => {
-                let hint = self.nearby(rel);
-                self.errors.push(fail(e.to_string()).with_suggestion(hint));
+                let d = e.at(name.span, format_args!("`{}`", name.v));
+                let hint = if e.is_missing() { self.nearby(rel) } else { None };
+                self.errors.push(d.with_suggestion(hint));
                 return None;
             }
         };

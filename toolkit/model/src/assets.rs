@@ -7,6 +7,7 @@ use std::path::Path;
 
 use crate::diag::Diagnostic;
 use crate::finding::FindingKind;
+use crate::input::read_inside;
 use crate::span::{Span, Spanned};
 
 /// The largest document, image or art file muster reads, in bytes.
@@ -50,19 +51,6 @@ fn safe_name(name: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
 }
 
-fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
-    let meta = fs::metadata(path)
-        .map_err(|e| format!("failed to read {} ({e})", path.display()))?;
-    if meta.len() > MAX_ASSET_BYTES {
-        return Err(format!(
-            "failed to read {} (it has {} bytes, more than the limit of {MAX_ASSET_BYTES})",
-            path.display(),
-            meta.len()
-        ));
-    }
-    fs::read(path).map_err(|e| format!("failed to read {} ({e})", path.display()))
-}
-
 /// Every document under `dir/docs/`, sorted by name, with errors for those that cannot be
 /// shipped and warnings for files of other kinds.
 pub fn documents(dir: &Path) -> (Vec<Document>, Vec<Diagnostic>) {
@@ -96,7 +84,7 @@ pub fn documents(dir: &Path) -> (Vec<Document>, Vec<Diagnostic>) {
                 continue;
             }
         };
-        if !path.is_file() || !safe_name(&name) {
+        if !safe_name(&name) {
             problems.push(
                 Diagnostic::error(
                     Span::detached(),
@@ -109,7 +97,7 @@ pub fn documents(dir: &Path) -> (Vec<Document>, Vec<Diagnostic>) {
             );
             continue;
         }
-        match read_limited(&path) {
+        match read_inside(dir, &path, MAX_ASSET_BYTES) {
             Ok(bytes) if kind == DocumentKind::Pdf && !bytes.starts_with(b"%PDF-") => {
                 problems.push(
                     Diagnostic::error(
@@ -120,7 +108,7 @@ pub fn documents(dir: &Path) -> (Vec<Document>, Vec<Diagnostic>) {
                 );
             }
             Ok(bytes) => out.push(Document { file: name, kind, bytes }),
-            Err(e) => problems.push(Diagnostic::error(Span::detached(), e)),
+            Err(e) => problems.push(e.at(Span::detached(), path.display())),
         }
     }
     (out, problems)
@@ -140,7 +128,8 @@ pub fn image(dir: &Path, path: &Spanned<String>) -> Result<Image, Diagnostic> {
         ));
     }
     let file = parts.iter().fold(dir.to_path_buf(), |p, part| p.join(part));
-    let bytes = read_limited(&file).map_err(|e| Diagnostic::error(path.span, e))?;
+    let bytes = read_inside(dir, &file, MAX_ASSET_BYTES)
+        .map_err(|e| e.at(path.span, file.display()))?;
     let known = bytes.starts_with(b"\x89PNG\r\n\x1a\n")
         || bytes.starts_with(b"\xff\xd8\xff")
         || bytes.starts_with(b"GIF87a")
@@ -194,5 +183,44 @@ mod tests {
                 .contains("failed to read")
         );
         let _ = fs::remove_dir_all(&tmp);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn documents_come_from_inside_the_game_folder_and_are_regular_files() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let game = tmp.path().join("g");
+        fs::create_dir_all(game.join("docs")).unwrap();
+        fs::create_dir_all(game.join("text")).unwrap();
+        fs::write(game.join("text/notes.txt"), b"inside").unwrap();
+        fs::write(tmp.path().join("secret.txt"), b"outside").unwrap();
+        symlink("../text/notes.txt", game.join("docs/notes.txt")).unwrap();
+        symlink("../../secret.txt", game.join("docs/secret.txt")).unwrap();
+        let pipe = game.join("docs/pipe.txt");
+        rustix::fs::mkfifoat(rustix::fs::CWD, &pipe, rustix::fs::Mode::RUSR).unwrap();
+        let (found, problems) = documents(&game);
+        let shipped: Vec<(&str, &[u8])> =
+            found.iter().map(|d| (d.file.as_str(), d.bytes.as_slice())).collect();
+        assert_eq!(shipped, [("notes.txt", b"inside".as_slice())]);
+        let text: Vec<String> = problems.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(text.len(), 2, "{text:?}");
+        assert!(
+            text[0].ends_with("pipe.txt (it is a FIFO, not a regular file)"),
+            "{text:?}"
+        );
+        assert!(
+            text[1].contains(
+                "secret.txt (it is a symbolic link leading outside the game's folder"
+            ),
+            "{text:?}"
+        );
+
+        // A chart reached through a linked folder leading out of the game is refused too.
+        fs::write(tmp.path().join("crt.png"), b"\x89PNG\r\n\x1a\nrest").unwrap();
+        symlink("..", game.join("charts")).unwrap();
+        let at = Spanned::detached("charts/crt.png".to_string());
+        let e = image(&game, &at).unwrap_err();
+        assert!(e.message.contains("leading outside the game's folder"), "{}", e.message);
     }
 }

@@ -20,6 +20,7 @@ pub mod calendar;
 mod diag;
 mod finding;
 mod game;
+pub mod input;
 mod load;
 pub mod notation;
 pub mod source;

@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use crate::diag::{Diagnostic, Sources};
 use crate::finding::FindingKind;
 use crate::game::Game;
+use crate::input::{InputError, read_inside};
 use crate::source::{
     CountersFile, GameFile, KnownErrata, MapFile, OobFile, RulesFile, ScenarioFile,
 };
@@ -174,7 +175,7 @@ pub fn load_game(
     // Every file is read first, in order, so that spans number them as before; the texts
     // are then parsed side by side (the manifest, the largest, beside the others), and
     // what failed is reported in file order.
-    let mut reader = Reader { sources, options };
+    let mut reader = Reader { dir, sources, options };
     let game = reader.required(&dir.join("game.yaml"));
     let oob = reader.required(&dir.join("oob.yaml"));
     let counters = reader.required(&dir.join("counters.yaml"));
@@ -257,6 +258,8 @@ pub fn load_game(
 
 /// Reads a game's files into the table of sources, in order, for parsing after.
 struct Reader<'a> {
+    /// The game's folder, which every file read must be inside.
+    dir: &'a Path,
     sources: &'a mut Sources,
     options: &'a LoadOptions,
 }
@@ -323,23 +326,21 @@ fn kept_folder<T>(
 
 impl Reader<'_> {
     fn read(&mut self, path: &Path) -> Text {
-        let fail = |msg: String| Text::Failed(Diagnostic::error(Span::detached(), msg));
-        let meta = match fs::metadata(path) {
-            Ok(m) => m,
-            Err(e) => return fail(format!("failed to read {} ({e})", path.display())),
-        };
-        if meta.len() > self.options.max_file_bytes {
-            return fail(format!(
-                "failed to read {} (it has {} bytes, more than the limit of {})",
-                path.display(),
-                meta.len(),
-                self.options.max_file_bytes
-            ));
+        self.read_or(path, |e| Text::Failed(e.at(Span::detached(), path.display())))
+    }
+
+    /// Reads `path`, inside the game's folder and within the limit; `missing` says what an
+    /// absent file is.
+    fn read_or(&mut self, path: &Path, missing: impl FnOnce(InputError) -> Text) -> Text {
+        match read_inside(self.dir, path, self.options.max_file_bytes) {
+            Ok(bytes) => self.text(path, bytes),
+            Err(e) if e.is_missing() => missing(e),
+            Err(e) => Text::Failed(e.at(Span::detached(), path.display())),
         }
-        let bytes = match fs::read(path) {
-            Ok(b) => b,
-            Err(e) => return fail(format!("failed to read {} ({e})", path.display())),
-        };
+    }
+
+    /// The file's bytes as its text in the table of sources, or where they are not UTF-8.
+    fn text(&mut self, path: &Path, bytes: Vec<u8>) -> Text {
         match String::from_utf8(bytes) {
             Ok(text) => Text::Read(self.sources.add(path.to_path_buf(), text)),
             Err(e) => {
@@ -356,8 +357,8 @@ impl Reader<'_> {
     }
 
     fn required(&mut self, path: &Path) -> Text {
-        if !path.is_file() {
-            return Text::Failed(
+        self.read_or(path, |_| {
+            Text::Failed(
                 Diagnostic::error(
                     Span::detached(),
                     format!("failed to load the game (missing {})", path.display()),
@@ -365,13 +366,12 @@ impl Reader<'_> {
                 .with_expected(
                     "game.yaml, oob.yaml and counters.yaml in every game folder",
                 ),
-            );
-        }
-        self.read(path)
+            )
+        })
     }
 
     fn optional(&mut self, path: &Path) -> Text {
-        if path.is_file() { self.read(path) } else { Text::Absent }
+        self.read_or(path, |_| Text::Absent)
     }
 
     fn folder(&mut self, dir: &Path) -> Vec<(PathBuf, Text)> {
