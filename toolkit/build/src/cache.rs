@@ -21,12 +21,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use muster_model::input::{InputError, open_regular, resolve_inside};
 use muster_package::archive::{Fetched, MAX_PART, content_parts};
 use muster_render::Encoding;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, IoContext, Result};
-use crate::files::{Stated, files_under, write_atomic_unsynced};
+use crate::files::{Stated, files_and_links_under, files_under, write_atomic_unsynced};
 use crate::last_archive::LastArchive;
 use crate::output::{LastObjects, Outputs, stated_files_of};
 use crate::prune_mark::Mark;
@@ -260,15 +261,23 @@ impl Cache {
     }
 
     /// The key of a game's build: everything under its source folder, its id and the
-    /// build options.
+    /// build options. A symbolic link counts as where it leads and what the loader reads
+    /// through it ([`source_digest`]), so editing the file it leads to changes the key.
     pub fn game_key(&self, source_dir: &Path, game: &str, options: &str) -> Result<Key> {
         let mut k = self.key("game");
         k.part(game.as_bytes()).part(options.as_bytes());
-        for path in files_under(source_dir) {
+        for (path, link) in files_and_links_under(source_dir) {
             let rel = path.strip_prefix(source_dir).unwrap_or(&path);
-            let bytes =
-                fs::read(&path).io(|| format!("failed to read {}", path.display()))?;
-            k.part(rel.to_string_lossy().as_bytes()).part(&bytes);
+            k.part(rel.to_string_lossy().as_bytes());
+            if link {
+                let to = fs::read_link(&path)
+                    .io(|| format!("failed to read {}", path.display()))?;
+                k.part(b"->").part(to.as_os_str().as_encoded_bytes());
+            }
+            match source_digest(source_dir, &path, link) {
+                Ok(digest) => k.part(b"=").part(digest.as_bytes()),
+                Err(why) => k.part(b"!").part(why.to_string().as_bytes()),
+            };
         }
         Ok(k.finish())
     }
@@ -883,6 +892,23 @@ fn zip_failed(label: &str, e: muster_package::archive::ArchiveError) -> Error {
 }
 
 /// `path` as written in a stamp: relative to the output folder `base`.
+/// The hash of what the loader reads at `path` under a game's folder `dir`: the file, or
+/// what the link leads to when it leads to a regular file inside `dir`; otherwise why it
+/// reads nothing there (a link leading out of the folder, or to a folder, a FIFO, a
+/// device), which the loader reports when it meets the path. Nothing but a regular file
+/// is read, so a FIFO or a device never holds the key up.
+fn source_digest(
+    dir: &Path,
+    path: &Path,
+    link: bool,
+) -> std::result::Result<blake3::Hash, InputError> {
+    let real = if link { resolve_inside(dir, path)? } else { path.to_path_buf() };
+    let (file, _) = open_regular(&real)?;
+    let mut hasher = blake3::Hasher::new();
+    hasher.update_reader(file)?;
+    Ok(hasher.finalize())
+}
+
 fn relative(base: &Path, path: &Path) -> String {
     path.strip_prefix(base).unwrap_or(path).display().to_string()
 }
@@ -1053,6 +1079,41 @@ mod tests {
         let remade = other.get_or_make(&key, || "b".into(), || Ok(b"result".to_vec()));
         assert_eq!(remade.unwrap(), b"result");
         assert_eq!(other.report().made, vec!["b".to_string()]);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_game_key_follows_links_to_what_they_lead_to_and_never_reads_a_fifo() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::open(dir.path().join("cache"), false).unwrap();
+        let game = dir.path().join("g");
+        fs::create_dir_all(game.join("data")).unwrap();
+        fs::write(game.join("data/a.yaml"), b"a").unwrap();
+        fs::write(game.join("data/b.yaml"), b"b").unwrap();
+        symlink("data/a.yaml", game.join("oob.yaml")).unwrap();
+        let key = || cache.game_key(&game, "g", "").unwrap();
+        let first = key();
+        assert_eq!(key(), first, "the same sources, the same key");
+
+        fs::remove_file(game.join("oob.yaml")).unwrap();
+        symlink("data/b.yaml", game.join("oob.yaml")).unwrap();
+        let retargeted = key();
+        assert_ne!(retargeted, first, "the link leads to another file");
+
+        // A link out of the game, and a link to a FIFO with no writer: the key is made at
+        // once, and changes with where the outside link leads.
+        fs::write(dir.path().join("outside.yaml"), b"o").unwrap();
+        symlink("../outside.yaml", game.join("rules.yaml")).unwrap();
+        let fifo = game.join("pipe");
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, rustix::fs::Mode::RUSR).unwrap();
+        symlink("pipe", game.join("errata.yaml")).unwrap();
+        let with_links = key();
+        assert_ne!(with_links, retargeted);
+        fs::remove_file(game.join("rules.yaml")).unwrap();
+        fs::write(dir.path().join("elsewhere.yaml"), b"o").unwrap();
+        symlink("../elsewhere.yaml", game.join("rules.yaml")).unwrap();
+        assert_ne!(key(), with_links, "the outside link leads elsewhere");
     }
 
     #[test]

@@ -171,13 +171,19 @@ pub fn remove_temporaries(roots: &[PathBuf]) -> Result<usize> {
 /// paths (the same order on every run, and far cheaper than comparing path components);
 /// nothing when it is absent.
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
-    walk_files(dir, |_| Some(())).into_iter().map(|(path, ())| path).collect()
+    walk_files(dir, false, |_| Some(())).into_iter().map(|(path, ())| path).collect()
+}
+
+/// [`files_under`] with the symbolic links under `dir` too (not followed), each told by
+/// whether it is a link.
+pub fn files_and_links_under(dir: &Path) -> Vec<(PathBuf, bool)> {
+    walk_files(dir, true, |e| e.file_type().ok().map(|t| t.is_symlink()))
 }
 
 /// [`files_under`] with each file's size and modification time ([`Stated`]), read from
 /// its folder as the folder is walked: one name looked up per file, not its whole path.
 pub fn stated_files_under(dir: &Path) -> Vec<(PathBuf, Stated)> {
-    walk_files(dir, |e| e.metadata().ok().map(|m| Stated::of(&m)))
+    walk_files(dir, false, |e| e.metadata().ok().map(|m| Stated::of(&m)))
 }
 
 /// A file's size in bytes and modification time in nanoseconds since 1970 (0 when the
@@ -204,9 +210,10 @@ impl Stated {
 
 /// The files under `dir` (no symbolic links followed), sorted by the bytes of their paths,
 /// each with what `look` reads from its folder entry; a file `look` gives nothing for
-/// (gone meanwhile) is left out.
+/// (gone meanwhile) is left out. With `links`, the symbolic links are listed as files.
 fn walk_files<T>(
     dir: &Path,
+    links: bool,
     look: impl Fn(&fs::DirEntry) -> Option<T>,
 ) -> Vec<(PathBuf, T)> {
     let mut out = Vec::new();
@@ -216,7 +223,7 @@ fn walk_files<T>(
         for e in entries.flatten() {
             match e.file_type() {
                 Ok(t) if t.is_dir() => stack.push(e.path()),
-                Ok(t) if t.is_file() => {
+                Ok(t) if t.is_file() || (links && t.is_symlink()) => {
                     if let Some(found) = look(&e) {
                         out.push((e.path(), found));
                     }
