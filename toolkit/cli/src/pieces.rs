@@ -3,8 +3,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use muster_model::FindingKind;
+use muster_model::input::read_bounded;
 use muster_package::archive::{Archive, MAX_TOTAL_BYTES};
 use muster_package::listing::{ListedPiece, Listing, listing};
 use muster_package::module::RULESET;
@@ -17,18 +18,11 @@ use serde_json::{Value, json};
 use crate::args::Format;
 use crate::commands::Exit;
 
-/// Reads a module or saved game, refusing files larger than muster unpacks.
+/// Reads a module or saved game: a regular file (a FIFO or a device is refused by what it
+/// is), refused when it holds more than muster unpacks.
 pub fn read_limited(path: &Path) -> Result<Vec<u8>> {
-    let size = std::fs::metadata(path)
-        .with_context(|| format!("cannot read {}", path.display()))?
-        .len();
-    if size > MAX_TOTAL_BYTES {
-        anyhow::bail!(
-            "{} is {size} bytes, more than the {MAX_TOTAL_BYTES} muster reads",
-            path.display()
-        );
-    }
-    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+    read_bounded(path, MAX_TOTAL_BYTES)
+        .map_err(|e| anyhow::anyhow!("cannot read {} ({e})", path.display()))
 }
 
 fn open(path: &Path) -> Result<Archive> {
