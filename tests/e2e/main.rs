@@ -13,6 +13,7 @@ mod findings;
 mod hardening;
 mod incremental;
 mod init;
+mod inputs;
 mod legibility;
 mod live_rules;
 mod maps;
