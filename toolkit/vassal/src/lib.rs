@@ -5,6 +5,9 @@
 //! their location names.
 
 pub mod archive;
+#[cfg(test)]
+mod growth;
+pub mod hostile;
 pub mod listing;
 pub mod read;
 pub mod vassal;

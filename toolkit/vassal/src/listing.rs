@@ -2,11 +2,11 @@
 //! location name and what holds it (a stack, a deck, nothing), every deck, the turn, the
 //! global properties, notes and players, and every entry that could not be read.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
-use crate::read::{MapInfo, ModuleInfo, Slot, locate};
+use crate::read::{Layout, MapInfo, ModuleInfo, Slot};
 use crate::vassal::restore::Restore;
 use crate::vassal::save::{SavedGame, Unread};
 use crate::vassal::turn::LevelValue;
@@ -96,7 +96,7 @@ pub struct ListedTurn {
 
 /// Something else a saved game records: a global property, notes, a player, a clock, the
 /// boards of a map, ….
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Fact {
     /// What kind (`property`, `scenario-notes`, `player`, `boards`, …).
     pub kind: String,
@@ -157,7 +157,7 @@ struct Hold<'a> {
 /// including those that do not fit the module (a map, board or turn tracker it lacks).
 pub fn listing(saved: &SavedGame, module: Option<&ModuleInfo>) -> Listing {
     let mut out = Listing { unread: saved.unread.clone(), ..Listing::default() };
-    let mut reader = Reader { module, unread: Vec::new(), arrangements: Vec::new() };
+    let mut reader = Reader::new(module);
     for r in &saved.restores {
         reader.restore(r.entry, &r.command, &mut out);
     }
@@ -246,16 +246,43 @@ pub fn listing(saved: &SavedGame, module: Option<&ModuleInfo>) -> Listing {
 }
 
 /// Reads the restore commands with the module's help, remembering what does not fit it.
+/// Maps, their boards and their layouts are looked up by name, so that reading costs the
+/// same for each piece however many maps and boards the module has.
 struct Reader<'m> {
     module: Option<&'m ModuleInfo>,
     unread: Vec<Unread>,
-    /// Board arrangements the save states, which win over the module's default.
-    arrangements: Vec<(String, Vec<Slot>)>,
+    /// The module's maps by name (the first of a name).
+    maps: HashMap<&'m str, &'m MapInfo>,
+    /// The names of each map's boards, as they are asked for.
+    board_names: HashMap<&'m str, HashSet<&'m str>>,
+    /// Board arrangements the save states, which win over the module's default (the first
+    /// one of a map).
+    arrangements: HashMap<String, Vec<Slot>>,
+    /// Each map's boards as placed, as they are asked for (once every arrangement is read).
+    layouts: HashMap<String, Option<Layout<'m>>>,
+    /// The facts kept so far.
+    facts: HashSet<Fact>,
 }
 
 impl<'m> Reader<'m> {
+    fn new(module: Option<&'m ModuleInfo>) -> Reader<'m> {
+        let mut maps = HashMap::new();
+        for m in module.map_or(&[][..], |m| m.maps.as_slice()) {
+            maps.entry(m.name.as_str()).or_insert(m);
+        }
+        Reader {
+            module,
+            unread: Vec::new(),
+            maps,
+            board_names: HashMap::new(),
+            arrangements: HashMap::new(),
+            layouts: HashMap::new(),
+            facts: HashSet::new(),
+        }
+    }
+
     fn map_of(&self, name: &str) -> Option<&'m MapInfo> {
-        self.module.and_then(|m| m.maps.iter().find(|x| x.name == name))
+        self.maps.get(name).copied()
     }
 
     fn problem(&mut self, entry: usize, id: &str, what: String) {
@@ -277,15 +304,27 @@ impl<'m> Reader<'m> {
     }
 
     /// VASSAL's location name of a point of a map.
-    fn place(&self, map: Option<&str>, x: i64, y: i64) -> Option<String> {
+    fn place(&mut self, map: Option<&str>, x: i64, y: i64) -> Option<String> {
         let m = map?;
-        let info = self.map_of(m)?;
-        let arrangement = self
-            .arrangements
-            .iter()
-            .find(|(n, _)| n == m)
-            .map_or(info.arrangement.as_slice(), |(_, a)| a.as_slice());
-        locate(info, arrangement, x, y)
+        if !self.layouts.contains_key(m) {
+            let layout = self.map_of(m).map(|info| {
+                let arrangement = self
+                    .arrangements
+                    .get(m)
+                    .map_or(info.arrangement.as_slice(), Vec::as_slice);
+                Layout::new(info, arrangement)
+            });
+            self.layouts.insert(m.to_string(), layout);
+        }
+        self.layouts.get(m)?.as_ref()?.locate(x, y)
+    }
+
+    /// Whether map `info` has a board named `board`.
+    fn has_board(&mut self, info: &'m MapInfo, board: &str) -> bool {
+        self.board_names
+            .entry(info.name.as_str())
+            .or_insert_with(|| info.boards.iter().map(|b| b.name.as_str()).collect())
+            .contains(board)
     }
 
     /// Reads one restore command into `out`. A component VASSAL lists twice writes its
@@ -293,7 +332,7 @@ impl<'m> Reader<'m> {
     fn restore(&mut self, entry: usize, command: &Restore, out: &mut Listing) {
         let before = out.facts.len();
         self.read_restore(entry, command, out);
-        if out.facts.len() > before && out.facts[..before].contains(&out.facts[before]) {
+        if out.facts.len() > before && !self.facts.insert(out.facts[before].clone()) {
             out.facts.truncate(before);
         }
     }
@@ -314,7 +353,7 @@ impl<'m> Reader<'m> {
                         ),
                         Some(info) => {
                             for b in boards {
-                                if !info.boards.iter().any(|x| x.name == b.name) {
+                                if !self.has_board(info, &b.name) {
                                     let what = format!(
                                         "board `{}` is not a board of map `{map}`",
                                         b.name
@@ -332,7 +371,7 @@ impl<'m> Reader<'m> {
                         (b.name.clone(), n(b.column), n(b.row))
                     })
                     .collect();
-                self.arrangements.push((map.clone(), slots));
+                self.arrangements.entry(map.clone()).or_insert(slots);
                 let list: Vec<String> = boards
                     .iter()
                     .map(|b| {
@@ -516,6 +555,48 @@ mod tests {
         assert_eq!(l.turn_text().as_deref(), Some("Day 2 May"));
         assert!(l.facts.contains(&fact("property", "Score", "3")));
         assert!(l.facts.contains(&fact("scenario-notes", "", "Set up\nthen play")));
+    }
+
+    #[test]
+    fn many_facts_are_kept_once_each_in_time_linear_in_their_number() {
+        let read = |text: &String| {
+            let saved = parse_stream(text).expect("parses");
+            let l = listing(&saved, None);
+            assert_eq!(l.facts.len(), text.matches("PNOTES").count());
+        };
+        let ratio = crate::growth::ratio(500, crate::hostile::many_facts, read);
+        assert!(
+            ratio < crate::growth::BOUND,
+            "4 times the notes took {ratio:.1} times as long"
+        );
+        // The same fact twice is kept once.
+        let twice = command_stream(&[], &["PNOTES\tx".into(), "PNOTES\tx".into()]);
+        let l = listing(&parse_stream(&twice).expect("parses"), None);
+        assert_eq!(l.facts, [fact("public-notes", "", "x")]);
+    }
+
+    #[test]
+    fn many_pieces_on_many_boards_are_placed_in_time_linear_in_their_number() {
+        use crate::hostile::{board_module, pieces_on_boards};
+        let input = |n: usize| {
+            let files = [("buildFile.xml".to_string(), board_module(n * 8).into_bytes())];
+            let zip = crate::archive::write_zip(&files.into()).expect("zips");
+            (zip, pieces_on_boards(n, n * 8))
+        };
+        let read = |(zip, text): &(Vec<u8>, String)| {
+            let mut archive = crate::archive::Archive::open(zip.clone()).expect("opens");
+            let module = crate::read::read_module(&mut archive).expect("reads");
+            let l = listing(&parse_stream(text).expect("parses"), Some(&module));
+            assert!(l.unread.is_empty(), "{:?}", &l.unread[..1]);
+            let last = l.pieces.last().expect("pieces");
+            let board = l.pieces.len() * 8 - 8;
+            assert_eq!(last.location.as_deref(), Some(format!("Z{board}").as_str()));
+        };
+        let ratio = crate::growth::ratio(25, input, read);
+        assert!(
+            ratio < crate::growth::BOUND,
+            "4 times the pieces and boards took {ratio:.1} times as long"
+        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Reading modules and saved games back: the maps, boards and zoned grids of a module's
 //! buildFile, and every piece of a saved game with its map and VASSAL location name.
 
+use std::collections::HashMap;
+
 use muster_hex::vassal::VassalGrid;
 
 use crate::archive::Archive;
@@ -278,7 +280,8 @@ pub fn read_module(archive: &mut Archive) -> Result<ModuleInfo, ReadError> {
         }
         info.maps.push(map);
     }
-    info.trackers = trackers(root);
+    info.trackers =
+        trackers(root).map_err(|e| ReadError(format!("buildFile.xml: {e}")))?;
     for s in root.descendants().filter(|n| ends(n, ".PredefinedSetup")) {
         if s.attribute("useFile") == Some("true")
             && let Some(file) = s.attribute("file")
@@ -371,70 +374,156 @@ pub fn read_save(bytes: Vec<u8>) -> Result<(SavedGame, SaveMeta), ReadError> {
 }
 
 /// VASSAL's name for a point of a map (`Map.locationName`): the deck standing exactly
-/// there, else the zone or board under it; none off every board.
+/// there, else the zone or board under it; none off every board. To name many points of
+/// one map, build its [`Layout`] once.
 pub fn locate(map: &MapInfo, arrangement: &[Slot], x: i64, y: i64) -> Option<String> {
-    let origins = origins(map, arrangement);
-    for pile in &map.piles {
-        let (ox, oy) = match &pile.board {
-            Some(b) => origins
-                .iter()
-                .find(|(info, _)| info.name == *b)
-                .map_or((0, 0), |(_, o)| *o),
-            None => (i64::from(map.edge.0), i64::from(map.edge.1)),
-        };
-        if (pile.x + ox, pile.y + oy) == (x, y) {
-            return Some(pile.name.clone());
-        }
-    }
-    for (b, (ox, oy)) in &origins {
-        let (lx, ly) = ((x - ox) as f64, (y - oy) as f64);
-        if lx < 0.0 || ly < 0.0 || lx >= f64::from(b.width) || ly >= f64::from(b.height) {
-            continue;
-        }
-        return Some(match b.zones.iter().find(|z| z.contains(lx, ly)) {
-            Some(z) => z.location(lx, ly),
-            None => b.name.clone(),
-        });
-    }
-    None
+    Layout::new(map, arrangement).locate(x, y)
 }
 
-/// Where each board in play starts on the map, in map pixels.
+/// The boards of a map as an arrangement places them, indexed to name any point in time
+/// independent of the number of boards: where each board starts, by name and by area.
+#[derive(Debug)]
+pub struct Layout<'m> {
+    map: &'m MapInfo,
+    /// Each board in play and its origin in map pixels, in the map's board order.
+    origins: Vec<(&'m BoardInfo, (i64, i64))>,
+    /// The origin of each board by name (the first board of a name).
+    by_name: HashMap<&'m str, (i64, i64)>,
+    /// The size of a cell of `cells`: the largest board in play.
+    cell: (i64, i64),
+    /// The boards (indices into `origins`) that reach into each cell.
+    cells: HashMap<(i64, i64), Vec<usize>>,
+}
+
+impl<'m> Layout<'m> {
+    /// The boards of `map` placed by `arrangement` (board name, column, row; every board at
+    /// column 0, row 0 when it is empty), each one after the boards left of it in its row
+    /// and above it in its column.
+    pub fn new(map: &'m MapInfo, arrangement: &[Slot]) -> Layout<'m> {
+        let origins = origins(map, arrangement);
+        let mut by_name = HashMap::new();
+        for (b, o) in &origins {
+            by_name.entry(b.name.as_str()).or_insert(*o);
+        }
+        let cell = origins.iter().fold((1, 1), |(w, h), (b, _)| {
+            (w.max(i64::from(b.width)), h.max(i64::from(b.height)))
+        });
+        let mut cells: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+        for (k, (b, (ox, oy))) in origins.iter().enumerate() {
+            if b.width == 0 || b.height == 0 {
+                continue;
+            }
+            let (right, bottom) =
+                (ox + i64::from(b.width) - 1, oy + i64::from(b.height) - 1);
+            // No board is larger than a cell, so it reaches into at most four.
+            for cx in [ox.div_euclid(cell.0), right.div_euclid(cell.0)] {
+                for cy in [oy.div_euclid(cell.1), bottom.div_euclid(cell.1)] {
+                    let list = cells.entry((cx, cy)).or_default();
+                    if list.last() != Some(&k) {
+                        list.push(k);
+                    }
+                }
+            }
+        }
+        for list in cells.values_mut() {
+            list.sort_unstable();
+            list.dedup();
+        }
+        Layout { map, origins, by_name, cell, cells }
+    }
+
+    /// VASSAL's name for a point of the map, as [`locate`] gives it.
+    pub fn locate(&self, x: i64, y: i64) -> Option<String> {
+        let map = self.map;
+        for pile in &map.piles {
+            let (ox, oy) = match &pile.board {
+                Some(b) => self.by_name.get(b.as_str()).copied().unwrap_or((0, 0)),
+                None => (i64::from(map.edge.0), i64::from(map.edge.1)),
+            };
+            if (pile.x.saturating_add(ox), pile.y.saturating_add(oy)) == (x, y) {
+                return Some(pile.name.clone());
+            }
+        }
+        let cell = (x.div_euclid(self.cell.0), y.div_euclid(self.cell.1));
+        // The first board in the map's order that holds the point.
+        for &k in self.cells.get(&cell).map_or(&[][..], Vec::as_slice) {
+            let (b, (ox, oy)) = &self.origins[k];
+            let (lx, ly) = (x as f64 - *ox as f64, y as f64 - *oy as f64);
+            if lx < 0.0
+                || ly < 0.0
+                || lx >= f64::from(b.width)
+                || ly >= f64::from(b.height)
+            {
+                continue;
+            }
+            return Some(match b.zones.iter().find(|z| z.contains(lx, ly)) {
+                Some(z) => z.location(lx, ly),
+                None => b.name.clone(),
+            });
+        }
+        None
+    }
+}
+
+/// Where each board in play starts on the map, in map pixels: after the widths of the
+/// boards at lower columns of its row, and the heights of those at lower rows of its
+/// column.
 fn origins<'m>(
     map: &'m MapInfo,
     arrangement: &[Slot],
 ) -> Vec<(&'m BoardInfo, (i64, i64))> {
-    let slot = |name: &str| -> (u32, u32) {
-        arrangement
-            .iter()
-            .find(|(n, _, _)| n == name)
-            .map_or((0, 0), |(_, c, r)| (*c, *r))
-    };
+    let mut slots: HashMap<&str, (u32, u32)> = HashMap::new();
+    for (n, c, r) in arrangement {
+        slots.entry(n.as_str()).or_insert((*c, *r));
+    }
     let placed: Vec<(&BoardInfo, (u32, u32))> = map
         .boards
         .iter()
-        .filter(|b| {
-            arrangement.is_empty() || arrangement.iter().any(|(n, _, _)| *n == b.name)
-        })
-        .map(|b| (b, slot(&b.name)))
+        .filter(|b| arrangement.is_empty() || slots.contains_key(b.name.as_str()))
+        .map(|b| (b, slots.get(b.name.as_str()).copied().unwrap_or((0, 0))))
         .collect();
+    // Row r: the columns of its boards and their widths; column c: rows and heights.
+    let rows = Before::new(placed.iter().map(|(b, (c, r))| (*r, *c, b.width)));
+    let columns = Before::new(placed.iter().map(|(b, (c, r))| (*c, *r, b.height)));
     let (ex, ey) = (i64::from(map.edge.0), i64::from(map.edge.1));
     placed
         .iter()
-        .map(|(b, (c, r))| {
-            let ox: u32 = placed
-                .iter()
-                .filter(|(_, s)| s.1 == *r && s.0 < *c)
-                .map(|(o, _)| o.width)
-                .sum();
-            let oy: u32 = placed
-                .iter()
-                .filter(|(_, s)| s.0 == *c && s.1 < *r)
-                .map(|(o, _)| o.height)
-                .sum();
-            (*b, (ex + i64::from(ox), ey + i64::from(oy)))
-        })
+        .map(|(b, (c, r))| (*b, (ex + rows.sum(*r, *c), ey + columns.sum(*c, *r))))
         .collect()
+}
+
+/// Sums of sizes by line and place: for each line (a row or a column), the sum of the
+/// sizes at places before a given one.
+struct Before {
+    /// Each line's places in order, each with the sum of the sizes before it, and the sum
+    /// of all its sizes.
+    lines: HashMap<u32, (Vec<(u32, u64)>, u64)>,
+}
+
+impl Before {
+    fn new(items: impl Iterator<Item = (u32, u32, u32)>) -> Before {
+        let mut lines: HashMap<u32, (Vec<(u32, u64)>, u64)> = HashMap::new();
+        for (line, place, size) in items {
+            lines.entry(line).or_default().0.push((place, u64::from(size)));
+        }
+        for (list, total) in lines.values_mut() {
+            list.sort_unstable();
+            for entry in list.iter_mut() {
+                let size = entry.1;
+                entry.1 = *total;
+                *total += size;
+            }
+        }
+        Before { lines }
+    }
+
+    /// The sum of the sizes on `line` at places lower than `place`.
+    fn sum(&self, line: u32, place: u32) -> i64 {
+        let Some((list, total)) = self.lines.get(&line) else { return 0 };
+        let at = list.partition_point(|(p, _)| *p < place);
+        let sum = list.get(at).map_or(*total, |(_, before)| *before);
+        i64::try_from(sum).unwrap_or(i64::MAX)
+    }
 }
 
 #[cfg(test)]

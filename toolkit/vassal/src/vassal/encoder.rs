@@ -108,18 +108,166 @@ pub fn chain<S: AsRef<str>>(items: &[S]) -> String {
 }
 
 /// Splits a decorator chain back into its items, outermost first.
+///
+/// It gives what decoding the chain once per level would (each level's first token, then
+/// the level's other tokens joined by TABs as the next level), but in one pass over the
+/// text: the text is cut at its TABs once, and each level only touches the TABs still
+/// escaped (each loses a backslash) and the tokens whose quotes come off, so a piece of
+/// many traits, or of traits nested deep, costs no more than its length.
 pub fn unchain(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = s.to_string();
-    loop {
-        let mut parts = decode(&rest, TAB);
-        if parts.len() < 2 {
-            out.append(&mut parts);
-            return out;
+    Unchain::new(s).items()
+}
+
+/// The state of [`unchain`] between two levels: the text cut at its TABs into chunks (TAB
+/// `t` stands between chunk `t` and chunk `t + 1`), each chunk a byte range of the text
+/// that loses its last byte when its TAB is unescaped and its end bytes when a token is
+/// unquoted.
+///
+/// Each level costs the TABs it unescapes (each loses a backslash of the text) and the
+/// tokens it unquotes (each loses two quotes), so all levels together cost the length of
+/// the text.
+struct Unchain<'a> {
+    text: &'a str,
+    chunks: Vec<(usize, usize)>,
+    /// For each TAB, whether the next level splits at it (else it unescapes it).
+    splits: Vec<bool>,
+    /// The TABs the next level unescapes: their chunk ends with a backslash.
+    escaped: Vec<usize>,
+    /// A chunk of each token the next level may unquote.
+    touched: Vec<usize>,
+    /// The first chunk of the level.
+    from: usize,
+}
+
+impl<'a> Unchain<'a> {
+    fn new(text: &'a str) -> Unchain<'a> {
+        let mut chunks = Vec::new();
+        let mut start = 0;
+        for (at, _) in text.match_indices(TAB) {
+            chunks.push((start, at));
+            start = at + TAB.len_utf8();
         }
-        let inner = parts.split_off(1).join(&TAB.to_string());
-        out.push(parts.remove(0));
-        rest = inner;
+        chunks.push((start, text.len()));
+        let mut u = Unchain {
+            text,
+            chunks,
+            splits: Vec::new(),
+            escaped: Vec::new(),
+            touched: vec![0],
+            from: 0,
+        };
+        for t in 0..u.chunks.len() - 1 {
+            let escaped = u.ends_with(t, b'\\');
+            u.splits.push(!escaped);
+            if escaped {
+                u.escaped.push(t);
+            } else {
+                // The first level unquotes every token.
+                u.touched.push(t + 1);
+            }
+        }
+        u
+    }
+
+    fn chunk(&self, c: usize) -> &'a [u8] {
+        let (a, b) = self.chunks[c];
+        &self.text.as_bytes()[a..b]
+    }
+
+    fn ends_with(&self, c: usize, byte: u8) -> bool {
+        self.chunk(c).last() == Some(&byte)
+    }
+
+    /// The TAB that ends the token holding chunk `c`, if one does.
+    fn end_of(&self, c: usize) -> Option<usize> {
+        (c..self.splits.len()).find(|&t| self.splits[t])
+    }
+
+    /// The chunks of the token holding chunk `c`, first and last.
+    fn token(&self, c: usize) -> (usize, usize) {
+        let first =
+            (self.from..c).rev().find(|&t| self.splits[t]).map_or(self.from, |t| t + 1);
+        (first, self.end_of(c).unwrap_or(self.chunks.len() - 1))
+    }
+
+    /// Decodes every level, keeping the first token of each.
+    fn items(mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let end = self.end_of(self.from);
+            self.level(end);
+            let last = end.unwrap_or(self.chunks.len() - 1);
+            let mut item = String::new();
+            for c in self.from..=last {
+                if c > self.from {
+                    item.push(TAB);
+                }
+                let (a, b) = self.chunks[c];
+                item.push_str(&self.text[a..b]);
+            }
+            out.push(item);
+            let Some(end) = end else { return out };
+            self.from = end + 1;
+            let from = self.from;
+            self.escaped.retain(|&t| t >= from);
+            self.touched.retain(|&c| c >= from);
+        }
+    }
+
+    /// One level's decoding: escaped TABs lose a backslash, and each token wrapped in
+    /// quotes loses them. What changes is remembered for the next level. `end` is the TAB
+    /// after the level's first token, which the level consumes.
+    fn level(&mut self, end: Option<usize>) {
+        let mut unescaped = Vec::new();
+        let mut escaped = std::mem::take(&mut self.escaped);
+        escaped.retain(|&t| {
+            self.chunks[t].1 -= 1;
+            let still = self.ends_with(t, b'\\');
+            if !still {
+                unescaped.push(t);
+            }
+            still
+        });
+        self.escaped = escaped;
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.sort_unstable();
+        let mut tokens: Vec<(usize, usize)> =
+            touched.iter().map(|&c| self.token(c)).collect();
+        tokens.dedup();
+        touched.clear();
+        self.touched = touched;
+        for (first, last) in tokens {
+            if !self.unquote(first, last) {
+                continue;
+            }
+            self.touched.push(first);
+            // A backslash bared at the token's end escapes the TAB after it, which the next
+            // level then unescapes, joining the two tokens.
+            if Some(last) != end
+                && last < self.splits.len()
+                && self.ends_with(last, b'\\')
+            {
+                self.splits[last] = false;
+                self.escaped.push(last);
+            }
+        }
+        for t in unescaped {
+            self.splits[t] = true;
+            self.touched.extend([t, t + 1]);
+        }
+    }
+
+    /// Takes the quotes off the token of chunks `first..=last` if it is wrapped in them.
+    fn unquote(&mut self, first: usize, last: usize) -> bool {
+        let (head, tail) = (self.chunk(first), self.chunk(last));
+        let wrapped = head.first() == Some(&b'\'')
+            && tail.last() == Some(&b'\'')
+            && (first != last || head.len() > 1);
+        if wrapped {
+            self.chunks[first].0 += 1;
+            self.chunks[last].1 -= 1;
+        }
+        wrapped
     }
 }
 
@@ -201,6 +349,45 @@ mod tests {
         }
     }
 
+    /// The chain decoded level by level, as VASSAL nests it: each level's first token,
+    /// then its other tokens joined by TABs as the next level. The reference the one-pass
+    /// [`unchain`] is held to.
+    fn reference_unchain(s: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut rest = s.to_string();
+        loop {
+            let mut parts = decode(&rest, TAB);
+            if parts.len() < 2 {
+                out.append(&mut parts);
+                return out;
+            }
+            let inner = parts.split_off(1).join(&TAB.to_string());
+            out.push(parts.remove(0));
+            rest = inner;
+        }
+    }
+
+    #[test]
+    fn unchains_every_short_text_as_the_reference_does() {
+        // Every text of up to 7 characters of the four that matter (and one that does not).
+        let alphabet = ['a', '\'', '\\', TAB];
+        let mut texts = vec![String::new()];
+        for _ in 0..7 {
+            let longer: Vec<String> = texts
+                .iter()
+                .filter(|t| {
+                    t.chars().count() == texts.last().map_or(0, |l| l.chars().count())
+                })
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        assert_eq!(texts.len(), (0..=7).map(|n| 4usize.pow(n)).sum::<usize>());
+        for t in &texts {
+            assert_eq!(unchain(t), reference_unchain(t), "{t:?}");
+        }
+    }
+
     fn reference_chain(items: &[String]) -> String {
         match items {
             [] => String::new(),
@@ -236,6 +423,19 @@ mod tests {
                 prop_assert_eq!(encode(&tokens, d), reference_encode(&refs, d));
             }
             prop_assert_eq!(chain(&tokens), reference_chain(&tokens));
+        }
+
+        #[test]
+        fn unchains_as_the_reference_does(s in "[a'\\\\\t]{0,40}") {
+            prop_assert_eq!(unchain(&s), reference_unchain(&s), "{:?}", s);
+        }
+
+        #[test]
+        fn unchains_nested_chains_as_the_reference_does(
+            items in proptest::collection::vec("[a'\\\\\t]{0,6}", 1..8),
+        ) {
+            let c = chain(&items);
+            prop_assert_eq!(unchain(&c), reference_unchain(&c), "{:?}", c);
         }
 
         #[test]

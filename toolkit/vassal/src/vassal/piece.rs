@@ -773,6 +773,21 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_of_many_traits_is_read_in_time_linear_in_its_length() {
+        let read = |text: &String| {
+            let game = crate::vassal::save::parse_stream(text).expect("parses");
+            let piece = game.added[0].piece.as_ref().expect("a piece");
+            assert!(piece.traits.len() > 500);
+            assert_eq!(piece.name().as_deref(), Some("Many traits"));
+        };
+        let ratio = crate::growth::ratio(500, crate::hostile::many_traits, read);
+        assert!(
+            ratio < crate::growth::BOUND,
+            "4 times the traits took {ratio:.1} times as long"
+        );
+    }
+
+    #[test]
     fn bad_commands_are_errors_not_panics() {
         for bad in
             ["", "+/", "+/a/b", "x/1/piece;;;;/null", "+/1/stack/m;x;y", "+/1/mark;a/b"]

@@ -131,44 +131,62 @@ impl TurnState {
     }
 }
 
+/// The deepest turn levels nest inside one another that muster reads: VASSAL's own
+/// trackers nest two or three deep.
+pub const MAX_LEVEL_DEPTH: usize = 32;
+
 /// Reads the turn trackers of a buildFile: every `TurnTracker` in document order, with its
-/// `CounterTurnLevel` and `ListTurnLevel` levels.
-pub fn trackers(root: roxmltree::Node) -> Vec<TrackerDef> {
+/// `CounterTurnLevel` and `ListTurnLevel` levels. Levels nested more than
+/// [`MAX_LEVEL_DEPTH`] deep are an error that names the tracker and the line of the level.
+pub fn trackers(root: roxmltree::Node) -> Result<Vec<TrackerDef>, String> {
     root.descendants()
         .filter(|n| n.is_element() && n.tag_name().name().ends_with("turn.TurnTracker"))
         .enumerate()
-        .map(|(k, n)| TrackerDef {
-            id: format!("TurnTracker{k}"),
-            name: n.attribute("name").unwrap_or_default().to_string(),
-            levels: levels(n),
+        .map(|(k, n)| {
+            let name = n.attribute("name").unwrap_or_default().to_string();
+            let levels = levels(n, 1).map_err(|deep| {
+                let at = deep.document().text_pos_at(deep.range().start);
+                format!(
+                    "turn tracker `{name}` nests its levels more than {MAX_LEVEL_DEPTH} deep (line {}, column {}); muster reads at most {MAX_LEVEL_DEPTH}",
+                    at.row, at.col
+                )
+            })?;
+            Ok(TrackerDef { id: format!("TurnTracker{k}"), name, levels })
         })
         .collect()
 }
 
-fn levels(node: roxmltree::Node) -> Vec<LevelDef> {
-    node.children()
-        .filter(roxmltree::Node::is_element)
-        .filter_map(|n| {
-            let tag = n.tag_name().name();
-            let num = |k: &str, d: i64| {
-                n.attribute(k).and_then(|v| v.trim().parse().ok()).unwrap_or(d)
-            };
-            let kind = if tag.ends_with("CounterTurnLevel") {
-                LevelKind::Counter { start: num("start", 1), incr: num("incr", 1) }
-            } else if tag.ends_with("ListTurnLevel") {
-                let list = n.attribute("list").unwrap_or_default();
-                let items = if list.is_empty() { Vec::new() } else { decode(list, ',') };
-                LevelKind::List { items }
-            } else {
-                return None;
-            };
-            Some(LevelDef {
-                name: n.attribute("name").unwrap_or_default().to_string(),
-                kind,
-                children: levels(n),
-            })
-        })
-        .collect()
+/// The levels under `node`, which stands `depth` levels down; the error is the first
+/// level deeper than [`MAX_LEVEL_DEPTH`].
+fn levels<'a, 'i>(
+    node: roxmltree::Node<'a, 'i>,
+    depth: usize,
+) -> Result<Vec<LevelDef>, roxmltree::Node<'a, 'i>> {
+    let mut out = Vec::new();
+    for n in node.children().filter(roxmltree::Node::is_element) {
+        let tag = n.tag_name().name();
+        let num = |k: &str, d: i64| {
+            n.attribute(k).and_then(|v| v.trim().parse().ok()).unwrap_or(d)
+        };
+        let kind = if tag.ends_with("CounterTurnLevel") {
+            LevelKind::Counter { start: num("start", 1), incr: num("incr", 1) }
+        } else if tag.ends_with("ListTurnLevel") {
+            let list = n.attribute("list").unwrap_or_default();
+            let items = if list.is_empty() { Vec::new() } else { decode(list, ',') };
+            LevelKind::List { items }
+        } else {
+            continue;
+        };
+        if depth > MAX_LEVEL_DEPTH {
+            return Err(n);
+        }
+        out.push(LevelDef {
+            name: n.attribute("name").unwrap_or_default().to_string(),
+            kind,
+            children: levels(n, depth + 1)?,
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -189,7 +207,7 @@ mod tests {
     #[test]
     fn reads_trackers_and_their_states() {
         let doc = roxmltree::Document::parse(BUILD).expect("xml");
-        let defs = trackers(doc.root_element());
+        let defs = trackers(doc.root_element()).expect("trackers");
         assert_eq!(defs.len(), 2);
         assert_eq!(defs[1].id, "TurnTracker1");
         // As VASSAL 3.7.26 saved a new game of Gazala Line 1942: turn 1, Deck 1.
@@ -217,9 +235,31 @@ mod tests {
     }
 
     #[test]
+    fn levels_nested_too_deep_are_an_error_not_a_stack_overflow() {
+        let read = |depth: usize| {
+            let xml = crate::hostile::deep_turn_levels(depth);
+            let doc = roxmltree::Document::parse(&xml).expect("xml");
+            trackers(doc.root_element())
+        };
+        let deepest = read(MAX_LEVEL_DEPTH).expect("as deep as muster reads");
+        let mut level = &deepest[0].levels[0];
+        for _ in 1..MAX_LEVEL_DEPTH {
+            level = &level.children[0];
+        }
+        assert!(level.children.is_empty());
+        for depth in [MAX_LEVEL_DEPTH + 1, 20_000] {
+            let e = read(depth).expect_err("too deep");
+            assert_eq!(
+                e,
+                "turn tracker `Turn` nests its levels more than 32 deep (line 1, column 2360); muster reads at most 32"
+            );
+        }
+    }
+
+    #[test]
     fn states_that_do_not_fit_the_tracker_are_errors() {
         let doc = roxmltree::Document::parse(BUILD).expect("xml");
-        let defs = trackers(doc.root_element());
+        let defs = trackers(doc.root_element()).expect("trackers");
         let past = TurnState { tracker: "TurnTracker1".into(), state: "0|9;0;0".into() };
         assert!(
             past.read(&defs[1])
