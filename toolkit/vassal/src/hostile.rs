@@ -87,3 +87,14 @@ pub fn deep_turn_levels(depth: usize) -> String {
         close.repeat(depth)
     )
 }
+
+/// A module's buildFile whose one map stands `depth` folders down.
+pub fn deep_folders(depth: usize) -> String {
+    let open = "<VASSAL.build.module.folder.ModuleSubFolder name=\"F\">";
+    let close = "</VASSAL.build.module.folder.ModuleSubFolder>";
+    format!(
+        "<VASSAL.build.GameModule name=\"Folders\">{}<VASSAL.build.module.Map mapName=\"{MAP}\"/>{}</VASSAL.build.GameModule>",
+        open.repeat(depth),
+        close.repeat(depth)
+    )
+}

@@ -9,6 +9,7 @@ pub mod archive;
 mod growth;
 pub mod hostile;
 pub mod listing;
+pub mod printable;
 pub mod read;
 pub mod vassal;
 pub mod zip_records;

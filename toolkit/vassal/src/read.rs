@@ -544,6 +544,17 @@ mod tests {
     }
 
     #[test]
+    fn components_nested_deep_are_read_without_recursion() {
+        let xml = crate::hostile::deep_folders(100_000);
+        let files = [("buildFile.xml".to_string(), xml.into_bytes())];
+        let zip = crate::archive::write_zip(&files.into()).expect("zips");
+        let mut archive = Archive::open(zip).expect("opens");
+        let module = read_module(&mut archive).expect("reads");
+        assert_eq!(module.maps.len(), 1);
+        assert_eq!(module.maps[0].name, crate::hostile::MAP);
+    }
+
+    #[test]
     fn zones_contain_their_inside() {
         let z = Zone {
             name: "Box".into(),

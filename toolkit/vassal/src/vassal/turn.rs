@@ -147,8 +147,10 @@ pub fn trackers(root: roxmltree::Node) -> Result<Vec<TrackerDef>, String> {
             let levels = levels(n, 1).map_err(|deep| {
                 let at = deep.document().text_pos_at(deep.range().start);
                 format!(
-                    "turn tracker `{name}` nests its levels more than {MAX_LEVEL_DEPTH} deep (line {}, column {}); muster reads at most {MAX_LEVEL_DEPTH}",
-                    at.row, at.col
+                    "turn tracker `{}` nests its levels more than {MAX_LEVEL_DEPTH} deep (line {}, column {}); muster reads at most {MAX_LEVEL_DEPTH}",
+                    crate::printable::printable(&name),
+                    at.row,
+                    at.col
                 )
             })?;
             Ok(TrackerDef { id: format!("TurnTracker{k}"), name, levels })
