@@ -11,6 +11,7 @@ mod engine_saves;
 mod errata;
 mod findings;
 mod hardening;
+mod hostile_saves;
 mod incremental;
 mod init;
 mod inputs;

@@ -16,7 +16,7 @@ use crate::util::muster;
 const DECK: &str = "+/1796127019550/deck;true;255,255,255;160;100;Never;Always;false;false;false;;;;Impulse chits;;;;true;false;;;10;;false;;false;;$BasicName$;;false;;Shuffle;Reverse;;Draw multiple cards;Draw specific cards;Face up;Face down;;;;;Save Deck;;Deck Saved;Load Deck;;Deck Loaded;false;/Holding Boxes;920;320;false";
 
 /// A module's own setup with `adds` and `restores` appended, written to `dir/name`.
-fn extended(
+pub(crate) fn extended(
     dir: &Path,
     game: &str,
     setup: &str,

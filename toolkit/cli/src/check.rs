@@ -13,7 +13,9 @@ use muster_rules::Standing;
 
 use crate::args::Format;
 use crate::commands::Exit;
-use crate::pieces::{module as open_module, read_limited, unread_json, unread_line};
+use crate::pieces::{
+    module as open_module, put_line, read_limited, unread_json, unread_line,
+};
 
 /// Checks `save` with the checker and ruleset inside `module` (and, with `scenario`,
 /// compares it with that scenario's setup); exit 1 on violations, warnings or entries of
@@ -144,17 +146,17 @@ pub fn run(
             } else {
                 format!(" \u{2014} {}", v.units.join(", "))
             };
-            writeln!(
-                out,
+            let line = format!(
                 "{}: {s} [{}]{}: {}{units}",
                 v.location,
                 v.kind,
                 crate::report::context(&v.rule, ""),
                 v.message
-            )?;
+            );
+            put_line(&mut out, &line)?;
         }
         for (k, w) in &warnings {
-            writeln!(out, "{name}: {} [{k}] {w}", k.severity())?;
+            put_line(&mut out, &format!("{name}: {} [{k}] {w}", k.severity()))?;
         }
         for u in &listed.unread {
             writeln!(out, "{}", unread_line(&name, u))?;
@@ -176,12 +178,12 @@ pub fn run(
                 if n == 1 { "y" } else { "ies" }
             ));
         }
-        writeln!(
-            out,
+        let summary = format!(
             "{name}: {checked} counter(s) on the map checked by the {} checker{at}, {elsewhere} elsewhere{dead}, {others} other piece(s) (chits, cards, markers of no counter) not counted; {} violation(s){tail}",
             doc.title,
             report.violations.len()
-        )?;
+        );
+        put_line(&mut out, &summary)?;
     }
     let clean =
         report.violations.is_empty() && listed.unread.is_empty() && warnings.is_empty();

@@ -9,6 +9,7 @@ use muster_model::input::read_bounded;
 use muster_package::archive::{Archive, MAX_TOTAL_BYTES};
 use muster_package::listing::{ListedPiece, Listing, listing};
 use muster_package::module::RULESET;
+use muster_package::printable::printable;
 use muster_package::read::{ModuleInfo, SaveMeta, read_module, read_save};
 use muster_package::vassal::save::Unread;
 use muster_rules::Category;
@@ -77,16 +78,24 @@ pub fn unread_json(u: &Unread) -> Value {
     json!({"kind": kind, "severity": kind.severity(), "entry": u.entry, "id": u.id, "what": u.what})
 }
 
-/// An unread entry as a line of text.
+/// An unread entry as a line of text, its control characters escaped ([`printable`]).
 pub fn unread_line(file: &str, u: &Unread) -> String {
     let kind = FindingKind::UnreadEntry;
-    format!(
+    let line = format!(
         "{file}: {} [{kind}] entry {} ({}) not read: {}",
         kind.severity(),
         u.entry,
         u.id,
         u.what
-    )
+    );
+    printable(&line).into_owned()
+}
+
+/// Writes one line of text output. What it says of a save or module (names, notes, ids)
+/// is the file's own text, so its control characters are escaped ([`printable`]): a name
+/// cannot end the line and forge another.
+pub fn put_line(out: &mut impl Write, line: &str) -> std::io::Result<()> {
+    writeln!(out, "{}", printable(line))
 }
 
 struct Report {
@@ -164,13 +173,13 @@ fn print(
         for r in reports {
             let l = &r.listing;
             let turn = l.turn_text().map(|t| format!(", {t}")).unwrap_or_default();
-            writeln!(
-                out,
+            let head = format!(
                 "{}: {} piece(s), {} deck(s){turn}",
                 r.name,
                 l.pieces.len(),
                 l.decks.len()
-            )?;
+            );
+            put_line(&mut out, &head)?;
             for p in &l.pieces {
                 let mut notes = Vec::new();
                 if let Some(d) = &p.deck {
@@ -184,8 +193,7 @@ fn print(
                 if p.reduced {
                     notes.push("reduced".into());
                 }
-                writeln!(
-                    out,
+                let line = format!(
                     "  {:<28} {:<14} {:<30} ({}, {}){}",
                     p.name,
                     p.map.as_deref().unwrap_or("-"),
@@ -197,11 +205,11 @@ fn print(
                     } else {
                         format!(" {}", notes.join(", "))
                     }
-                )?;
+                );
+                put_line(&mut out, &line)?;
             }
             for d in &l.decks {
-                writeln!(
-                    out,
+                let line = format!(
                     "  deck {:<23} {:<14} {:<30} ({}, {}) {} piece(s){}",
                     d.name,
                     d.map.as_deref().unwrap_or("-"),
@@ -210,7 +218,8 @@ fn print(
                     d.y,
                     d.pieces.len(),
                     if d.face_down { ", face down" } else { "" }
-                )?;
+                );
+                put_line(&mut out, &line)?;
             }
             for f in &l.facts {
                 let name = if f.name.is_empty() {
@@ -218,7 +227,10 @@ fn print(
                 } else {
                     format!(" {}", f.name)
                 };
-                writeln!(out, "  {}{name}: {}", f.kind, f.value.replace('\n', " / "))?;
+                // Notes keep their lines apart, on one line of output.
+                let line =
+                    format!("  {}{name}: {}", f.kind, f.value.replace('\n', " / "));
+                put_line(&mut out, &line)?;
             }
             for u in &l.unread {
                 writeln!(out, "{}", unread_line(&r.name, u))?;
