@@ -134,7 +134,29 @@ pub fn run(bench: &muster_build::bench::BenchSettings, format: Format) -> Result
             print_growth(&report["growth"])?;
         }
     }
+    print_hostile(&report["hostile_inputs"])?;
     outln!("figures written to {}", bench.output.display())?;
+    Ok(())
+}
+
+/// Prints how reading each hostile input grew with its size.
+fn print_hostile(h: &Value) -> Result<()> {
+    let f = |v: &Value| v.as_f64().unwrap_or_default();
+    for c in h["cases"].as_array().into_iter().flatten() {
+        let (small, large) = (&c["small"], &c["large"]);
+        outln!(
+            "hostile input, {}: {} {} read in {:.3} s, {} in {:.3} s: {:.1} times (bound {}){}",
+            c["input"].as_str().unwrap_or_default(),
+            small["size"],
+            c["unit"].as_str().unwrap_or_default(),
+            f(&small["seconds"]),
+            large["size"],
+            f(&large["seconds"]),
+            f(&c["ratio"]),
+            c["bound"],
+            if c["linear"] == true { "" } else { " (faster than linear)" }
+        )?;
+    }
     Ok(())
 }
 

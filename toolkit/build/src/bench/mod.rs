@@ -14,6 +14,10 @@
 //!    floor: the changed game's module written again and flushed to disk;
 //! 5. validating every scenario, as `muster validate` does (best of five).
 //!
+//! Beside the games, it reads hostile inputs (saves and modules shaped to make a reader
+//! slow, [`hostile`]) at two sizes, four times apart, with the bound their growth is held
+//! to.
+//!
 //! Peak memory of the cold build is read from the kernel (`VmHWM`, reset before it).
 
 use std::fs;
@@ -31,6 +35,7 @@ use crate::pipeline::Build;
 use crate::progress::NoProgress;
 use crate::settings::{CounterOptions, Settings};
 
+pub mod hostile;
 pub mod monster;
 
 /// What the benchmark measures. Callers set what they need and take the rest from
@@ -288,6 +293,8 @@ pub fn run(bench: &BenchSettings) -> Result<Value> {
             json!({"scale": n, "sizes": sizes, "growth": growth})
         }
     };
+    let mut report = report;
+    report["hostile_inputs"] = hostile::measure(1.0)?;
     let mut text = serde_json::to_string_pretty(&report)?;
     text.push('\n');
     write_atomic(&bench.output, text.as_bytes())?;
