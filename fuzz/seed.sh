@@ -31,4 +31,36 @@ grep -o '+/null/[^<]*' "$tmp/buildFile.xml" | sed -n '1,50p' | split -l 1 - corp
 cp "$tmp"/*.vsav corpus/saved_game/
 unzip -q -o "$tmp"/*.vsav savedGame -d "$tmp/s" && cp "$tmp/s/savedGame" corpus/saved_game/savedGame
 rm -rf "$tmp"
+# Growing inputs, to find what a reader does in more than linear time or too deep: a piece
+# of many traits (bare TABs, and a chain nested as VASSAL nests it), a save of many notes,
+# modules of many boards and of turn levels nested deep.
+E=$'\e' T=$'\t'
+many=""; states=""
+for i in $(seq 2000); do many+="mark;T$i$T"; states+="$T"; done
+printf '+/1/%spiece;;;a.png;A/%snull;0;0;1;0' "$many" "$states" > corpus/piece/seed-many-traits
+chain="piece;;;a.png;A"
+for i in $(seq 120); do chain="mark;T$i$T${chain//$T/\\$T}"; done
+printf '+/1/%s/null;0;0;1;0' "$chain" > corpus/piece/seed-deep-chain
+printf 'begin_save%s%s\\%s+/1/%spiece;;;a.png;A/%snull;0;0;1;0%send_save' \
+  "$E" "$E" "$E" "$many" "$states" "$E" > corpus/saved_game/seed-many-traits
+{ printf 'begin_save%s%s' "$E" "$E"; for i in $(seq 5000); do printf '%sPNOTES%snote %d' "$E" "$T" "$i"; done
+  printf '%send_save' "$E"; } > corpus/saved_game/seed-many-notes
+tmp=$(mktemp -d)
+{ printf '<VASSAL.build.GameModule name="Boards"><VASSAL.build.module.Map mapName="M">'
+  printf '<VASSAL.build.module.map.BoardPicker><setup>MBoardPicker'
+  for i in $(seq 0 1999); do printf '\tB%d\t%d\t%d' "$i" $((i % 45)) $((i / 45)); done
+  printf '</setup>'
+  for i in $(seq 0 1999); do printf '<VASSAL.build.module.map.boardPicker.Board name="B%d" width="100" height="100"/>' "$i"; done
+  printf '</VASSAL.build.module.map.BoardPicker></VASSAL.build.module.Map></VASSAL.build.GameModule>'; } > "$tmp/buildFile.xml"
+{ printf 'begin_save%s%s' "$E" "$E"; for i in $(seq 0 399); do printf '%s+/%d/piece;;;a.png;P/M;%d;%d;%d;0' "$E" "$i" $(( (i % 45) * 100 + 10 )) $(( (i / 45) * 100 + 10 )) "$i"; done
+  printf '%send_save' "$E"; } > "$tmp/savedGame"
+(cd "$tmp" && zip -q -X boards.zip buildFile.xml savedGame)
+cp "$tmp/boards.zip" corpus/saved_game/seed-many-boards
+{ printf '<VASSAL.build.GameModule name="Deep"><VASSAL.build.module.turn.TurnTracker name="Turn">'
+  for i in $(seq 5000); do printf '<VASSAL.build.module.turn.ListTurnLevel name="L" list="a,b">'; done
+  for i in $(seq 5000); do printf '</VASSAL.build.module.turn.ListTurnLevel>'; done
+  printf '</VASSAL.build.module.turn.TurnTracker></VASSAL.build.GameModule>'; } > "$tmp/buildFile.xml"
+(cd "$tmp" && rm -f deep.zip && zip -q -X deep.zip buildFile.xml savedGame)
+cp "$tmp/deep.zip" corpus/saved_game/seed-deep-turn-levels
+rm -rf "$tmp"
 echo "seeded: $(find corpus -type f | wc -l) files"
