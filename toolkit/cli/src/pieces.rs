@@ -114,8 +114,9 @@ pub fn run(file: &Path, module_path: Option<&Path>, format: Format) -> Result<Ex
                 .archive
                 .read(&setup)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-            let (saved, meta) = read_save(bytes)
-                .map_err(|e| anyhow::anyhow!("{}: {setup}: {e}", file.display()))?;
+            let (saved, meta) = read_save(bytes).map_err(|e| {
+                anyhow::anyhow!("{}: {}: {e}", file.display(), printable(&setup))
+            })?;
             reports.push(Report {
                 name: format!("{name} ({setup})"),
                 listing: listing(&saved, Some(&m.info)),
