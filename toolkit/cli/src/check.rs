@@ -29,11 +29,10 @@ pub fn run(
     let fail =
         |e: &dyn std::fmt::Display, p: &Path| anyhow::anyhow!("{}: {e}", p.display());
     let mut m = open_module(module)?;
-    let ruleset = m.archive.read(RULESET).map_err(|e| fail(&e, module))?;
-    let wasm = m.archive.read(CHECKER).map_err(|e| fail(&e, module))?;
-    let Some(doc) = m.ruleset.take() else {
+    let (Some(doc), Some(ruleset)) = (m.ruleset.take(), m.ruleset_bytes.take()) else {
         anyhow::bail!("{}: the module has no {RULESET}", module.display())
     };
+    let wasm = m.archive.read(CHECKER).map_err(|e| fail(&e, module))?;
     if let Some(s) = scenario
         && !doc.scenarios.contains_key(s)
     {

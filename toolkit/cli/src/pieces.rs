@@ -40,6 +40,8 @@ pub struct Module {
     pub archive: Archive,
     /// `rules/ruleset.json`, for modules muster built.
     pub ruleset: Option<RulesetDoc>,
+    /// The bytes of `rules/ruleset.json`, read once.
+    pub ruleset_bytes: Option<Vec<u8>>,
 }
 
 /// Opens a module; a ruleset that is there but cannot be read is an error.
@@ -47,17 +49,20 @@ pub fn module(path: &Path) -> Result<Module> {
     let mut archive = open(path)?;
     let info = read_module(&mut archive)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let ruleset = if archive.contains(RULESET) {
-        let bytes = archive
-            .read(RULESET)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        Some(serde_json::from_slice(&bytes).map_err(|e| {
-            anyhow::anyhow!("{}: {RULESET} is not a ruleset ({e})", path.display())
-        })?)
+    let ruleset_bytes = if archive.contains(RULESET) {
+        Some(
+            archive
+                .read(RULESET)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+        )
     } else {
         None
     };
-    Ok(Module { info, archive, ruleset })
+    let ruleset =
+        ruleset_bytes.as_deref().map(serde_json::from_slice).transpose().map_err(
+            |e| anyhow::anyhow!("{}: {RULESET} is not a ruleset ({e})", path.display()),
+        )?;
+    Ok(Module { info, archive, ruleset, ruleset_bytes })
 }
 
 /// The counter of the game a piece is: the one its `UnitId` names, unless its category
@@ -109,19 +114,22 @@ pub fn run(file: &Path, module_path: Option<&Path>, format: Format) -> Result<Ex
     let mut reports: Vec<Report> = Vec::new();
     if file.extension().is_some_and(|e| e == "vmod") {
         let mut m = module(file)?;
+        // A file several setups name is read once.
+        let mut read: std::collections::BTreeMap<String, (Listing, SaveMeta)> =
+            std::collections::BTreeMap::new();
         for (name, setup) in m.info.setups.clone() {
-            let bytes = m
-                .archive
-                .read(&setup)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-            let (saved, meta) = read_save(bytes).map_err(|e| {
-                anyhow::anyhow!("{}: {}: {e}", file.display(), printable(&setup))
-            })?;
-            reports.push(Report {
-                name: format!("{name} ({setup})"),
-                listing: listing(&saved, Some(&m.info)),
-                meta,
-            });
+            if !read.contains_key(&setup) {
+                let bytes = m
+                    .archive
+                    .read(&setup)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+                let (saved, meta) = read_save(bytes).map_err(|e| {
+                    anyhow::anyhow!("{}: {}: {e}", file.display(), printable(&setup))
+                })?;
+                read.insert(setup.clone(), (listing(&saved, Some(&m.info)), meta));
+            }
+            let (listing, meta) = read[&setup].clone();
+            reports.push(Report { name: format!("{name} ({setup})"), listing, meta });
         }
         return print(&reports, m.ruleset.as_ref(), format);
     }

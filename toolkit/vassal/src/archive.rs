@@ -9,14 +9,13 @@ use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 
 use std::fs::File;
 
+pub use crate::zip_reader::{Archive, Limits, MAX_ENTRY_BYTES, MAX_TOTAL_BYTES};
 pub use crate::zip_records::{CentralEntry, Record, central_directory};
 use crate::zip_records::{end_records, fits32};
 
 /// The most entries muster reads from one archive: five times those of the module of a
 /// game of 10,000 two-sided counters (an image per side, some 20,000 entries).
 pub const MAX_ENTRIES: usize = 100_000;
-/// The most bytes muster unpacks from one archive, all entries together.
-pub const MAX_TOTAL_BYTES: u64 = 1 << 30;
 
 /// Why an archive could not be written or read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -702,107 +701,6 @@ pub fn stored_entries<R: Read + std::io::Seek>(
         stored.insert(e.name, StoredEntry { header: e.header, range, crc: e.crc });
     }
     Ok(stored)
-}
-
-/// The zip archive `reader` reads, refusing more than [`MAX_ENTRIES`] entries.
-fn open_zip<R: Read + std::io::Seek>(reader: R) -> Result<ZipArchive<R>, ArchiveError> {
-    let zip = ZipArchive::new(reader)
-        .map_err(|e| ArchiveError(format!("not a zip archive ({e})")))?;
-    if zip.len() > MAX_ENTRIES {
-        return Err(ArchiveError(format!(
-            "the archive has {} entries, more than the {MAX_ENTRIES} muster reads",
-            zip.len()
-        )));
-    }
-    Ok(zip)
-}
-
-/// An entry's name, checked to stay inside the folder it is unpacked to ([`check_name`]).
-fn entry_name<R: Read>(f: &zip::read::ZipFile<'_, R>) -> Result<String, ArchiveError> {
-    let name = f
-        .name()
-        .map_err(|e| ArchiveError(format!("an entry name cannot be read ({e})")))?
-        .to_string();
-    check_name(&name)?;
-    Ok(name)
-}
-
-/// An archive whose entry names and sizes have been checked.
-pub struct Archive {
-    zip: ZipArchive<Cursor<Vec<u8>>>,
-    names: Vec<String>,
-}
-
-impl Archive {
-    /// Opens an archive from its bytes, refusing more than [`MAX_ENTRIES`] entries, a declared
-    /// total size over [`MAX_TOTAL_BYTES`], and any entry name that would escape its folder.
-    pub fn open(bytes: Vec<u8>) -> Result<Archive, ArchiveError> {
-        let mut zip = open_zip(Cursor::new(bytes))?;
-        let mut names = Vec::with_capacity(zip.len());
-        let mut total = 0u64;
-        for i in 0..zip.len() {
-            let f = zip.by_index_raw(i).map_err(err)?;
-            let name = entry_name(&f)?;
-            total = total.saturating_add(f.size());
-            names.push(name);
-        }
-        if total > MAX_TOTAL_BYTES {
-            return Err(ArchiveError(format!(
-                "the archive unpacks to {total} bytes, more than the {MAX_TOTAL_BYTES} muster reads"
-            )));
-        }
-        Ok(Archive { zip, names })
-    }
-
-    /// The entry names, in archive order.
-    pub fn names(&self) -> &[String] {
-        &self.names
-    }
-
-    /// Whether the archive has an entry.
-    pub fn contains(&self, name: &str) -> bool {
-        self.names.iter().any(|n| n == name)
-    }
-
-    /// Reads one entry, never more than its declared size (and [`MAX_TOTAL_BYTES`]).
-    pub fn read(&mut self, name: &str) -> Result<Vec<u8>, ArchiveError> {
-        let f = self
-            .zip
-            .by_name(name)
-            .map_err(|_| ArchiveError(format!("the archive has no entry {name:?}")))?;
-        let limit = f.size().min(MAX_TOTAL_BYTES);
-        let mut out =
-            Vec::with_capacity(usize::try_from(limit.min(64 << 20)).unwrap_or(0));
-        f.take(limit + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| ArchiveError(format!("cannot read {name:?} ({e})")))?;
-        if out.len() as u64 > limit {
-            return Err(ArchiveError(format!(
-                "the entry {name:?} is larger than it declares"
-            )));
-        }
-        Ok(out)
-    }
-
-    /// Unpacks every file entry under `dir`, creating folders as needed.
-    pub fn extract(&mut self, dir: &std::path::Path) -> Result<usize, ArchiveError> {
-        let names = self.names.clone();
-        let mut count = 0;
-        for name in names.iter().filter(|n| !n.ends_with('/')) {
-            let bytes = self.read(name)?;
-            let path = dir.join(name);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| {
-                    ArchiveError(format!("cannot create {} ({e})", parent.display()))
-                })?;
-            }
-            std::fs::write(&path, bytes).map_err(|e| {
-                ArchiveError(format!("cannot write {} ({e})", path.display()))
-            })?;
-            count += 1;
-        }
-        Ok(count)
-    }
 }
 
 #[cfg(test)]

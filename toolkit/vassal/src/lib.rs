@@ -12,4 +12,5 @@ pub mod listing;
 pub mod printable;
 pub mod read;
 pub mod vassal;
+pub mod zip_reader;
 pub mod zip_records;

@@ -145,6 +145,26 @@ fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
     Some((w, h))
 }
 
+/// The sizes of the board images read so far, so that each is read once, and only as far
+/// as its header.
+#[derive(Default)]
+struct ImageSizes(std::collections::BTreeMap<String, Option<(u32, u32)>>);
+
+impl ImageSizes {
+    /// The width and height of `images/{image}` when it is a PNG the archive holds.
+    fn of(&mut self, archive: &mut Archive, image: &str) -> Option<(u32, u32)> {
+        if image.is_empty() {
+            return None;
+        }
+        *self.0.entry(image.to_string()).or_insert_with(|| {
+            archive
+                .read_head(&format!("images/{image}"), 24)
+                .ok()
+                .and_then(|p| png_size(&p))
+        })
+    }
+}
+
 fn parse_grid(grid: roxmltree::Node) -> Option<VassalGrid> {
     let num =
         grid.children().find(|n| n.tag_name().name().ends_with("HexGridNumbering"))?;
@@ -194,14 +214,16 @@ fn parse_path(s: &str) -> Vec<(f64, f64)> {
 pub fn read_module(archive: &mut Archive) -> Result<ModuleInfo, ReadError> {
     let name =
         if archive.contains("buildFile.xml") { "buildFile.xml" } else { "buildFile" };
-    let bytes = archive
-        .read(name)
-        .map_err(|_| ReadError("the module has no buildFile.xml".into()))?;
+    if !archive.contains(name) {
+        return Err(ReadError("the module has no buildFile.xml".into()));
+    }
+    let bytes = archive.read(name).map_err(err)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| ReadError("buildFile.xml is not UTF-8".into()))?;
     let doc = roxmltree::Document::parse(&text)
         .map_err(|e| ReadError(format!("buildFile.xml: {e}")))?;
     let root = doc.root_element();
+    let mut sizes = ImageSizes::default();
     let mut info = ModuleInfo {
         name: root.attribute("name").unwrap_or_default().to_string(),
         ..ModuleInfo::default()
@@ -243,14 +265,7 @@ pub fn read_module(archive: &mut Archive) -> Result<ModuleInfo, ReadError> {
             }
             for b in picker.children().filter(|n| ends(n, ".Board")) {
                 let image = b.attribute("image").unwrap_or_default().to_string();
-                let size = if image.is_empty() {
-                    None
-                } else {
-                    archive
-                        .read(&format!("images/{image}"))
-                        .ok()
-                        .and_then(|p| png_size(&p))
-                };
+                let size = sizes.of(archive, &image);
                 let attr = |k: &str| b.attribute(k).and_then(|v| v.parse().ok());
                 let (width, height) = size
                     .unwrap_or((attr("width").unwrap_or(0), attr("height").unwrap_or(0)));
@@ -350,19 +365,22 @@ fn xml_fields(bytes: &[u8], names: &[&str]) -> Vec<Option<String>> {
 /// `savedata` and `moduledata` say of it.
 pub fn read_save(bytes: Vec<u8>) -> Result<(SavedGame, SaveMeta), ReadError> {
     let mut archive = Archive::open(bytes).map_err(err)?;
-    let raw = archive
-        .read("savedGame")
-        .map_err(|_| ReadError("the saved game has no savedGame entry".into()))?;
+    if !archive.contains("savedGame") {
+        return Err(ReadError("the saved game has no savedGame entry".into()));
+    }
+    archive.check_streamed("savedGame").map_err(err)?;
+    let raw = archive.read("savedGame").map_err(err)?;
     let saved = parse_stream(&deobfuscate(&raw).map_err(err)?).map_err(err)?;
+    drop(raw);
     let mut meta = SaveMeta::default();
-    if let Ok(b) = archive.read("moduledata") {
+    if let Some(b) = read_if_there(&mut archive, "moduledata")? {
         let [name, version] =
             <[Option<String>; 2]>::try_from(xml_fields(&b, &["name", "version"]))
                 .unwrap_or_default();
         meta.module = name;
         meta.module_version = version;
     }
-    if let Ok(b) = archive.read("savedata") {
+    if let Some(b) = read_if_there(&mut archive, "savedata")? {
         let f = xml_fields(&b, &["VassalVersion", "dateSaved", "description"]);
         let [v, saved, description] =
             <[Option<String>; 3]>::try_from(f).unwrap_or_default();
@@ -371,6 +389,17 @@ pub fn read_save(bytes: Vec<u8>) -> Result<(SavedGame, SaveMeta), ReadError> {
         meta.description = description;
     }
     Ok((saved, meta))
+}
+
+/// The entry `name` when the archive has it; a damaged one is an error.
+fn read_if_there(
+    archive: &mut Archive,
+    name: &str,
+) -> Result<Option<Vec<u8>>, ReadError> {
+    if !archive.contains(name) {
+        return Ok(None);
+    }
+    archive.read(name).map(Some).map_err(err)
 }
 
 /// VASSAL's name for a point of a map (`Map.locationName`): the deck standing exactly

@@ -11,7 +11,7 @@ use std::io::{Read, Seek, SeekFrom};
 use crate::archive::{ArchiveError, MAX_ENTRIES, check_name};
 
 /// The signature of a local header.
-const LOCAL: u32 = 0x0403_4b50;
+pub const LOCAL: u32 = 0x0403_4b50;
 /// The signature of a central directory header.
 const CENTRAL: u32 = 0x0201_4b50;
 /// The signature of the end of the central directory.
@@ -176,6 +176,10 @@ pub struct CentralEntry {
     pub name: String,
     /// Whether it is stored as it is (not compressed).
     pub stored: bool,
+    /// Its compression method: 0 stored, 8 deflated.
+    pub method: u16,
+    /// Its general-purpose flags (bit 0: encrypted; bit 3: sizes in a data descriptor).
+    pub flags: u16,
     /// The CRC-32 of its bytes.
     pub crc: u32,
     /// How many bytes it takes in the archive.
@@ -269,6 +273,7 @@ pub fn central_directory<R: Read + Seek>(
         if word(fixed, 0) != CENTRAL {
             return Err(ArchiveError("a central directory header is damaged".into()));
         }
+        let flags = half(fixed, 8);
         let method = half(fixed, 10);
         let crc = word(fixed, 16);
         let (name_len, extra_len, comment_len) = (
@@ -306,6 +311,8 @@ pub fn central_directory<R: Read + Seek>(
         entries.push(CentralEntry {
             name,
             stored: method == 0,
+            method,
+            flags,
             crc,
             packed,
             size,
