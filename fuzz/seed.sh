@@ -63,4 +63,6 @@ cp "$tmp/boards.zip" corpus/saved_game/seed-many-boards
 (cd "$tmp" && rm -f deep.zip && zip -q -X deep.zip buildFile.xml savedGame)
 cp "$tmp/deep.zip" corpus/saved_game/seed-deep-turn-levels
 rm -rf "$tmp"
+# hostile zips, written by hand, when python3 is there.
+if command -v python3 >/dev/null; then python3 seed_zips.py corpus/saved_game; fi
 echo "seeded: $(find corpus -type f | wc -l) files"

@@ -1,5 +1,6 @@
-//! Saved games and modules from arbitrary bytes: the zip reader, every save header, the
-//! command stream and the buildFile reader.
+//! Saved games and modules from arbitrary bytes: the zip reader (entries of one name, entries
+//! sharing bytes, sizes that lie), every save header, the command stream and the buildFile
+//! reader.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -13,7 +14,15 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(text) = deobfuscate(data) {
         let _ = parse_stream(&text);
     }
-    // The bytes as a zip: a saved game, and a module.
+    // The bytes as a zip: every entry, its head, and whether it streams as VASSAL reads it.
+    if let Ok(mut archive) = Archive::open(data.to_vec()) {
+        for name in archive.names().to_vec().iter().take(64) {
+            let _ = archive.read_head(name, 24);
+            let _ = archive.read(name);
+            let _ = archive.check_streamed(name);
+        }
+    }
+    // A saved game, and a module.
     let module = Archive::open(data.to_vec())
         .ok()
         .and_then(|mut archive| read_module(&mut archive).ok());

@@ -12,6 +12,7 @@ mod errata;
 mod findings;
 mod hardening;
 mod hostile_saves;
+mod hostile_archives;
 mod incremental;
 mod init;
 mod inputs;

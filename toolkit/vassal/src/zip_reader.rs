@@ -35,9 +35,11 @@ impl Limits {
     pub const DEFAULT: Limits = Limits { entry: MAX_ENTRY_BYTES, total: MAX_TOTAL_BYTES };
 }
 
-/// A number of bytes as a user reads it: in MiB when it is a whole number of them.
+/// A number of bytes as a user reads it: in GiB or MiB too when it is a whole number of them.
 fn amount(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+    if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 30) {
+        format!("{} GiB ({bytes} bytes)", bytes >> 30)
+    } else if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{} MiB ({bytes} bytes)", bytes >> 20)
     } else {
         format!("{bytes} bytes")
