@@ -54,3 +54,19 @@ pub(crate) fn by_type(game: &Game, printed: &str, t: &str, used: &str) -> String
         "`{printed}` names no counter, only its type ({t}); muster uses {used}, one of the {of} counters of that type"
     )
 }
+
+/// A counter as a report names it: its printed name and the section that lists it
+/// (`3/18 Gar Inf Bn (16.1.9.3)`), with `extra` after the section when given.
+pub(crate) fn counter_ref(game: &Game, id: &str, extra: &str) -> String {
+    let Some(u) = game.unit(id).or_else(|| game.markers.iter().find(|m| m.id == id))
+    else {
+        return id.to_string();
+    };
+    let section = u.section.as_deref().unwrap_or_default();
+    match (section.is_empty(), extra.is_empty()) {
+        (true, true) => u.printed.v.clone(),
+        (true, false) => format!("{} ({extra})", u.printed.v),
+        (false, true) => format!("{} ({section})", u.printed.v),
+        (false, false) => format!("{} ({section}; {extra})", u.printed.v),
+    }
+}

@@ -177,7 +177,7 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
                         ));
                     }
                     if let Some(t) = by_type {
-                        let used = crate::errata::counter_ref(game, id, "");
+                        let used = crate::unit_messages::counter_ref(game, id, "");
                         out.push(unit(
                             FindingKind::UnitByType,
                             crate::unit_messages::by_type(game, &r.printed, t, &used),

@@ -7,18 +7,7 @@ use muster_vassal::listing::{Holder, Listing};
 use wasmi::{Instance, Linker, Memory, Module, Store, StoreLimits, TypedFunc};
 
 use crate::sandbox;
-
-/// Why the embedded checker could not run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CheckerError(pub String);
-
-impl std::fmt::Display for CheckerError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for CheckerError {}
+pub use crate::sandbox::CheckerError;
 
 fn err(what: &str) -> impl Fn(wasmi::Error) -> CheckerError + '_ {
     move |e| sandbox::explain(what, &e)

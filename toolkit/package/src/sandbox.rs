@@ -6,7 +6,17 @@ use wasmi::TrapCode;
 use wasmi::errors::{ErrorKind, InstantiationError, MemoryError, TableError};
 use wasmi::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder};
 
-use crate::checker::CheckerError;
+/// Why the embedded checker could not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckerError(pub String);
+
+impl std::fmt::Display for CheckerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CheckerError {}
 
 /// The most linear memory the checker may have, in bytes (64 MiB). muster's own checker
 /// takes a few MiB on the largest seed game.

@@ -9,25 +9,10 @@ use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 
 use std::fs::File;
 
+pub use crate::entry_rules::{ArchiveError, MAX_ENTRIES, check_name};
 pub use crate::zip_reader::{Archive, Limits, MAX_ENTRY_BYTES, MAX_TOTAL_BYTES};
 pub use crate::zip_records::{CentralEntry, Record, central_directory};
 use crate::zip_records::{end_records, fits32};
-
-/// The most entries muster reads from one archive: five times those of the module of a
-/// game of 10,000 two-sided counters (an image per side, some 20,000 entries).
-pub const MAX_ENTRIES: usize = 100_000;
-
-/// Why an archive could not be written or read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArchiveError(pub String);
-
-impl std::fmt::Display for ArchiveError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ArchiveError {}
 
 fn err(e: impl std::fmt::Display) -> ArchiveError {
     ArchiveError(e.to_string())
@@ -643,23 +628,6 @@ pub fn joined_entry(name: &str, parts: &[DeflatedPart]) -> Result<Vec<u8>, Archi
     let directory_len = z.len() as u64 - directory;
     end_records(1, directory_len, directory, &mut z);
     Ok(z)
-}
-
-/// Checks that an entry name stays inside the folder it is unpacked to: relative, no `..`,
-/// no backslashes or drive letters, no empty or NUL-containing parts.
-pub fn check_name(name: &str) -> Result<(), ArchiveError> {
-    let bad = name.is_empty()
-        || name.starts_with('/')
-        || name.contains('\\')
-        || name.contains('\0')
-        || name.split('/').next().is_some_and(|p| p.contains(':'))
-        || name.split('/').any(|p| p == ".." || p == ".");
-    if bad {
-        return Err(ArchiveError(format!(
-            "the archive entry {name:?} would escape the folder it is unpacked to"
-        )));
-    }
-    Ok(())
 }
 
 /// Where the bytes of an entry stored as they are lie in its archive ([`stored_entries`]).

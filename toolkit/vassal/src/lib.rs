@@ -5,6 +5,7 @@
 //! their location names.
 
 pub mod archive;
+mod entry_rules;
 #[cfg(test)]
 mod growth;
 pub mod hostile;

@@ -8,7 +8,7 @@ use std::io::{Cursor, Read};
 
 use flate2::read::DeflateDecoder;
 
-use crate::archive::ArchiveError;
+use crate::entry_rules::ArchiveError;
 use crate::zip_records::{CentralEntry, LOCAL, LOCAL_FIXED, central_directory};
 
 /// The most bytes muster unpacks from one archive, all entries together, and the most a
@@ -62,7 +62,7 @@ pub struct Archive {
 
 impl Archive {
     /// Opens an archive from its bytes, refusing more than
-    /// [`MAX_ENTRIES`](crate::archive::MAX_ENTRIES) entries, a declared total size over
+    /// [`MAX_ENTRIES`](crate::entry_rules::MAX_ENTRIES) entries, a declared total size over
     /// [`MAX_TOTAL_BYTES`], any entry name that would escape its folder, two entries of one
     /// name, and entries that share bytes.
     pub fn open(bytes: Vec<u8>) -> Result<Archive, ArchiveError> {

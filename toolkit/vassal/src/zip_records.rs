@@ -8,7 +8,7 @@
 
 use std::io::{Read, Seek, SeekFrom};
 
-use crate::archive::{ArchiveError, MAX_ENTRIES, check_name};
+use crate::entry_rules::{ArchiveError, MAX_ENTRIES, check_name};
 
 /// The signature of a local header.
 pub const LOCAL: u32 = 0x0403_4b50;

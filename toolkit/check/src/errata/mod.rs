@@ -24,6 +24,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::resolve::Resolver;
 use crate::solve::{Solution, placements, solve_with};
+pub(crate) use crate::unit_messages::counter_ref;
 use crate::validate::{Finding, validate_solved};
 
 /// One inconsistency. Its severity is its kind's ([`Erratum::severity`]); its certainty
@@ -237,22 +238,6 @@ impl<'g> Context<'g> {
     /// The scenario file of a solved scenario.
     pub fn file(&self, id: &str) -> Option<&'g muster_model::source::ScenarioFile> {
         self.game.scenarios.iter().find(|s| s.id.v == id)
-    }
-}
-
-/// A counter as a report names it: its printed name and the section that lists it
-/// (`3/18 Gar Inf Bn (16.1.9.3)`), with `extra` after the section when given.
-pub(crate) fn counter_ref(game: &Game, id: &str, extra: &str) -> String {
-    let Some(u) = game.unit(id).or_else(|| game.markers.iter().find(|m| m.id == id))
-    else {
-        return id.to_string();
-    };
-    let section = u.section.as_deref().unwrap_or_default();
-    match (section.is_empty(), extra.is_empty()) {
-        (true, true) => u.printed.v.clone(),
-        (true, false) => format!("{} ({extra})", u.printed.v),
-        (false, true) => format!("{} ({section})", u.printed.v),
-        (false, false) => format!("{} ({section}; {extra})", u.printed.v),
     }
 }
 
