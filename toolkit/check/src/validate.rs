@@ -4,13 +4,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use muster_hex::Cell;
-use muster_model::{FindingKind, Game, Severity, Span};
+use muster_model::{FindingKind, Game, ParsedPlacement, Severity, Span};
 use muster_rules::{Allowed, Position, RuleKind, check_placement, check_stacking};
 use serde::Deserialize;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::region::Region;
-use crate::resolve::Resolved;
+use crate::resolve::{Resolution, Resolved};
 use crate::solve::{self, Solution, placed, ruleset};
 
 /// A problem with a scenario or a position. Its severity is its kind's
@@ -98,55 +98,110 @@ pub fn validate_scenario(game: &Game, scenario: &str) -> Vec<Finding> {
 /// [`solve::solve`] gave for it.
 pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<Finding> {
     let placements = solve::placements(game, scenario);
-    let rules = ruleset(game);
-    let mut out = Vec::new();
-    let finding = |kind: FindingKind,
-                   subject: &str,
-                   rule: &str,
-                   location: &str,
-                   units: Vec<String>,
-                   message: String,
-                   span: Span| Finding {
-        game: game.id.clone(),
-        scenario: scenario.to_string(),
-        kind,
-        subject: subject.to_string(),
-        rule: rule.to_string(),
-        location: location.to_string(),
-        units,
-        message,
-        known: acknowledged(game, kind, subject),
-        span,
-    };
-    let side_name = |id: &str| {
-        game.meta
+    let mut out = Findings { game, scenario, list: Vec::new() };
+    printed_units(&mut out, solution, &placements);
+    used_too_often(&mut out, solution, &placements);
+    let reported = fixed_placements(&mut out, solution, &placements);
+    not_placed(&mut out, solution, &reported);
+    for a in crate::areas::unknown_areas(game, &placements) {
+        out.push(
+            FindingKind::UnknownArea,
+            &a.area,
+            &a.section,
+            &a.area,
+            vec![],
+            a.message,
+            a.span,
+        );
+    }
+    let mut out = out.list;
+    out.sort_by_key(|f| (f.span.file, f.span.line, f.span.column));
+    out
+}
+
+/// The findings of one scenario as they are found.
+struct Findings<'g> {
+    game: &'g Game,
+    scenario: &'g str,
+    list: Vec<Finding>,
+}
+
+impl Findings<'_> {
+    /// Adds a finding, acknowledged when `errata.yaml` acknowledges its kind and subject.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        kind: FindingKind,
+        subject: &str,
+        rule: &str,
+        location: &str,
+        units: Vec<String>,
+        message: String,
+        span: Span,
+    ) {
+        self.list.push(Finding {
+            game: self.game.id.clone(),
+            scenario: self.scenario.to_string(),
+            kind,
+            subject: subject.to_string(),
+            rule: rule.to_string(),
+            location: location.to_string(),
+            units,
+            message,
+            known: acknowledged(self.game, kind, subject),
+            span,
+        });
+    }
+
+    /// Adds a finding about the printed unit `r` of the placement `p`.
+    fn unit(
+        &mut self,
+        p: &ParsedPlacement,
+        r: &Resolution,
+        kind: FindingKind,
+        message: String,
+    ) {
+        let location = p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default();
+        self.push(
+            kind,
+            &r.printed,
+            &p.section,
+            &location,
+            vec![r.printed.clone()],
+            message,
+            r.span,
+        );
+    }
+
+    /// A side's name as printed, or its id.
+    fn side_name(&self, id: &str) -> String {
+        self.game
+            .meta
             .sides
             .iter()
             .find(|s| s.id.v == id)
             .map_or(id.to_string(), |s| s.name.clone())
-    };
-    // Printed units: unknown, printed otherwise, of the other side, marked oddly.
+    }
+}
+
+/// Printed units: unknown, printed otherwise, of the other side, marked oddly.
+fn printed_units(
+    out: &mut Findings,
+    solution: &Solution,
+    placements: &[&ParsedPlacement],
+) {
+    let game = out.game;
     for (pi, res) in solution.resolutions.iter().enumerate() {
         let p = placements[pi];
-        let location = p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default();
-        let unit = |kind, message: String, r: &crate::Resolution| {
-            finding(
-                kind,
-                &r.printed,
-                &p.section,
-                &location,
-                vec![r.printed.clone()],
-                message,
-                r.span,
-            )
-        };
         for r in res {
             if let (Some((sel, span)), Resolved::Unit { id, .. }) =
                 (&r.unmatched_selector, &r.to)
             {
                 let name =
                     game.unit(id).map_or(r.printed.as_str(), |u| u.printed.v.as_str());
-                out.push(finding(
+                let location =
+                    p.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default();
+                out.push(
                     FindingKind::UnknownMark,
                     sel,
                     &p.section,
@@ -156,7 +211,7 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
                         "`{sel}` tells apart none of the counters printed `{name}` (no word of their note, id, formation or values), so muster chose `{id}` without it"
                     ),
                     *span,
-                ));
+                );
             }
             match &r.to {
                 Resolved::Unit {
@@ -166,95 +221,17 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
                     listed_under,
                     by_type,
                 } => {
-                    let counter = game.unit(id);
-                    if let Some(f) = listed_under {
-                        out.push(unit(
-                            FindingKind::OtherFormation,
-                            crate::unit_messages::other_formation(
-                                game, &r.printed, f, id,
-                            ),
-                            r,
-                        ));
-                    }
-                    if let Some(t) = by_type {
-                        let used = crate::unit_messages::counter_ref(game, id, "");
-                        out.push(unit(
-                            FindingKind::UnitByType,
-                            crate::unit_messages::by_type(game, &r.printed, t, &used),
-                            r,
-                        ));
-                    }
-                    if let Some(u) = counter
-                        && let Some((kind, message)) = crate::words::warning(
-                            game,
-                            &r.printed,
-                            r.label.as_deref(),
-                            u,
-                            differs_from.is_some(),
-                        )
-                    {
-                        out.push(unit(kind, message, r));
-                    }
-                    if let (Some(theirs), Some(u)) = (other_side, counter) {
-                        out.push(unit(
-                            FindingKind::OtherSide,
-                            format!(
-                                "`{}` is listed in the {} setup, but the manifest's `{}` is a {} counter",
-                                r.printed,
-                                side_name(&p.side),
-                                u.printed.v,
-                                side_name(theirs)
-                            ),
-                            r,
-                        ));
-                    }
-                    if r.reduced && counter.is_some_and(|u| u.single_sided) {
-                        out.push(unit(
-                            FindingKind::NoReducedSide,
-                            format!(
-                                "`{}` is marked as starting reduced, but its counter is printed on one side only",
-                                r.printed
-                            ),
-                            r,
-                        ));
-                    }
+                    let found = Found {
+                        id,
+                        differs: differs_from.is_some(),
+                        other_side: other_side.as_deref(),
+                        listed_under: listed_under.as_deref(),
+                        by_type: by_type.as_deref(),
+                    };
+                    unit_found(out, p, r, &found);
                 }
                 Resolved::UnknownMark { mark } => {
-                    let n = &game.meta.notation;
-                    let declared: Vec<String> = n
-                        .reduced_marks
-                        .iter()
-                        .chain(&n.independent_marks)
-                        .chain(&n.remarks)
-                        .chain(n.type_codes.iter().map(|c| &c.code))
-                        .map(|m| format!("({m})"))
-                        .collect();
-                    let near = declared
-                        .iter()
-                        .find(|d| d.eq_ignore_ascii_case(&format!("({mark})")))
-                        .cloned()
-                        .or_else(|| {
-                            muster_model::suggest(
-                                mark,
-                                declared.iter().map(String::as_str),
-                            )
-                        });
-                    let declares = if declared.is_empty() {
-                        "it declares none; marks go in `notation` in game.yaml"
-                            .to_string()
-                    } else {
-                        format!("it declares {}", declared.join(", "))
-                    };
-                    let hint = near
-                        .map(|m| format!("; did you mean `{m}`?"))
-                        .unwrap_or_default();
-                    out.push(unit(
-                        FindingKind::UnknownMark,
-                        format!(
-                            "`({mark})` is no mark of this game's notation, so it is not read ({declares}){hint}"
-                        ),
-                        r,
-                    ));
+                    out.unit(p, r, FindingKind::UnknownMark, unknown_mark(game, mark));
                 }
                 Resolved::Unknown { nearest } => {
                     let hint = nearest
@@ -263,17 +240,102 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
                             format!("; did you mean `{n}`? (similarity {s:.2})")
                         })
                         .unwrap_or_default();
-                    out.push(unit(
-                        FindingKind::UnknownUnit,
-                        format!("`{}` names no counter of the manifest{hint}", r.printed),
-                        r,
-                    ));
+                    let message =
+                        format!("`{}` names no counter of the manifest{hint}", r.printed);
+                    out.unit(p, r, FindingKind::UnknownUnit, message);
                 }
                 Resolved::Formation { .. } | Resolved::NotACounter => {}
             }
         }
     }
-    // Counters used more often than the manifest has them.
+}
+
+/// What a printed unit resolved to, as [`Resolved::Unit`] says it.
+struct Found<'a> {
+    id: &'a str,
+    differs: bool,
+    other_side: Option<&'a str>,
+    listed_under: Option<&'a str>,
+    by_type: Option<&'a str>,
+}
+
+/// The findings of a printed unit that names a counter: listed under another formation,
+/// named only by its type, printed with other words, of the other side, or marked reduced
+/// on a counter of one side.
+fn unit_found(out: &mut Findings, p: &ParsedPlacement, r: &Resolution, found: &Found) {
+    let game = out.game;
+    let id = found.id;
+    let counter = game.unit(id);
+    if let Some(f) = found.listed_under {
+        let message = crate::unit_messages::other_formation(game, &r.printed, f, id);
+        out.unit(p, r, FindingKind::OtherFormation, message);
+    }
+    if let Some(t) = found.by_type {
+        let used = crate::unit_messages::counter_ref(game, id, "");
+        let message = crate::unit_messages::by_type(game, &r.printed, t, &used);
+        out.unit(p, r, FindingKind::UnitByType, message);
+    }
+    if let Some(u) = counter
+        && let Some((kind, message)) =
+            crate::words::warning(game, &r.printed, r.label.as_deref(), u, found.differs)
+    {
+        out.unit(p, r, kind, message);
+    }
+    if let (Some(theirs), Some(u)) = (found.other_side, counter) {
+        let message = format!(
+            "`{}` is listed in the {} setup, but the manifest's `{}` is a {} counter",
+            r.printed,
+            out.side_name(&p.side),
+            u.printed.v,
+            out.side_name(theirs)
+        );
+        out.unit(p, r, FindingKind::OtherSide, message);
+    }
+    if r.reduced && counter.is_some_and(|u| u.single_sided) {
+        let message = format!(
+            "`{}` is marked as starting reduced, but its counter is printed on one side only",
+            r.printed
+        );
+        out.unit(p, r, FindingKind::NoReducedSide, message);
+    }
+}
+
+/// The message of a parenthesised mark the game's notation does not declare, with the
+/// marks it does and the nearest of them.
+fn unknown_mark(game: &Game, mark: &str) -> String {
+    let n = &game.meta.notation;
+    let declared: Vec<String> = n
+        .reduced_marks
+        .iter()
+        .chain(&n.independent_marks)
+        .chain(&n.remarks)
+        .chain(n.type_codes.iter().map(|c| &c.code))
+        .map(|m| format!("({m})"))
+        .collect();
+    let near = declared
+        .iter()
+        .find(|d| d.eq_ignore_ascii_case(&format!("({mark})")))
+        .cloned()
+        .or_else(|| muster_model::suggest(mark, declared.iter().map(String::as_str)));
+    let declares = if declared.is_empty() {
+        "it declares none; marks go in `notation` in game.yaml".to_string()
+    } else {
+        format!("it declares {}", declared.join(", "))
+    };
+    let hint = near.map(|m| format!("; did you mean `{m}`?")).unwrap_or_default();
+    format!(
+        "`({mark})` is no mark of this game's notation, so it is not read ({declares}){hint}"
+    )
+}
+
+/// Counters used more often than the manifest has them: listed twice, or set up and also
+/// a reinforcement.
+fn used_too_often(
+    out: &mut Findings,
+    solution: &Solution,
+    placements: &[&ParsedPlacement],
+) {
+    let game = out.game;
     for d in &solution.duplicates {
         let (first, extra) = (placements[d.first], placements[d.placement]);
         let at = |span: Span, section: &str| {
@@ -305,7 +367,7 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
         };
         let location =
             extra.location_text.as_ref().map(|t| t.v.clone()).unwrap_or_default();
-        out.push(finding(
+        out.push(
             kind,
             &name,
             &extra.section,
@@ -313,9 +375,19 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
             vec![name.clone()],
             message,
             d.span,
-        ));
+        );
     }
-    // Fixed placements: every line that names exactly one hex, checked together per hex.
+}
+
+/// Fixed placements: every line that names exactly one hex, checked together per hex
+/// against the stacking rules. Returns the placements whose hex was reported.
+fn fixed_placements(
+    out: &mut Findings,
+    solution: &Solution,
+    placements: &[&ParsedPlacement],
+) -> Vec<usize> {
+    let game = out.game;
+    let rules = ruleset(game);
     let mut fixed: BTreeMap<Cell, Vec<(usize, String)>> = BTreeMap::new();
     for (pi, reg) in solution.regions.iter().enumerate() {
         if let Some(Region::Hexes { anchors, distance: 0, .. }) = reg
@@ -355,7 +427,7 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
                 RuleKind::OpposingUnits => "puts opposing units in",
                 _ => "overstacks",
             };
-            out.push(finding(
+            out.push(
                 f.kind.into(),
                 &label,
                 &f.rule,
@@ -363,18 +435,22 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
                 f.units,
                 format!("the printed setup {what} {label}: {}{held}", f.message),
                 p.location_text.as_ref().map_or(Span::detached(), |t| t.span),
-            ));
+            );
             reported.extend(lines.iter().copied());
         }
     }
-    // Units that could not be placed, and why.
+    reported
+}
+
+/// Units that could not be placed, and why, but those of the lines `reported` already.
+fn not_placed(out: &mut Findings, solution: &Solution, reported: &[usize]) {
     for pr in solution.problems.iter().filter(|pr| !reported.contains(&pr.placement)) {
         let subject = match solution.regions.get(pr.placement) {
             Some(Some(Region::Unresolved { bad_label: Some(l), .. })) => l.clone(),
             _ => pr.location.clone(),
         };
         // A bad or prohibited hex is located by its label.
-        out.push(finding(
+        out.push(
             pr.kind,
             &subject,
             &pr.rule,
@@ -382,22 +458,8 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
             pr.units.clone(),
             pr.message.clone(),
             pr.span,
-        ));
+        );
     }
-    // Reinforcement entry areas.
-    for a in crate::areas::unknown_areas(game, &placements) {
-        out.push(finding(
-            FindingKind::UnknownArea,
-            &a.area,
-            &a.section,
-            &a.area,
-            vec![],
-            a.message,
-            a.span,
-        ));
-    }
-    out.sort_by_key(|f| (f.span.file, f.span.line, f.span.column));
-    out
 }
 
 /// Where each counter of a scenario may stand at the start: the union of the regions of
