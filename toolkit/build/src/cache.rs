@@ -262,7 +262,7 @@ impl Cache {
 
     /// The key of a game's build: everything under its source folder, its id and the
     /// build options. A symbolic link counts as where it leads and what the loader reads
-    /// through it ([`source_digest`]), so editing the file it leads to changes the key.
+    /// through it (`source_digest`), so editing the file it leads to changes the key.
     pub fn game_key(&self, source_dir: &Path, game: &str, options: &str) -> Result<Key> {
         let mut k = self.key("game");
         k.part(game.as_bytes()).part(options.as_bytes());
