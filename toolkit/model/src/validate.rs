@@ -15,8 +15,8 @@ use crate::game::{
 use crate::load::Documents;
 use crate::notation::{self, LocationExpr, Marks, Vocabulary};
 use crate::source::{
-    CounterEntry, FeatureKind, FormationDef, LocationField, MapFile, ScenarioFile, Table,
-    UnitsField,
+    CounterDef, CounterEntry, CounterGroup, FeatureKind, FormationDef, GameFile,
+    LocationField, MapFile, ScenarioFile, Table, UnitsField,
 };
 use crate::span::{Span, Spanned};
 
@@ -157,9 +157,83 @@ pub(crate) fn build(
     docs: Documents,
     sources: &Sources,
 ) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let _ = sources;
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let g = &docs.game;
+    check_game_id(g, dir, &mut errors);
+    let declared = declare(g, &mut errors);
+    let (board, board_maps) = join_maps(&docs, &declared, &mut errors, &mut warnings)?;
+    let (mut formations, formation_ids) = read_formations(&docs, &declared, &mut errors);
+    let read = read_counters(
+        &docs,
+        &declared,
+        &formations,
+        &formation_ids,
+        &mut errors,
+        &mut warnings,
+    );
+    let Counters { mut units, mut unit_ids, marks, vocabulary } = read;
+    let mut markers = read_markers(&docs, &mut unit_ids, &declared.sides, &mut errors);
+    carry_assumptions(
+        &docs,
+        &marks,
+        &mut formations,
+        &mut units,
+        &mut markers,
+        &mut errors,
+    );
+    check_rule_references(&docs, &declared, &units, &mut errors);
+    let mut parsed = read_scenarios(
+        &docs,
+        board.as_ref(),
+        &marks,
+        &declared.sides,
+        &mut errors,
+        &mut warnings,
+    );
+    check_play(&docs, &markers, &mut errors);
+    let (documents, chart_images) = read_assets(dir, &docs, &mut errors, &mut warnings);
+    if !errors.is_empty() {
+        errors.sort_by_key(|d| (d.span.file, d.span.line, d.span.column));
+        return Err(errors);
+    }
+    let Documents { game, oob, counters, rules, maps: _, scenarios, errata } = docs;
+    let mut scenarios: Vec<ScenarioFile> =
+        scenarios.into_iter().map(|(_, s)| s).collect();
+    scenarios.sort_by(|a, b| a.id.v.cmp(&b.id.v));
+    parsed.sort_by(|a: &ParsedScenario, b| a.id.cmp(&b.id));
+    let index = crate::game::Index::new(&units, &formations);
+    Ok((
+        Game {
+            index,
+            id: game.id.v.clone(),
+            dir: dir.to_path_buf(),
+            meta: game,
+            oob,
+            counters,
+            rules,
+            maps: board_maps,
+            scenarios,
+            board,
+            formations,
+            units,
+            markers,
+            parsed,
+            marks,
+            vocabulary,
+            known_errata: errata,
+            documents,
+            chart_images,
+            templates: Vec::new(),
+            map_art: Vec::new(),
+        },
+        warnings,
+    ))
+}
+
+/// The game's id: a valid id, equal to the name of its folder.
+fn check_game_id(g: &GameFile, dir: &Path, errors: &mut Vec<Diagnostic>) {
     let folder = stem(dir);
     if !is_slug(&g.id.v) {
         errors.push(
@@ -183,21 +257,36 @@ pub(crate) fn build(
             )),
         );
     }
+}
 
+/// The ids `game.yaml` declares, each kind with where it was declared.
+struct Declared {
+    sides: Ids,
+    nations: Ids,
+    sizes: Ids,
+    types: Ids,
+    values: Ids,
+    terrain: Ids,
+}
+
+/// Declares the ids of `game.yaml` (sides, nationalities, sizes, types, values, terrain)
+/// and checks what it says of them: colours, unit symbols, the counter style's values,
+/// the notation's type codes.
+fn declare(g: &GameFile, errors: &mut Vec<Diagnostic>) -> Declared {
     let mut sides = Ids::new("side");
-    g.sides.iter().for_each(|s| sides.declare(&s.id, &mut errors));
-    check_side_names(&g.sides, &mut errors);
+    g.sides.iter().for_each(|s| sides.declare(&s.id, errors));
+    check_side_names(&g.sides, errors);
     let mut nations = Ids::new("nationality");
     for n in &g.nationalities {
-        nations.declare(&n.id, &mut errors);
-        sides.check(&n.side, &mut errors);
-        check_rgb(&n.rgb, &mut errors);
+        nations.declare(&n.id, errors);
+        sides.check(&n.side, errors);
+        check_rgb(&n.rgb, errors);
     }
     let mut sizes = Ids::new("unit size");
-    g.unit_sizes.iter().for_each(|s| sizes.declare(&s.id, &mut errors));
+    g.unit_sizes.iter().for_each(|s| sizes.declare(&s.id, errors));
     let mut types = Ids::new("unit type");
     for t in &g.unit_types {
-        types.declare(&t.id, &mut errors);
+        types.declare(&t.id, errors);
         if !crate::symbols::KNOWN.contains(&t.symbol.v.as_str()) {
             errors.push(
                 Diagnostic::error(
@@ -213,15 +302,15 @@ pub(crate) fn build(
         }
     }
     let mut values = Ids::new("counter value");
-    g.values.iter().for_each(|v| values.declare(&v.id, &mut errors));
+    g.values.iter().for_each(|v| values.declare(&v.id, errors));
     let mut terrain = Ids::new("terrain");
     terrain.seen.insert("unknown".into(), Span::detached());
     for t in &g.terrain {
-        terrain.declare(&t.id, &mut errors);
-        check_rgb(&t.rgb, &mut errors);
+        terrain.declare(&t.id, errors);
+        check_rgb(&t.rgb, errors);
     }
     for t in &g.counter_style.values {
-        t.types.iter().for_each(|x| types.check(x, &mut errors));
+        t.types.iter().for_each(|x| types.check(x, errors));
         for name in template_values(&t.text.v) {
             if !values.contains(name) {
                 errors.push(values.unknown(&Spanned::new(name.to_string(), t.text.span)));
@@ -229,17 +318,27 @@ pub(crate) fn build(
         }
     }
     if let Some(b) = &g.counter_style.beside_size {
-        values.check(&b.left, &mut errors);
-        values.check(&b.right, &mut errors);
+        values.check(&b.left, errors);
+        values.check(&b.right, errors);
     }
     for code in &g.notation.type_codes {
-        code.types.iter().for_each(|t| types.check(t, &mut errors));
+        code.types.iter().for_each(|t| types.check(t, errors));
     }
+    Declared { sides, nations, sizes, types, values, terrain }
+}
 
-    // Maps and the board.
+/// The maps and the board they are joined into, with each placed map's contents checked.
+/// Stops here, with the errors so far, when a map cannot be placed or the board not made.
+fn join_maps(
+    docs: &Documents,
+    declared: &Declared,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(Option<Board>, Vec<MapFile>), Vec<Diagnostic>> {
+    let g = &docs.game;
     let mut map_ids = Ids::new("map");
     for (path, m) in &docs.maps {
-        map_ids.declare(&m.id, &mut errors);
+        map_ids.declare(&m.id, errors);
         if m.id.v != stem(path) {
             errors.push(
                 Diagnostic::error(
@@ -249,7 +348,7 @@ pub(crate) fn build(
                 .with_expected(format!("`{}`", stem(path))),
             );
         }
-        check_map_shape(m, &mut errors);
+        check_map_shape(m, errors);
     }
     let mut sheets = Vec::new();
     let mut board_maps = Vec::new();
@@ -277,7 +376,7 @@ pub(crate) fn build(
         }
     }
     if !errors.is_empty() {
-        return Err(errors);
+        return Err(std::mem::take(errors));
     }
     let board = match &g.board {
         None => None,
@@ -294,15 +393,22 @@ pub(crate) fn build(
     };
     if let Some(board) = &board {
         for m in &board_maps {
-            check_map_contents(m, board, &terrain, &sides, &mut errors);
+            check_map_contents(m, board, &declared.terrain, &declared.sides, errors);
         }
     }
+    Ok((board, board_maps))
+}
 
-    // Formations.
+/// The formations of `oob.yaml`, flattened, each with a side, and their ids.
+fn read_formations(
+    docs: &Documents,
+    declared: &Declared,
+    errors: &mut Vec<Diagnostic>,
+) -> (Vec<Formation>, Ids) {
     let mut formation_ids = Ids::new("formation");
     let mut formations = Vec::new();
     for f in &docs.oob.formations {
-        flatten(f, None, None, None, &mut formations, &mut formation_ids, &mut errors);
+        flatten(f, None, None, None, &mut formations, &mut formation_ids, errors);
     }
     for f in &formations {
         if f.side.is_empty() {
@@ -315,9 +421,31 @@ pub(crate) fn build(
             );
         }
     }
-    check_formation_refs(&docs.oob.formations, &sides, &nations, &sizes, &mut errors);
+    let d = declared;
+    check_formation_refs(&docs.oob.formations, &d.sides, &d.nations, &d.sizes, errors);
+    (formations, formation_ids)
+}
 
-    // Counters.
+/// The manifest's counters as units, with their ids, the notation they were read with and
+/// the game's words for types and sizes.
+struct Counters {
+    units: Vec<Unit>,
+    unit_ids: Ids,
+    marks: Marks,
+    vocabulary: Vocabulary,
+}
+
+/// The counters of the manifest, each read from its printed name and its entry; the
+/// marks then learn the printed names that hold parentheses, read whole.
+fn read_counters(
+    docs: &Documents,
+    declared: &Declared,
+    formations: &[Formation],
+    formation_ids: &Ids,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Counters {
+    let g = &docs.game;
     let vocabulary = Vocabulary {
         types: g
             .unit_types
@@ -345,171 +473,215 @@ pub(crate) fn build(
     let mut units = Vec::new();
     for group in &docs.counters.groups {
         if let Some(f) = &group.formation {
-            formation_ids.check(f, &mut errors);
+            formation_ids.check(f, errors);
         }
         if let Some(s) = &group.side {
-            sides.check(s, &mut errors);
+            declared.sides.check(s, errors);
         }
         if let Some(n) = &group.nationality {
-            nations.check(n, &mut errors);
+            declared.nations.check(n, errors);
         }
-        let formation = group
-            .formation
-            .as_ref()
-            .and_then(|f| formations.iter().find(|x| x.id == f.v));
+        let reading = Reading {
+            g,
+            declared,
+            vocabulary: &vocabulary,
+            marks: &marks,
+            formations,
+            formation_ids,
+        };
         for entry in &group.counters {
-            let def = match &entry.v {
-                CounterEntry::Name(_) => None,
-                CounterEntry::Full(d) => Some(d.as_ref()),
-            };
-            let printed = match def {
-                Some(d) => d.printed.clone(),
-                None => Spanned::new(entry.v.printed().to_string(), entry.span),
-            };
-            let item = notation::parse_units(&printed.v, &marks).into_iter().next();
-            if item
-                .as_ref()
-                .is_some_and(|i| !i.children.is_empty() || !i.notes.is_empty())
-            {
-                whole_names.push(printed.v.trim().to_string());
-            }
-            let bare = item.as_ref().map_or(printed.v.clone(), |i| i.name.clone());
-            let name = notation::parse_name(&bare, &vocabulary);
-            let id = match def.and_then(|d| d.id.clone()) {
-                Some(id) => id,
-                None => {
-                    let base = match &group.formation {
-                        Some(f) => format!("{}-{}", f.v, slug(&printed.v)),
-                        None => slug(&printed.v),
-                    };
-                    Spanned::new(base, printed.span)
-                }
-            };
-            unit_ids.declare(&id, &mut errors);
-            let explicit_type = def.and_then(|d| d.unit_type.clone());
-            let explicit_size = def.and_then(|d| d.size.clone());
-            if let Some(t) = &explicit_type {
-                types.check(t, &mut errors);
-            }
-            if let Some(s) = &explicit_size {
-                sizes.check(s, &mut errors);
-            }
-            let code_type =
-                item.as_ref().and_then(|i| i.type_codes.first()).and_then(|c| {
-                    g.notation
-                        .type_codes
-                        .iter()
-                        .find(|t| &t.code == c)
-                        .and_then(|t| t.types.first())
-                });
-            let unit_type = explicit_type
-                .map(|t| t.v)
-                .or_else(|| name.unit_type.clone())
-                .or_else(|| code_type.map(|t| t.v.clone()));
-            let size = explicit_size.map(|s| s.v).or_else(|| name.size.clone());
-            let category = unit_type
-                .as_ref()
-                .and_then(|t| g.unit_types.iter().find(|x| x.id.v == *t))
-                .map_or(Category::Combat, |t| t.category);
-            if unit_type.is_none() {
-                warnings.push(
-                    Diagnostic::finding(FindingKind::UnknownType, printed.span, format!("the type of `{}` is not known", printed.v))
-                        .with_hint("its printed name states no unit type; add `type:` if the counter shows one"),
-                );
-            }
-            // A nationality mark printed with the name (`7 RTR Arm Bn (Brit)`) comes before
-            // the group's and the formation's nationality.
-            let marked =
-                item.as_ref().and_then(|i| i.nationality.as_deref()).and_then(|m| {
-                    g.nationalities.iter().find(|n| n.printed.iter().any(|p| p == m))
-                });
-            let nationality = def
-                .and_then(|d| d.nationality.clone())
-                .or_else(|| marked.map(|n| n.id.clone()))
-                .or_else(|| group.nationality.clone())
-                .map(|n| {
-                    nations.check(&n, &mut errors);
-                    n.v
-                })
-                .or_else(|| formation.and_then(|f| f.nationality.clone()));
-            let side = group
-                .side
-                .as_ref()
-                .map(|s| s.v.clone())
-                .or_else(|| formation.map(|f| f.side.clone()))
-                .or_else(|| {
-                    nationality.as_ref().and_then(|n| {
-                        g.nationalities
-                            .iter()
-                            .find(|x| x.id.v == *n)
-                            .map(|x| x.side.v.clone())
-                    })
-                })
-                .unwrap_or_default();
-            let unknown_formation =
-                group.formation.as_ref().is_some_and(|f| !formation_ids.contains(&f.v));
-            if side.is_empty() && !unknown_formation {
-                errors.push(
-                    Diagnostic::error(
-                        printed.span,
-                        format!("counter `{}` has no side", printed.v),
-                    )
-                    .with_hint("give its group a `formation`, `side` or `nationality`"),
-                );
-            }
-            if let Some(d) = def {
-                for key in d.front.keys().chain(d.back.keys()) {
-                    if !values.contains(key) {
-                        errors.push(
-                            values.unknown(&Spanned::new(key.clone(), d.printed.span)),
-                        );
-                    }
-                }
-            }
-            units.push(Unit {
-                id: id.v,
-                printed: printed.clone(),
-                name,
-                unit_type,
-                size,
-                category,
-                side,
-                nationality,
-                formation: group.formation.as_ref().map(|f| f.v.clone()),
-                section: group.section.clone(),
-                steps: def.and_then(|d| d.steps),
-                count: def.and_then(|d| d.count).unwrap_or(1),
-                front: def
-                    .map(|d| {
-                        d.front.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect()
-                    })
-                    .unwrap_or_default(),
-                back: def
-                    .map(|d| {
-                        d.back.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect()
-                    })
-                    .unwrap_or_default(),
-                single_sided: def.is_some_and(|d| d.single_sided),
-                markings: def.map(|d| d.markings.clone()).unwrap_or_default(),
-                mobility: def.and_then(|d| d.mobility),
-                back_text: None,
-                note: def.and_then(|d| d.note.clone()),
-                assumed: BTreeMap::new(),
-                art: [None, None],
-            });
+            let (unit, whole) =
+                counter_unit(&reading, group, entry, &mut unit_ids, errors, warnings);
+            whole_names.extend(whole);
+            units.push(unit);
         }
     }
     whole_names.sort();
     whole_names.dedup();
     marks.names = whole_names;
+    Counters { units, unit_ids, marks, vocabulary }
+}
+
+/// What reading a counter of the manifest needs to know.
+struct Reading<'a> {
+    g: &'a GameFile,
+    declared: &'a Declared,
+    vocabulary: &'a Vocabulary,
+    marks: &'a Marks,
+    formations: &'a [Formation],
+    formation_ids: &'a Ids,
+}
+
+/// One counter of the manifest as a unit, and its printed name when that holds
+/// parentheses read whole (`I Corps (d'Erlon)`).
+fn counter_unit(
+    r: &Reading,
+    group: &CounterGroup,
+    entry: &Spanned<CounterEntry>,
+    unit_ids: &mut Ids,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> (Unit, Option<String>) {
+    let (g, declared) = (r.g, r.declared);
+    let def = match &entry.v {
+        CounterEntry::Name(_) => None,
+        CounterEntry::Full(d) => Some(d.as_ref()),
+    };
+    let printed = match def {
+        Some(d) => d.printed.clone(),
+        None => Spanned::new(entry.v.printed().to_string(), entry.span),
+    };
+    let item = notation::parse_units(&printed.v, r.marks).into_iter().next();
+    let whole = item
+        .as_ref()
+        .is_some_and(|i| !i.children.is_empty() || !i.notes.is_empty())
+        .then(|| printed.v.trim().to_string());
+    let bare = item.as_ref().map_or(printed.v.clone(), |i| i.name.clone());
+    let name = notation::parse_name(&bare, r.vocabulary);
+    let id = match def.and_then(|d| d.id.clone()) {
+        Some(id) => id,
+        None => {
+            let base = match &group.formation {
+                Some(f) => format!("{}-{}", f.v, slug(&printed.v)),
+                None => slug(&printed.v),
+            };
+            Spanned::new(base, printed.span)
+        }
+    };
+    unit_ids.declare(&id, errors);
+    let explicit_type = def.and_then(|d| d.unit_type.clone());
+    let explicit_size = def.and_then(|d| d.size.clone());
+    if let Some(t) = &explicit_type {
+        declared.types.check(t, errors);
+    }
+    if let Some(s) = &explicit_size {
+        declared.sizes.check(s, errors);
+    }
+    let code_type = item.as_ref().and_then(|i| i.type_codes.first()).and_then(|c| {
+        g.notation.type_codes.iter().find(|t| &t.code == c).and_then(|t| t.types.first())
+    });
+    let unit_type = explicit_type
+        .map(|t| t.v)
+        .or_else(|| name.unit_type.clone())
+        .or_else(|| code_type.map(|t| t.v.clone()));
+    let size = explicit_size.map(|s| s.v).or_else(|| name.size.clone());
+    let category = unit_type
+        .as_ref()
+        .and_then(|t| g.unit_types.iter().find(|x| x.id.v == *t))
+        .map_or(Category::Combat, |t| t.category);
+    if unit_type.is_none() {
+        warnings.push(
+            Diagnostic::finding(FindingKind::UnknownType, printed.span, format!("the type of `{}` is not known", printed.v))
+                .with_hint("its printed name states no unit type; add `type:` if the counter shows one"),
+        );
+    }
+    let (side, nationality) =
+        counter_side(r, group, def, item.as_ref(), &printed, errors);
+    if let Some(d) = def {
+        for key in d.front.keys().chain(d.back.keys()) {
+            if !declared.values.contains(key) {
+                errors.push(
+                    declared.values.unknown(&Spanned::new(key.clone(), d.printed.span)),
+                );
+            }
+        }
+    }
+    let unit = Unit {
+        id: id.v,
+        printed: printed.clone(),
+        name,
+        unit_type,
+        size,
+        category,
+        side,
+        nationality,
+        formation: group.formation.as_ref().map(|f| f.v.clone()),
+        section: group.section.clone(),
+        steps: def.and_then(|d| d.steps),
+        count: def.and_then(|d| d.count).unwrap_or(1),
+        front: def
+            .map(|d| d.front.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect())
+            .unwrap_or_default(),
+        back: def
+            .map(|d| d.back.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect())
+            .unwrap_or_default(),
+        single_sided: def.is_some_and(|d| d.single_sided),
+        markings: def.map(|d| d.markings.clone()).unwrap_or_default(),
+        mobility: def.and_then(|d| d.mobility),
+        back_text: None,
+        note: def.and_then(|d| d.note.clone()),
+        assumed: BTreeMap::new(),
+        art: [None, None],
+    };
+    (unit, whole)
+}
+
+/// A counter's side and nationality: a nationality mark printed with the name
+/// (`7 RTR Arm Bn (Brit)`) comes before the group's and the formation's nationality; the
+/// side is the group's, its formation's, or its nationality's.
+fn counter_side(
+    r: &Reading,
+    group: &CounterGroup,
+    def: Option<&CounterDef>,
+    item: Option<&crate::notation::UnitItem>,
+    printed: &Spanned<String>,
+    errors: &mut Vec<Diagnostic>,
+) -> (String, Option<String>) {
+    let g = r.g;
+    let formation =
+        group.formation.as_ref().and_then(|f| r.formations.iter().find(|x| x.id == f.v));
+    let marked = item
+        .and_then(|i| i.nationality.as_deref())
+        .and_then(|m| g.nationalities.iter().find(|n| n.printed.iter().any(|p| p == m)));
+    let nationality = def
+        .and_then(|d| d.nationality.clone())
+        .or_else(|| marked.map(|n| n.id.clone()))
+        .or_else(|| group.nationality.clone())
+        .map(|n| {
+            r.declared.nations.check(&n, errors);
+            n.v
+        })
+        .or_else(|| formation.and_then(|f| f.nationality.clone()));
+    let side = group
+        .side
+        .as_ref()
+        .map(|s| s.v.clone())
+        .or_else(|| formation.map(|f| f.side.clone()))
+        .or_else(|| {
+            nationality.as_ref().and_then(|n| {
+                g.nationalities.iter().find(|x| x.id.v == *n).map(|x| x.side.v.clone())
+            })
+        })
+        .unwrap_or_default();
+    let unknown_formation =
+        group.formation.as_ref().is_some_and(|f| !r.formation_ids.contains(&f.v));
+    if side.is_empty() && !unknown_formation {
+        errors.push(
+            Diagnostic::error(
+                printed.span,
+                format!("counter `{}` has no side", printed.v),
+            )
+            .with_hint("give its group a `formation`, `side` or `nationality`"),
+        );
+    }
+    (side, nationality)
+}
+
+/// The manifest's markers as units of the marker category.
+fn read_markers(
+    docs: &Documents,
+    unit_ids: &mut Ids,
+    sides: &Ids,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Unit> {
     let mut markers = Vec::new();
     for m in &docs.counters.markers {
         let id = m.id.clone().unwrap_or_else(|| {
             Spanned::new(format!("marker-{}", slug(&m.printed.v)), m.printed.span)
         });
-        unit_ids.declare(&id, &mut errors);
+        unit_ids.declare(&id, errors);
         if let Some(s) = &m.side {
-            sides.check(s, &mut errors);
+            sides.check(s, errors);
         }
         markers.push(Unit {
             id: id.v,
@@ -535,43 +707,45 @@ pub(crate) fn build(
             art: [None, None],
         });
     }
+    markers
+}
 
-    // Assumptions: each marker names values its entry gives; units and formations carry
-    // the reasons that concern them.
-    {
-        let maps: Vec<&MapFile> = docs.maps.iter().map(|(_, m)| m).collect();
-        let scenarios: Vec<&ScenarioFile> =
-            docs.scenarios.iter().map(|(_, s)| s).collect();
-        crate::assumptions::check(
-            g,
-            &docs.oob,
-            &docs.counters,
-            &maps,
-            &scenarios,
-            &mut errors,
-        );
-        crate::assumptions::onto_formations(&docs.oob, &mut formations);
-        let marked = |printed: &str| {
-            notation::parse_units(printed, &marks)
-                .first()
-                .is_some_and(|i| i.nationality.is_some())
-        };
-        crate::assumptions::onto_units(
-            g,
-            &docs.counters,
-            &formations,
-            &marked,
-            &mut units,
-        );
-        crate::assumptions::onto_markers(&docs.counters, &mut markers);
-    }
+/// Assumptions: each marker names values its entry gives; units and formations carry the
+/// reasons that concern them.
+fn carry_assumptions(
+    docs: &Documents,
+    marks: &Marks,
+    formations: &mut [Formation],
+    units: &mut [Unit],
+    markers: &mut [Unit],
+    errors: &mut Vec<Diagnostic>,
+) {
+    let g = &docs.game;
+    let maps: Vec<&MapFile> = docs.maps.iter().map(|(_, m)| m).collect();
+    let scenarios: Vec<&ScenarioFile> = docs.scenarios.iter().map(|(_, s)| s).collect();
+    crate::assumptions::check(g, &docs.oob, &docs.counters, &maps, &scenarios, errors);
+    crate::assumptions::onto_formations(&docs.oob, formations);
+    let marked = |printed: &str| {
+        notation::parse_units(printed, marks)
+            .first()
+            .is_some_and(|i| i.nationality.is_some())
+    };
+    crate::assumptions::onto_units(g, &docs.counters, formations, &marked, units);
+    crate::assumptions::onto_markers(&docs.counters, markers);
+}
 
-    // Rules.
+/// The ids and counters `rules.yaml` names.
+fn check_rule_references(
+    docs: &Documents,
+    declared: &Declared,
+    units: &[Unit],
+    errors: &mut Vec<Diagnostic>,
+) {
     for (kind, r) in docs.rules.references() {
         match kind {
-            "type" => types.check(r, &mut errors),
-            "size" => sizes.check(r, &mut errors),
-            "terrain" => terrain.check(r, &mut errors),
+            "type" => declared.types.check(r, errors),
+            "size" => declared.sizes.check(r, errors),
+            "terrain" => declared.terrain.check(r, errors),
             _ => {
                 if !units.iter().any(|u| u.printed.v == r.v) {
                     errors.push(
@@ -588,11 +762,22 @@ pub(crate) fn build(
             }
         }
     }
+}
 
-    // Scenarios.
+/// The scenarios: their ids, the sides they mention, their tables, and their placements
+/// read side by side (what each finds reported in scenario order).
+fn read_scenarios(
+    docs: &Documents,
+    board: Option<&Board>,
+    marks: &Marks,
+    sides: &Ids,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Vec<ParsedScenario> {
+    let g = &docs.game;
     let mut scenario_ids = Ids::new("scenario");
     for (path, s) in &docs.scenarios {
-        scenario_ids.declare(&s.id, &mut errors);
+        scenario_ids.declare(&s.id, errors);
         if s.id.v != stem(path) {
             errors.push(
                 Diagnostic::error(
@@ -604,31 +789,34 @@ pub(crate) fn build(
         }
     }
     for m in &g.mentions {
-        sides.check(&m.side, &mut errors);
+        sides.check(&m.side, errors);
     }
     for t in g.tables.iter().chain(docs.scenarios.iter().flat_map(|(_, s)| &s.tables)) {
-        check_table(t, &mut warnings);
+        check_table(t, warnings);
     }
-    // The scenarios' placements are read side by side; what each finds is reported in
-    // scenario order.
     let read: Vec<(ParsedScenario, Vec<Diagnostic>)> = docs
         .scenarios
         .par_iter()
         .map(|(_, s)| {
             let mut found = Vec::new();
-            let parsed = parse_scenario(s, board.as_ref(), &marks, &sides, &mut found);
+            let parsed = parse_scenario(s, board, marks, sides, &mut found);
             (parsed, found)
         })
         .collect();
     let mut parsed = Vec::new();
     for ((_, s), (scenario, found)) in docs.scenarios.iter().zip(read) {
         if let Some(from) = &s.setup_from {
-            scenario_ids.check(from, &mut errors);
+            scenario_ids.check(from, errors);
         }
         errors.extend(found);
         parsed.push(scenario);
     }
+    parsed
+}
 
+/// What the module plays with: the decks' markers, the turn track's days and the
+/// module's version.
+fn check_play(docs: &Documents, markers: &[Unit], errors: &mut Vec<Diagnostic>) {
     let marker_ids: BTreeMap<&str, ()> =
         markers.iter().map(|m| (m.id.as_str(), ())).collect();
     for deck in &docs.game.play.decks {
@@ -667,15 +855,21 @@ pub(crate) fn build(
     let version = &docs.game.module.version;
     if !crate::source::bounds::is_module_version(&version.v) {
         errors.push(
-            Diagnostic::error(
-                version.span,
-                format!("`{}` cannot be a module version", version.v.escape_debug()),
-            )
-            .with_expected(
-                "a version such as `1.0` or `2.1.3`, on one line, not starting or ending with a space",
-            ),
+            Diagnostic::error(version.span, format!("`{}` cannot be a module version", version.v.escape_debug()))
+                .with_expected(
+                    "a version such as `1.0` or `2.1.3`, on one line, not starting or ending with a space",
+                ),
         );
     }
+}
+
+/// The documents under `docs/` and the chart images the module carries.
+fn read_assets(
+    dir: &Path,
+    docs: &Documents,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> (Vec<crate::assets::Document>, Vec<crate::assets::Image>) {
     let (documents, problems) = crate::assets::documents(dir);
     for p in problems {
         if p.is_fatal() { errors.push(p) } else { warnings.push(p) }
@@ -687,43 +881,7 @@ pub(crate) fn build(
             Err(d) => errors.push(d),
         }
     }
-    if !errors.is_empty() {
-        errors.sort_by_key(|d| (d.span.file, d.span.line, d.span.column));
-        return Err(errors);
-    }
-    let _ = sources;
-    let Documents { game, oob, counters, rules, maps: _, scenarios, errata } = docs;
-    let mut scenarios: Vec<ScenarioFile> =
-        scenarios.into_iter().map(|(_, s)| s).collect();
-    scenarios.sort_by(|a, b| a.id.v.cmp(&b.id.v));
-    parsed.sort_by(|a: &ParsedScenario, b| a.id.cmp(&b.id));
-    let index = crate::game::Index::new(&units, &formations);
-    Ok((
-        Game {
-            index,
-            id: game.id.v.clone(),
-            dir: dir.to_path_buf(),
-            meta: game,
-            oob,
-            counters,
-            rules,
-            maps: board_maps,
-            scenarios,
-            board,
-            formations,
-            units,
-            markers,
-            parsed,
-            marks,
-            vocabulary,
-            known_errata: errata,
-            documents,
-            chart_images,
-            templates: Vec::new(),
-            map_art: Vec::new(),
-        },
-        warnings,
-    ))
+    (documents, chart_images)
 }
 
 /// A number of inches as a finding quotes it: short even when it is absurd (`1e300`).
