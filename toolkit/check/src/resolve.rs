@@ -105,11 +105,11 @@ pub struct Resolution {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unmatched_selector: Option<(String, Span)>,
     /// Which printed string of the placement the item is in.
-    #[serde(skip)]
+    #[serde(default, skip_serializing_if = "crate::stored::public")]
     pub cell: usize,
     /// The byte ranges of that string the item reads: its name, marks, strength,
     /// selector, count, list label and qualifier (its units are items of their own).
-    #[serde(skip)]
+    #[serde(default, skip_serializing_if = "crate::stored::public")]
     pub read: Vec<Range<usize>>,
     /// What it refers to.
     pub to: Resolved,
