@@ -273,3 +273,42 @@ fn a_damaged_saved_game_says_it_is_damaged() {
     let out = muster(tmp.path(), &["pieces", "none.vsav"]);
     assert!(stderr(&out).contains("none.vsav: the saved game has no savedGame entry"));
 }
+
+#[test]
+fn check_on_a_module_without_muster_rules_reads_the_save_then_says_what_to_use() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut module = Archive::open(std::fs::read(built().join(VMOD)).unwrap()).unwrap();
+    let entries: Vec<Entry> = module
+        .names()
+        .to_vec()
+        .iter()
+        .filter(|name| *name != "rules/ruleset.json")
+        .map(|name| stored(name, &module.read(name).unwrap()))
+        .collect();
+    std::fs::write(tmp.path().join("hand-made.vmod"), plain(&entries)).unwrap();
+    std::fs::write(
+        tmp.path().join("legal.vsav"),
+        plain(&[stored("savedGame", &legal_saved_game())]),
+    )
+    .unwrap();
+    let out = muster(tmp.path(), &["check", "legal.vsav", "--module", "hand-made.vmod"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(
+        e.contains("hand-made.vmod: the module has no rules muster can check"),
+        "{e}"
+    );
+    assert!(
+        e.contains(
+            "`muster pieces legal.vsav --module hand-made.vmod` lists what the save holds"
+        ),
+        "{e}"
+    );
+    // The save is read first: a damaged save says so whatever the module.
+    let mut bad = stored("savedGame", &legal_saved_game());
+    bad.crc ^= 1;
+    std::fs::write(tmp.path().join("bad.vsav"), plain(&[bad])).unwrap();
+    let out = muster(tmp.path(), &["check", "bad.vsav", "--module", "hand-made.vmod"]);
+    let e = stderr(&out);
+    assert!(e.contains("bad.vsav: the entry \"savedGame\" is damaged"), "{e}");
+}

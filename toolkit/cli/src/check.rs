@@ -29,8 +29,15 @@ pub fn run(
     let fail =
         |e: &dyn std::fmt::Display, p: &Path| anyhow::anyhow!("{}: {e}", p.display());
     let mut m = open_module(module)?;
+    // The save is read first, so that a save muster cannot read says so whatever the module.
+    let (saved, meta) = read_save(read_limited(save)?).map_err(|e| fail(&e, save))?;
     let (Some(doc), Some(ruleset)) = (m.ruleset.take(), m.ruleset_bytes.take()) else {
-        anyhow::bail!("{}: the module has no {RULESET}", module.display())
+        anyhow::bail!(
+            "{}: the module has no rules muster can check: it holds no {RULESET} (muster writes one in every module it builds); `muster pieces {} --module {}` lists what the save holds",
+            module.display(),
+            save.display(),
+            module.display()
+        )
     };
     let wasm = m.archive.read(CHECKER).map_err(|e| fail(&e, module))?;
     if let Some(s) = scenario
@@ -46,11 +53,39 @@ pub fn run(
                 .unwrap_or_default()
         );
     }
-    let (saved, meta) = read_save(read_limited(save)?).map_err(|e| fail(&e, save))?;
     let listed = listing(&saved, Some(&m.info));
     let request = checker::request(&listed, &doc, scenario);
-    // Counters in a side's dead pile (the map and location `ruleset.json` gives it).
-    let eliminated: Vec<(&str, &str)> = listed
+    let mut checker =
+        EmbeddedChecker::new(&wasm, &ruleset).map_err(|e| fail(&e, module))?;
+    let report = checker.check(&request).map_err(|e| fail(&e, module))?;
+    let warnings = warnings(&checker, &report, &meta, &m.info.name);
+    let counts = Counts::of(&listed, &request, &report);
+    let eliminated = eliminated(&listed, &doc);
+    let checked = Checked {
+        doc: &doc,
+        report: &report,
+        listed: &listed,
+        counts,
+        eliminated,
+        warnings,
+    };
+    let mut out = std::io::stdout().lock();
+    if format == Format::Json {
+        let json = checked.json(save, module, scenario, &meta);
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+    } else {
+        checked.print(&mut out, save)?;
+    }
+    Ok(if checked.clean() { Exit::Clean } else { Exit::Findings })
+}
+
+/// Counters in a side's dead pile (the map and location `ruleset.json` gives it), with
+/// the side.
+fn eliminated<'a>(
+    listed: &'a muster_package::listing::Listing,
+    doc: &'a muster_rules::embedded::RulesetDoc,
+) -> Vec<(&'a str, &'a str)> {
+    listed
         .pieces
         .iter()
         .filter_map(|p| {
@@ -60,26 +95,29 @@ pub fn run(
             })?;
             Some((p.unit_id.as_deref().unwrap_or(&p.name), pile.side.as_str()))
         })
-        .collect();
-    let mut checker =
-        EmbeddedChecker::new(&wasm, &ruleset).map_err(|e| fail(&e, module))?;
-    let report = checker.check(&request).map_err(|e| fail(&e, module))?;
+        .collect()
+}
 
+/// What makes a check not clean besides violations: an old checker, a save made with
+/// another module, counter ids and hexes the ruleset does not know.
+fn warnings(
+    checker: &EmbeddedChecker,
+    report: &muster_rules::embedded::Report,
+    meta: &muster_package::read::SaveMeta,
+    module_name: &str,
+) -> Vec<(FindingKind, String)> {
     let mut warnings: Vec<(FindingKind, String)> = Vec::new();
     if checker.version() == 1 {
         warnings.push((FindingKind::OldChecker,
             "the module's checker speaks interface 1: it takes every piece that carries a counter's id for that counter and sees only the hexes; rebuild the module with this muster to tell chits and cards from counters and to compare boxes and turns with the setup".to_string(),
         ));
     }
-    if let Some(name) = meta.module.as_ref().filter(|n| **n != m.info.name) {
+    if let Some(name) = meta.module.as_ref().filter(|n| **n != module_name) {
         let version =
             meta.module_version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
         warnings.push((
             FindingKind::OtherModule,
-            format!(
-                "the game was saved with the module `{name}`{version}, not `{}`",
-                m.info.name
-            ),
+            format!("the game was saved with the module `{name}`{version}, not `{module_name}`"),
         ));
     }
     for u in &report.unknown_units {
@@ -94,33 +132,81 @@ pub fn run(
             format!("`{l}` is not a hex of the board"),
         ));
     }
-    let not: std::collections::BTreeSet<&str> =
-        report.not_counters.iter().filter_map(|n| n.piece.as_deref()).collect();
-    let checked = request
-        .pieces
-        .iter()
-        .filter(|p| p.standing == Standing::Hex)
-        .filter(|p| !p.piece.as_deref().is_some_and(|id| not.contains(id)))
-        .count();
-    let counters = request.pieces.len() - report.not_counters.len();
-    let elsewhere = counters - checked;
-    let others = listed.pieces.len() - counters;
-    let turn = report.turn.as_ref().map(|t| t.printed.clone());
+    warnings
+}
 
-    let mut out = std::io::stdout().lock();
-    if format == Format::Json {
-        let json = serde_json::json!({
+/// How many pieces the check counted, and where.
+struct Counts {
+    /// Counters on the map's hexes, checked.
+    checked: usize,
+    /// Counters elsewhere (boxes, dead piles).
+    elsewhere: usize,
+    /// Pieces that are no counter (chits, cards, markers of no counter).
+    others: usize,
+}
+
+impl Counts {
+    fn of(
+        listed: &muster_package::listing::Listing,
+        request: &muster_rules::embedded::Request,
+        report: &muster_rules::embedded::Report,
+    ) -> Counts {
+        let not: std::collections::BTreeSet<&str> =
+            report.not_counters.iter().filter_map(|n| n.piece.as_deref()).collect();
+        let checked = request
+            .pieces
+            .iter()
+            .filter(|p| p.standing == Standing::Hex)
+            .filter(|p| !p.piece.as_deref().is_some_and(|id| not.contains(id)))
+            .count();
+        let counters = request.pieces.len() - report.not_counters.len();
+        Counts {
+            checked,
+            elsewhere: counters - checked,
+            others: listed.pieces.len() - counters,
+        }
+    }
+}
+
+/// A check's result, to print.
+struct Checked<'a> {
+    doc: &'a muster_rules::embedded::RulesetDoc,
+    report: &'a muster_rules::embedded::Report,
+    listed: &'a muster_package::listing::Listing,
+    counts: Counts,
+    eliminated: Vec<(&'a str, &'a str)>,
+    warnings: Vec<(FindingKind, String)>,
+}
+
+impl Checked<'_> {
+    /// No violation, no warning, every entry of the save read.
+    fn clean(&self) -> bool {
+        self.report.violations.is_empty()
+            && self.listed.unread.is_empty()
+            && self.warnings.is_empty()
+    }
+
+    /// The result as `--format json` prints it.
+    fn json(
+        &self,
+        save: &Path,
+        module: &Path,
+        scenario: Option<&str>,
+        meta: &muster_package::read::SaveMeta,
+    ) -> serde_json::Value {
+        let report = self.report;
+        serde_json::json!({
             "save": save.display().to_string(),
             "module": module.display().to_string(),
             "saved_with": meta,
-            "game": doc.game,
+            "game": self.doc.game,
             "scenario": scenario,
             "turn": report.turn,
-            "pieces_checked": checked,
-            "pieces_off_the_map": elsewhere,
-            "other_pieces": others,
+            "pieces_checked": self.counts.checked,
+            "pieces_off_the_map": self.counts.elsewhere,
+            "other_pieces": self.counts.others,
             "not_counters": report.not_counters,
-            "eliminated": eliminated
+            "eliminated": self.eliminated
                 .iter()
                 .map(|(unit, side)| serde_json::json!({"unit": unit, "side": side}))
                 .collect::<Vec<_>>(),
@@ -131,11 +217,14 @@ pub fn run(
             }).collect::<Vec<_>>(),
             "unknown_units": report.unknown_units,
             "unknown_locations": report.unknown_locations,
-            "warnings": warnings.iter().map(|(k, w)| serde_json::json!({"kind": k, "severity": k.severity(), "message": w})).collect::<Vec<_>>(),
-            "unread": listed.unread.iter().map(unread_json).collect::<Vec<_>>(),
-        });
-        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
-    } else {
+            "warnings": self.warnings.iter().map(|(k, w)| serde_json::json!({"kind": k, "severity": k.severity(), "message": w})).collect::<Vec<_>>(),
+            "unread": self.listed.unread.iter().map(unread_json).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The result as text: each violation, warning and unread entry, then a summary line.
+    fn print(&self, out: &mut impl Write, save: &Path) -> Result<()> {
+        let (report, listed) = (self.report, self.listed);
         let name = save.display().to_string();
         for v in &report.violations {
             let s = severity(&v.kind);
@@ -152,23 +241,24 @@ pub fn run(
                 crate::report::context(&v.rule, ""),
                 v.message
             );
-            put_line(&mut out, &line)?;
+            put_line(out, &line)?;
         }
-        for (k, w) in &warnings {
-            put_line(&mut out, &format!("{name}: {} [{k}] {w}", k.severity()))?;
+        for (k, w) in &self.warnings {
+            put_line(out, &format!("{name}: {} [{k}] {w}", k.severity()))?;
         }
         for u in &listed.unread {
             writeln!(out, "{}", unread_line(&name, u))?;
         }
-        let dead = if eliminated.is_empty() {
+        let dead = if self.eliminated.is_empty() {
             String::new()
         } else {
-            format!(" ({} of them eliminated)", eliminated.len())
+            format!(" ({} of them eliminated)", self.eliminated.len())
         };
+        let turn = report.turn.as_ref().map(|t| t.printed.clone());
         let at = turn.map(|t| format!(" at turn {t}")).unwrap_or_default();
         let mut tail = String::new();
-        if !warnings.is_empty() {
-            tail.push_str(&format!("; {} warning(s)", warnings.len()));
+        if !self.warnings.is_empty() {
+            tail.push_str(&format!("; {} warning(s)", self.warnings.len()));
         }
         if !listed.unread.is_empty() {
             let n = listed.unread.len();
@@ -177,16 +267,15 @@ pub fn run(
                 if n == 1 { "y" } else { "ies" }
             ));
         }
+        let Counts { checked, elsewhere, others } = self.counts;
         let summary = format!(
             "{name}: {checked} counter(s) on the map checked by the {} checker{at}, {elsewhere} elsewhere{dead}, {others} other piece(s) (chits, cards, markers of no counter) not counted; {} violation(s){tail}",
-            doc.title,
+            self.doc.title,
             report.violations.len()
         );
-        put_line(&mut out, &summary)?;
+        put_line(out, &summary)?;
+        Ok(())
     }
-    let clean =
-        report.violations.is_empty() && listed.unread.is_empty() && warnings.is_empty();
-    Ok(if clean { Exit::Clean } else { Exit::Findings })
 }
 
 /// The severity of a violation the checker reports, by its kind; a kind this muster does
