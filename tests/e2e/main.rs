@@ -31,6 +31,7 @@ mod schemas;
 mod seeds;
 mod serve;
 mod table;
+mod turns;
 mod user_files;
 mod util;
 mod vassal;

@@ -343,6 +343,7 @@ fn players_use_the_play_layer_in_vassal() {
     // Gazala 1942 (2.4): one turn a day, 23 May to 22 June; pressing on stays on 22 June.
     let turns = strings(&find(&g, "turns", "32")["turns"]);
     assert_eq!(turns.len(), 32);
+    assert_eq!(turns[0], "27 May", "Operation AIDA begins on 26 May (13.11): {turns:?}");
     assert_eq!(turns[29], "22 June", "{turns:?}");
     assert!(turns[29..].iter().all(|t| t == "22 June"), "{turns:?}");
     assert!(!turns.iter().any(|t| t == "23 May"), "the track never wraps: {turns:?}");

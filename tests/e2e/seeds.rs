@@ -521,7 +521,7 @@ fn scs_general_scenario_rules_are_in_the_data() {
     }
     // 15.2's Turn 1 rules belong to the scenario that starts on Turn 1.
     let full = scenario(g, "full-campaign");
-    assert_eq!(full.first_turn.as_deref(), Some("Turn 1"));
+    assert_eq!(full.first_turn.as_ref().map(|t| t.v.as_str()), Some("Turn 1"));
     for r in ["15.2.A", "15.2.B", "15.2.C", "15.2.D"] {
         assert!(full.special_rules.iter().any(|x| x.starts_with(r)), "{r}");
     }
@@ -628,7 +628,7 @@ fn gazala_1942_decides_from_the_text_and_reports_what_it_leaves_contradictory() 
     // 13.21 makes 13.11 (ending 5 June) AIDA's rules; 13.24 to 13.27 run to 22 June. Both
     // are kept and the checker reports them.
     let aida = scenario(g, "operation-aida");
-    assert_eq!(aida.last_turn.as_deref(), Some("22 June"));
+    assert_eq!(aida.last_turn.as_ref().map(|t| t.v.as_str()), Some("22 June"));
     assert!(aida.special_rules.iter().any(|r| r.contains("end of the turn of 5 June")));
     let found = errata_of(&errata, "contradiction", "operation-aida");
     assert_eq!(found.len(), 1);

@@ -222,8 +222,8 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
         let holding = match &p.kind {
             PlacementKind::Setup => None,
             PlacementKind::Reinforcement => Some(format!(
-                "Reinforcements: turn {}{}",
-                p.turn.clone().unwrap_or_default(),
+                "Reinforcements: {}{}",
+                turn_words(p.turn.as_deref().unwrap_or_default()),
                 p.area.as_ref().map(|a| format!(", area {a}")).unwrap_or_default()
             )),
             PlacementKind::Group(_) => {
@@ -519,4 +519,14 @@ pub fn descendants(game: &Game, id: &str) -> Vec<String> {
         k += 1;
     }
     out
+}
+
+/// A printed turn as a holding box names it: `turn 3` for a bare number (`3`, `2 GER`,
+/// `28 May`), else as printed (`Turn 3`, `June 16 PM`, `each turn`).
+fn turn_words(printed: &str) -> String {
+    if printed.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("turn {printed}")
+    } else {
+        printed.to_string()
+    }
 }

@@ -154,6 +154,16 @@ pub fn run(cli: &Cli) -> Result<Exit> {
     }
 }
 
+/// The findings made while loading (a turn the track does not have, a file muster does
+/// not read), as JSON: in text, `load` prints them; in JSON they lead the report's list.
+fn load_findings(loaded: &Loaded) -> impl Iterator<Item = Value> + '_ {
+    loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind.is_some())
+        .map(|d| loaded.sources.to_json(d))
+}
+
 /// Loads the games, printing what went wrong.
 fn load(g: &Global, games: &[String], format: Format) -> Loaded {
     let loaded = muster_model::load(&g.sources, games, &LoadOptions::default());
@@ -215,8 +225,9 @@ fn errata(g: &Global, games: &[String], format: Format, strict: bool) -> Result<
     use muster_build::stages::errata::erratum_json;
     let loaded = load(g, games, format);
     let found = muster_build::reports::errata(&g.out, &loaded)?;
-    let all: Vec<Value> =
-        found.iter().flatten().map(|e| erratum_json(e, &loaded.sources)).collect();
+    let all: Vec<Value> = load_findings(&loaded)
+        .chain(found.iter().flatten().map(|e| erratum_json(e, &loaded.sources)))
+        .collect();
     if format == Format::Text {
         for e in found.iter().flatten() {
             let at = crate::report::place(&loaded.sources, e.span);
@@ -276,8 +287,9 @@ fn validate(
     let findings = scenario_findings(&loaded.games, scenario);
     let serious = findings.iter().filter(|f| f.needs_attention()).count();
     if format == Format::Json {
-        let list: Vec<Value> =
-            findings.iter().map(|f| finding_json(f, &loaded.sources)).collect();
+        let list: Vec<Value> = load_findings(&loaded)
+            .chain(findings.iter().map(|f| finding_json(f, &loaded.sources)))
+            .collect();
         outln!("{}", serde_json::to_string_pretty(&list)?)?;
     } else {
         for f in &findings {

@@ -1,6 +1,28 @@
-//! Days as rulebooks print them on turn tracks (`23 May`), for tracks of one turn a day.
+//! Turn tracks as rulebooks print them: one turn a day (`23 May`), or turns by name
+//! (`June 15 AM`, `Spring 1862`).
 
+use crate::source::TurnTrack;
 use crate::source::bounds::MONTHS;
+
+/// The names of a track's turns, in order: its printed `names`, or one a day from
+/// `first_day` to `last_day`; none for a numbered track.
+pub fn track_names(track: &TurnTrack) -> Option<Vec<String>> {
+    if !track.names.is_empty() {
+        return Some(track.names.iter().map(|n| n.v.clone()).collect());
+    }
+    match (&track.first_day, &track.last_day) {
+        (Some(a), Some(b)) => Some(days(&a.v, &b.v)),
+        _ => None,
+    }
+}
+
+/// How many turns the track has: its names, its days, or its printed count.
+pub fn track_length(track: &TurnTrack) -> Option<u32> {
+    match track_names(track) {
+        Some(names) => u32::try_from(names.len()).ok(),
+        None => track.count,
+    }
+}
 
 /// Parses `23 May` into (month index from 0, day of month).
 pub fn parse_day(s: &str) -> Option<(usize, u32)> {

@@ -200,6 +200,8 @@ kinds! {
     SetupAndReinforcement = "setup-and-reinforcement", Warning;
     /// A reinforcement entry area that no map names.
     UnknownArea = "unknown-area", Warning;
+    /// A printed turn (a scenario's first or last turn, a reinforcement's) that the turn track does not have; an arrival at it is not checked against the turn.
+    UnknownTurn = "unknown-turn", Warning;
     /// A location that fits no placement form; its units are not placed.
     UnparsedLocation = "unparsed-location", Warning;
     /// A zone, stretch or map edge whose hexes the rulebook does not print; its units are not placed.

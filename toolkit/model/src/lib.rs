@@ -27,6 +27,7 @@ pub mod source;
 mod span;
 mod symbols;
 pub mod template;
+mod turn_track;
 mod validate;
 mod yaml;
 

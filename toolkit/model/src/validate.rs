@@ -808,6 +808,9 @@ fn read_scenarios(
         if let Some(from) = &s.setup_from {
             scenario_ids.check(from, errors);
         }
+        if let Some(track) = &g.play.turns {
+            crate::turn_track::check_printed_turns(track, s, warnings);
+        }
         errors.extend(found);
         parsed.push(scenario);
     }
@@ -835,22 +838,7 @@ fn check_play(docs: &Documents, markers: &[Unit], errors: &mut Vec<Diagnostic>) 
         }
     }
     if let Some(track) = &docs.game.play.turns {
-        for day in [&track.first_day, &track.last_day].into_iter().flatten() {
-            if !crate::source::bounds::is_day(&day.v) {
-                errors.push(
-                    Diagnostic::error(day.span, format!("`{}` is not a day", day.v))
-                        .with_expected(
-                            "a day and an English month name, such as `23 May`",
-                        ),
-                );
-            }
-        }
-        if track.first_day.is_some() != track.last_day.is_some() {
-            errors.push(Diagnostic::error(
-                docs.game.id.span,
-                "a turn track of days needs both `first_day` and `last_day`",
-            ));
-        }
+        crate::turn_track::check_track(track, docs.game.id.span, errors);
     }
     let version = &docs.game.module.version;
     if !crate::source::bounds::is_module_version(&version.v) {

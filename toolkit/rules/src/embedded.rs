@@ -8,8 +8,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::language::{Category, Ruleset};
-use crate::placement::{Allowed, Stand, Standing, Turn, check_placement, compare_setup};
+use crate::placement::{Allowed, Stand, Standing, check_placement, compare_setup};
 use crate::stacking::{PlacedUnit, Position, RuleKind, check_stacking};
+use crate::turn::Turn;
 
 /// The format tag of [`RulesetDoc`].
 pub const FORMAT: &str = "muster-ruleset/1";

@@ -33,15 +33,17 @@ pub mod embedded;
 mod language;
 mod placement;
 mod stacking;
+mod turn;
 
 pub use language::{
     Alternative, Category, Filter, Free, Limit, OpposingUnits, Ruleset, StackingRule,
 };
 pub use placement::{
-    Allowed, Difference, Stand, Standing, Start, Turn, check_placement, compare_setup,
-    setup_message, turn_number,
+    Allowed, Difference, Stand, Standing, Start, check_placement, compare_setup,
+    setup_message,
 };
 pub use stacking::{
     Breach, Finding, PlacedUnit, Position, RuleKind, check_stacking, opposing_message,
     stacking_holds, stacking_message,
 };
+pub use turn::{Turn, is_condition, turn_number};

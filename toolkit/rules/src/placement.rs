@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::stacking::{Finding, Position, RuleKind};
+use crate::turn::Turn;
 
 /// Where one counter may stand at the start of a scenario.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -28,23 +29,6 @@ pub struct Allowed {
     pub starts: Vec<Start>,
 }
 
-/// A turn of the turn track: as printed, and counted from 1 along the track.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Turn {
-    /// As printed (`28 May`, `Turn 12`, `2 GER`).
-    pub printed: String,
-    /// Its place on the track, the first turn being 1; none when the text names no turn
-    /// of the track.
-    pub number: Option<u32>,
-}
-
-impl Turn {
-    /// A printed turn, placed on a track whose turns have these names (none: numbered).
-    pub fn new(printed: &str, names: &[String]) -> Turn {
-        Turn { printed: printed.to_string(), number: turn_number(names, printed) }
-    }
-}
-
 /// Where one copy of a counter starts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Start {
@@ -61,25 +45,6 @@ pub struct Start {
     pub place: String,
     /// Rule section of its line.
     pub rule: String,
-}
-
-/// The place of a printed turn on a track: its position among `names` when the track's
-/// turns have names (Gazala 1942's days), else the first number in the text (`Turn 12`,
-/// `2 GER`).
-pub fn turn_number(names: &[String], printed: &str) -> Option<u32> {
-    let text = printed.trim();
-    if let Some(k) = names.iter().position(|n| n.trim().eq_ignore_ascii_case(text)) {
-        return u32::try_from(k + 1).ok();
-    }
-    if !names.is_empty() {
-        return None;
-    }
-    let digits: String = text
-        .chars()
-        .skip_while(|c| !c.is_ascii_digit())
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
 }
 
 /// The message of the counter `name` standing in `hex`, outside what its setup `says` (the
@@ -320,17 +285,6 @@ mod tests {
 
     fn at<'a>(unit: &'a str, location: &'a str, standing: Standing) -> Stand<'a> {
         Stand { unit, name: unit, location, standing }
-    }
-
-    #[test]
-    fn turns_are_placed_on_the_track() {
-        let days: Vec<String> = ["23 May", "24 May", "25 May"].map(String::from).to_vec();
-        assert_eq!(turn_number(&days, "25 May"), Some(3));
-        assert_eq!(turn_number(&days, " 23 may "), Some(1));
-        assert_eq!(turn_number(&days, "Turn 2"), None, "a named track wants its names");
-        assert_eq!(turn_number(&[], "Turn 12"), Some(12));
-        assert_eq!(turn_number(&[], "2 GER"), Some(2));
-        assert_eq!(turn_number(&[], "When the last unit is destroyed."), None);
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub(crate) fn check(cx: &Context) -> Vec<Erratum> {
             continue;
         }
         if let Some(t) = &file.first_turn {
-            by_start.entry(t.as_str()).or_default().push(s);
+            by_start.entry(t.v.as_str()).or_default().push(s);
         }
     }
     let mut out = Vec::new();

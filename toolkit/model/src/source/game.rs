@@ -504,7 +504,7 @@ pub struct Play {
     pub decks: Vec<DeckDef>,
 }
 
-/// The turn record track: a count of turns, or a run of days.
+/// The turn record track: a count of turns, a run of days, or named turns.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TurnTrack {
@@ -521,6 +521,12 @@ pub struct TurnTrack {
     #[serde(default)]
     #[schemars(with = "Option<super::bounds::DaySchema>")]
     pub last_day: Option<Spanned<String>>,
+    /// The turns' names as the track prints them, in order (`June 15 AM`, `June 15 PM`,
+    /// …; `September 1941`; `Spring 1862`), for a track that names its turns by half-day,
+    /// month or season. A setup's `Turn 3` is the third name. Default: none (numbered, or
+    /// one a day).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<Spanned<String>>,
     /// Steps within each turn, such as the two deck shuffles of a card-driven game.
     #[serde(default)]
     pub steps: Vec<String>,

@@ -21,10 +21,10 @@ pub struct ScenarioFile {
     pub section: String,
     /// First turn as printed. Default: not printed.
     #[serde(default)]
-    pub first_turn: Option<String>,
+    pub first_turn: Option<Spanned<String>>,
     /// Last turn as printed. Default: not printed.
     #[serde(default)]
-    pub last_turn: Option<String>,
+    pub last_turn: Option<Spanned<String>>,
     /// Maps in play as printed. Default: not printed.
     #[serde(default)]
     pub maps: Option<String>,

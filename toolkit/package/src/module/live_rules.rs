@@ -135,7 +135,7 @@ impl Cond {
 }
 
 /// A Java string literal.
-fn quote(s: &str) -> String {
+pub(super) fn quote(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 

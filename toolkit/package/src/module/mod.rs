@@ -190,7 +190,7 @@ pub fn ruleset_doc(game: &Game, solutions: &[Solution]) -> RulesetDoc {
         .scenarios
         .iter()
         .filter_map(|s| {
-            Some((s.id.v.clone(), Turn::new(s.first_turn.as_deref()?, &names)))
+            Some((s.id.v.clone(), Turn::new(&s.first_turn.as_ref()?.v, &names)))
         })
         .collect();
     RulesetDoc {

@@ -368,6 +368,18 @@ pub(super) fn field(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
+/// The restore command that puts the turn tracker at the scenario's first turn, when the
+/// game has a track and the scenario prints a first turn on it.
+fn first_turn(
+    game: &Game,
+    scenario: &muster_model::source::ScenarioFile,
+) -> Option<String> {
+    let track = game.meta.play.turns.as_ref()?;
+    let names = super::turn_names(game);
+    let number = Turn::new(&scenario.first_turn.as_ref()?.v, &names).number?;
+    super::turns::first_turn_restore(track, number)
+}
+
 /// Writes the saved game of one scenario; returns its archive path, bytes and contents.
 /// With `lines` (where each counter may stand, for the checks VASSAL makes), every counter
 /// on a hex carries its setup line and the game starts with those checks on.
@@ -463,6 +475,7 @@ pub fn save(
         .chain(plan.table_restore())
         .chain(dead_piles.any().then(super::boards::dead_pile_restore))
         .chain(lines.map(|_| super::live_rules::setup_restore()))
+        .chain(first_turn(game, scenario))
         .collect();
     let data = moduledata(game);
     let file = format!("{}.vsav", scenario.id.v);

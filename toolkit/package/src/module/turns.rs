@@ -17,14 +17,11 @@ use crate::vassal::xml::Element;
 /// The tracker's name, and the global property that holds the current turn.
 pub const TURN_PROPERTY: &str = "Turn";
 
-/// The names of the track's turns when it has one a day (`23 May`, …): the list the
-/// tracker shows, on which the checker also places printed turns; none for a numbered
-/// track.
+/// The names of the track's turns when it names them (one a day: `23 May`, …; or by name:
+/// `June 15 AM`, …): the list the tracker shows, on which the checker also places printed
+/// turns; none for a numbered track.
 pub fn day_names(track: &TurnTrack) -> Option<Vec<String>> {
-    match (&track.first_day, &track.last_day) {
-        (Some(a), Some(b)) => Some(muster_model::calendar::days(&a.v, &b.v)),
-        _ => None,
-    }
+    muster_model::calendar::track_names(track)
 }
 
 /// The turn tracker of `track`.
@@ -32,7 +29,7 @@ pub fn tracker(track: &TurnTrack) -> Element {
     let days = day_names(track);
     let mut level = match &days {
         Some(days) => Element::new(".module.turn.ListTurnLevel")
-            .attr("name", "Day")
+            .attr("name", if track.names.is_empty() { "Day" } else { "Turn" })
             .attr("property", TURN_PROPERTY)
             .attr("turnFormat", "$value$")
             .attr("list", encode(days, ','))
@@ -80,6 +77,34 @@ pub fn tracker(track: &TurnTrack) -> Element {
     tracker
 }
 
+/// The id VASSAL gives the module's one turn tracker (`UniqueIdManager("TurnTracker")`).
+const TRACKER_ID: &str = "TurnTracker0";
+
+/// The restore command of a predefined setup that starts the tracker of `track` at turn
+/// `number` (counted from 1 along the track), as `TurnTracker.encode` writes a `SetTurn`:
+/// `TURN<id>\t<state>`, the state being the current level, then each level's state
+/// (`CounterTurnLevel`: value, sub-level, loop, loop limit; `ListTurnLevel`: index,
+/// sub-level, first, active items), each step level at its first step.
+pub fn first_turn_restore(track: &TurnTrack, number: u32) -> Option<String> {
+    let names = day_names(track);
+    let list_state = |current: usize, len: usize| {
+        let active = vec!["true"; len];
+        vec![current.to_string(), "0".into(), "0".into(), encode(&active, ',')]
+    };
+    let mut level = match &names {
+        Some(names) => {
+            let k = usize::try_from(number).ok()?.checked_sub(1)?;
+            (k < names.len()).then(|| list_state(k, names.len()))?
+        }
+        None => vec![number.to_string(), "0".into(), "false".into(), "-1".into()],
+    };
+    if !track.steps.is_empty() {
+        level.push(encode(&list_state(0, track.steps.len()), ';'));
+    }
+    let state = encode(&["0".to_string(), encode(&level, ';')], '|');
+    Some(encode(&[format!("TURN{TRACKER_ID}"), state], '\t'))
+}
+
 /// The Turn Global Hotkeys that keep the tracker within the printed turns.
 fn guards(track: &TurnTrack, days: Option<&[String]>) -> Vec<Element> {
     let hotkey = |name: &str, key: &str, matching: String, report: String| {
@@ -99,7 +124,8 @@ fn guards(track: &TurnTrack, days: Option<&[String]>) -> Vec<Element> {
                 "Last turn",
                 &TURN_BACK.encode(),
                 format!(
-                    "{{{TURN_PROPERTY}_command == \"Next\" && {TURN_PROPERTY} == \"{first}\"}}"
+                    "{{{TURN_PROPERTY}_command == \"Next\" && {TURN_PROPERTY} == {}}}",
+                    super::live_rules::quote(first)
                 ),
                 format!("{last} is the last turn ({section}): the game is over"),
             )],
@@ -162,5 +188,32 @@ mod tests {
         assert!(days.contains("22 June is the last turn (2.0)"), "{days}");
         let open = tracker(&track(r#"{"section": "1.2.2"}"#)).document();
         assert!(!open.contains("last turn") && open.contains("first turn"), "{open}");
+    }
+
+    #[test]
+    fn a_setup_starts_the_tracker_at_its_first_turn() {
+        use crate::vassal::encoder::decode;
+        let counted =
+            track(r#"{"count": 10, "steps": ["Deck 1", "Deck 2"], "section": "6.0"}"#);
+        let command = first_turn_restore(&counted, 3).expect("turn 3 is on the track");
+        let fields = decode(&command, '\t');
+        assert_eq!(fields[0], "TURNTurnTracker0");
+        let state = decode(&fields[1], '|');
+        assert_eq!(state[0], "0", "the top level is current");
+        let level = decode(&state[1], ';');
+        assert_eq!(level[..4], ["3", "0", "false", "-1"]);
+        assert_eq!(
+            decode(&level[4], ';'),
+            ["0", "0", "0", "true,true"],
+            "the first step"
+        );
+        let named = track(r#"{"names": ["Spring 1862", "Summer 1862"], "section": "2"}"#);
+        let level = decode(
+            &decode(&decode(&first_turn_restore(&named, 2).unwrap(), '\t')[1], '|')[1],
+            ';',
+        );
+        assert_eq!(level, ["1", "0", "0", "true,true"], "the second name's index");
+        assert_eq!(first_turn_restore(&named, 3), None, "past the track");
+        assert_eq!(first_turn_restore(&named, 0), None);
     }
 }
