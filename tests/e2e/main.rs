@@ -30,6 +30,7 @@ mod saves;
 mod schemas;
 mod seeds;
 mod serve;
+mod setup_forms;
 mod table;
 mod turns;
 mod user_files;

@@ -72,7 +72,7 @@ pub(crate) fn unknown_areas(
             continue;
         }
         for name in area_names(&area.v) {
-            if named.iter().any(|f| covers(f, &name)) {
+            if named.iter().any(|f| covers(f, &name)) || is_hex_or_place(game, &name) {
                 continue;
             }
             out.push(UnknownArea {
@@ -91,6 +91,17 @@ pub(crate) fn unknown_areas(
         return unchecked(out);
     }
     out
+}
+
+/// Is a printed area a hex of the board (`5108`, `at A1.14`, `hex 4400`) or a place a map
+/// names: units enter there, and that is checked against the board, not the entry areas.
+fn is_hex_or_place(game: &Game, name: &str) -> bool {
+    let bare = name.trim();
+    let bare = ["at ", "hex ", "at hex "]
+        .iter()
+        .fold(bare, |b, p| b.strip_prefix(p).unwrap_or(b));
+    game.board.as_ref().is_some_and(|b| b.parse(bare).is_ok())
+        || !crate::region::place_cells(game, bare).is_empty()
 }
 
 /// The areas of a game whose maps name none, as one finding: no line is wrong that

@@ -19,6 +19,9 @@ pub enum Target {
     Above,
     /// Any unit that belongs to a formation.
     AnyFormation,
+    /// These counters: the units of a nationality or a type, or whose printed name holds
+    /// the words (`any Breton unit`, `his personal guard`).
+    Units(BTreeSet<String>),
 }
 
 /// Where a placement may put its units.
@@ -146,9 +149,91 @@ fn target(resolver: &Resolver, text: &str) -> Option<Target> {
         let found = resolver.formation(part).or_else(|| {
             kind.as_ref().and_then(|k| resolver.formation(&format!("{part} {k}")))
         });
-        ids.insert(found?.to_string());
+        match found {
+            Some(f) => ids.insert(f.to_string()),
+            None => return units_described(resolver.game(), words).map(Target::Units),
+        };
     }
     Some(Target::Formations(ids))
+}
+
+/// The counters words describe (`Breton`, `Franco-Flemish`, `his personal guard`): those of
+/// a nationality or a unit type of that name, else those whose printed name holds every
+/// word but `his`, `her`, `their`; none when no counter answers.
+fn units_described(game: &Game, words: &str) -> Option<BTreeSet<String>> {
+    let w = words.trim().to_lowercase();
+    let nation = game.meta.nationalities.iter().find(|n| {
+        n.name.to_lowercase() == w
+            || n.id.v == w
+            || n.printed.iter().any(|p| p.to_lowercase() == w)
+    });
+    let kind = game.meta.unit_types.iter().find(|t| {
+        t.name.to_lowercase() == w || t.printed.iter().any(|p| p.to_lowercase() == w)
+    });
+    let keys: Vec<&str> = w
+        .split_whitespace()
+        .filter(|x| !matches!(*x, "his" | "her" | "their" | "its"))
+        .collect();
+    let ids: BTreeSet<String> = game
+        .units
+        .iter()
+        .filter(|u| match (nation, kind) {
+            (Some(n), _) => u.nationality.as_deref() == Some(n.id.v.as_str()),
+            (None, Some(t)) => u.unit_type.as_deref() == Some(t.id.v.as_str()),
+            (None, None) => {
+                let name = u.printed.v.to_lowercase().replace('’', "'");
+                !keys.is_empty() && keys.iter().all(|k| name.contains(k))
+            }
+        })
+        .map(|u| u.id.clone())
+        .collect();
+    (!ids.is_empty()).then_some(ids)
+}
+
+/// The hexes of the place a map names `printed` (a feature with that name, case, a
+/// leading `the` and the kind of apostrophe aside); empty when no map names it.
+pub fn place_cells(game: &Game, printed: &str) -> Vec<Cell> {
+    let Some(board) = &game.board else { return Vec::new() };
+    let key = place_key(printed);
+    let mut out: Vec<Cell> = game
+        .maps
+        .iter()
+        .flat_map(|m| &m.features)
+        .filter(|f| f.name.as_deref().is_some_and(|n| place_key(n) == key))
+        .flat_map(|f| f.hexes.iter().filter_map(|h| board.parse(&h.v).ok()))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// A place name as compared: lowercase, `’` as `'`, without a leading `the`.
+fn place_key(name: &str) -> String {
+    let l = name.trim().to_lowercase().replace('’', "'");
+    l.strip_prefix("the ").unwrap_or(&l).trim().to_string()
+}
+
+/// Every cell of a run of hexes: the column or row between its ends, or the hex line
+/// between them; none when the ends share no column, row or line.
+fn run_cells(board: &Board, a: Cell, b: Cell) -> Option<Vec<Cell>> {
+    let between = |x: i32, y: i32| x.min(y)..=x.max(y);
+    let cells: Vec<Cell> = if a.col == b.col {
+        between(a.row, b.row).map(|r| Cell::new(a.col, r)).collect()
+    } else if a.row == b.row {
+        between(a.col, b.col).map(|c| Cell::new(c, a.row)).collect()
+    } else {
+        let d = board.distance(a, b);
+        let line: Vec<Cell> = board
+            .within(a, d)
+            .into_iter()
+            .filter(|c| board.distance(a, *c) + board.distance(*c, b) == d)
+            .collect();
+        if line.len() != d as usize + 1 {
+            return None;
+        }
+        line
+    };
+    Some(cells.into_iter().filter(|c| board.contains(*c)).collect())
 }
 
 /// Resolves a parsed location of a game.
@@ -186,6 +271,53 @@ pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
             Ok(c) => within(game, board, c, *distance),
             Err(e) => bad(e),
         },
+        LocationExpr::Named { hex, .. } => {
+            region(game, resolver, &LocationExpr::Hex { hex: hex.clone() })
+        }
+        LocationExpr::Hexes { hexes, runs, extended } => {
+            let mut all = match cells(hexes) {
+                Ok(c) => c,
+                Err(e) => return bad(e),
+            };
+            for r in runs {
+                let ends = match cells(&[r.from.clone(), r.to.clone()]) {
+                    Ok(c) => c,
+                    Err(e) => return bad(e),
+                };
+                match run_cells(board, ends[0], ends[1]) {
+                    Some(c) => all.extend(c),
+                    None => {
+                        return Region::Unresolved {
+                            kind: FindingKind::BadHex,
+                            reason: format!(
+                                "{} to {} is no run of hexes: the two share no column, row or hex line",
+                                r.from.label, r.to.label
+                            ),
+                            bad_label: Some(r.to.label.clone()),
+                        };
+                    }
+                }
+            }
+            if let Err(e) = cells(extended) {
+                return bad(e);
+            }
+            all.sort();
+            all.dedup();
+            within(game, board, all, 0)
+        }
+        LocationExpr::Place { place, distance } => {
+            let anchors = place_cells(game, place);
+            if anchors.is_empty() {
+                return Region::unresolved(
+                    FindingKind::UnparsedLocation,
+                    format!(
+                        "`{place}` fits no placement form, and no map names a place `{place}` (a feature with that `name` in maps/*.yaml); see muster's book, docs/book/src/files/scenario.md"
+                    ),
+                );
+            }
+            within(game, board, anchors, *distance)
+        }
+        LocationExpr::Anywhere => within(game, board, board.cells().collect(), 0),
         LocationExpr::WithinFeature { feature, .. } => Region::unresolved(
             FindingKind::UnprintedZone,
             format!(
@@ -201,7 +333,9 @@ pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
             Some(target) => Region::WithUnits { target, plus: vec![] },
             None => Region::unresolved(
                 FindingKind::UnresolvedLocation,
-                format!("`{t}` names no formation of the order of battle"),
+                format!(
+                    "`{t}` names no formation of the order of battle, nationality, unit type or counter"
+                ),
             ),
         },
         LocationExpr::Either { options } => {

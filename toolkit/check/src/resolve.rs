@@ -125,6 +125,9 @@ struct Printed<'a> {
     side: &'a str,
     /// A setup row (not a reinforcement, group or mention): every item must be a counter.
     setup: bool,
+    /// The name of the item printed before this one in the same list, if any: `Supply` in
+    /// `5 Corps HQ & Supply` shares its head.
+    previous: Option<&'a str>,
 }
 
 /// Resolves printed references against one game's manifest.
@@ -326,11 +329,16 @@ impl<'g> Resolver<'g> {
         }
         for (k, item) in placement.units.items.iter().enumerate() {
             let cell = placement.units.origin[k];
+            let previous = k
+                .checked_sub(1)
+                .filter(|p| placement.units.origin[*p] == cell)
+                .map(|p| placement.units.items[p].name.as_str());
             let at = Printed {
                 origin: &placement.units.printed[cell],
                 cell,
                 side: &placement.side,
                 setup: placement.kind == muster_model::PlacementKind::Setup,
+                previous,
             };
             self.resolve_item(item, &at, heading.clone(), None, used, &mut out);
         }
@@ -347,8 +355,9 @@ impl<'g> Resolver<'g> {
     ) -> Vec<Resolution> {
         let mut used = BTreeMap::new();
         let mut out = Vec::new();
-        let at = Printed { origin, cell: 0, side, setup: false };
-        for item in items {
+        for (k, item) in items.iter().enumerate() {
+            let previous = k.checked_sub(1).map(|p| items[p].name.as_str());
+            let at = Printed { origin, cell: 0, side, setup: false, previous };
             self.resolve_item(item, &at, None, None, &mut used, &mut out);
         }
         out
@@ -380,7 +389,18 @@ impl<'g> Resolver<'g> {
                     count = n;
                     to
                 }
-                None => self.unit(item, at, scope.as_deref(), used),
+                None => match self.unit(item, at, scope.as_deref(), used) {
+                    Resolved::Unknown { nearest } => {
+                        match self.read_otherwise(item, at, scope.as_deref(), used) {
+                            Some((n, to)) => {
+                                count = n;
+                                to
+                            }
+                            None => Resolved::Unknown { nearest },
+                        }
+                    }
+                    to => to,
+                },
             }
         };
         let unmatched_selector = match (&to, &item.selector) {
@@ -448,6 +468,40 @@ impl<'g> Resolver<'g> {
             UnitItem { name: rest.trim().to_string(), count: Some(n), ..item.clone() };
         let to = self.unit(&bare, at, scope, used);
         matches!(to, Resolved::Unit { .. }).then_some((n, to))
+    }
+
+    /// A leaf item that names no counter as printed, read as the forms of a list allow:
+    /// a count before the name (`2 LMG 34`), a plural (`3 Longbows`, `Rifles`), or a word
+    /// that shares the head of the item before it (`Supply` in `5 Corps HQ & Supply` is
+    /// `5 Corps Supply`). The count and the counter, when one of them names one.
+    fn read_otherwise(
+        &self,
+        item: &UnitItem,
+        at: &Printed,
+        scope: Option<&str>,
+        used: &mut BTreeMap<String, u32>,
+    ) -> Option<(u32, Resolved)> {
+        let mut tries: Vec<(u32, String)> = Vec::new();
+        let count = item.count.unwrap_or(1);
+        if item.count.is_none()
+            && let Some((n, rest)) = item.name.split_once(' ')
+            && let Ok(n) = n.parse::<u32>()
+        {
+            tries.push((n, rest.trim().to_string()));
+            tries.extend(singular(rest.trim()).map(|r| (n, r)));
+        }
+        tries.extend(singular(&item.name).map(|r| (count, r)));
+        if let Some(previous) = at.previous
+            && !item.name.contains(' ')
+            && let Some((head, _)) = previous.rsplit_once(' ')
+        {
+            tries.push((count, format!("{head} {}", item.name)));
+        }
+        tries.into_iter().find_map(|(n, name)| {
+            let bare = UnitItem { name, count: Some(n), ..item.clone() };
+            let to = self.unit(&bare, at, scope, used);
+            matches!(to, Resolved::Unit { .. }).then_some((n, to))
+        })
     }
 
     /// Does a counter answer to a printed selector (`one star`): is every word of it in
@@ -795,6 +849,16 @@ impl<'g> Resolver<'g> {
 }
 
 /// The least similarity (0 to 1) at which a counter is offered for a printed name:
+/// The singular of a printed plural (`Longbows` → `Longbow`, `Batteries` → `Battery`),
+/// trying the shortest change first; none for a word that is not plural.
+fn singular(name: &str) -> impl Iterator<Item = String> + '_ {
+    let forms = [("ies", "y"), ("s", ""), ("es", "")];
+    forms.into_iter().filter_map(move |(end, with)| {
+        let stem = name.strip_suffix(end)?;
+        (!stem.is_empty() && !stem.ends_with(' ')).then(|| format!("{stem}{with}"))
+    })
+}
+
 /// 0.6, and 0.75 for a name of four characters or fewer, where one letter weighs more.
 pub fn least_similarity(printed: &str) -> f64 {
     if normalise(printed).chars().count() <= 4 { 0.75 } else { 0.6 }

@@ -161,6 +161,7 @@ fn in_target(
             .unit(&u.unit)
             .and_then(|x| x.formation.as_deref())
             .is_some_and(resolver_scope),
+        Target::Units(ids) => ids.contains(&u.unit),
     }
 }
 

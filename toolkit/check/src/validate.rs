@@ -103,6 +103,7 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
     used_too_often(&mut out, solution, &placements);
     let reported = fixed_placements(&mut out, solution, &placements);
     not_placed(&mut out, solution, &reported);
+    named_places(&mut out, &placements);
     for a in crate::areas::unknown_areas(game, &placements) {
         out.push(
             FindingKind::UnknownArea,
@@ -440,6 +441,58 @@ fn fixed_placements(
         }
     }
     reported
+}
+
+/// Hexes printed with a place name (`1217 (Charleroi)`) that the maps name otherwise: a
+/// place the maps put elsewhere, or one no map names.
+fn named_places(out: &mut Findings, placements: &[&ParsedPlacement]) {
+    use muster_model::notation::LocationExpr;
+    let game = out.game;
+    let Some(board) = &game.board else { return };
+    for p in placements {
+        let (Some(LocationExpr::Named { hex, place }), Some(text)) =
+            (&p.location, &p.location_text)
+        else {
+            continue;
+        };
+        let Ok(cell) = board.parse(&hex.label) else { continue };
+        let cells = crate::region::place_cells(game, place);
+        if cells.contains(&cell) {
+            continue;
+        }
+        let message = if cells.is_empty() {
+            format!(
+                "`{}` names `{place}`, but no map names a place `{place}` (a feature with that `name` in maps/*.yaml); the units stand on {}",
+                text.v, hex.label
+            )
+        } else {
+            let at: Vec<String> = cells.iter().filter_map(|c| board.label(*c)).collect();
+            format!(
+                "`{}` puts `{place}` on {}, but the map names `{place}` at {}; the units stand on {}",
+                text.v,
+                hex.label,
+                at.join(", "),
+                hex.label
+            )
+        };
+        out.push(
+            FindingKind::PlaceDiffers,
+            place,
+            &p.section,
+            &text.v,
+            vec![],
+            message,
+            hex_span(text, hex),
+        );
+    }
+}
+
+/// The span of a printed hex inside its location cell.
+fn hex_span(
+    text: &muster_model::Spanned<String>,
+    hex: &muster_model::notation::HexRef,
+) -> Span {
+    crate::resolve::locate(text, hex.range.clone())
 }
 
 /// Units that could not be placed, and why, but those of the lines `reported` already.

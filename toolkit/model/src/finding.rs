@@ -200,6 +200,8 @@ kinds! {
     SetupAndReinforcement = "setup-and-reinforcement", Warning;
     /// A reinforcement entry area that no map names.
     UnknownArea = "unknown-area", Warning;
+    /// A hex printed with a place name that the maps put elsewhere, or a place no map names; the units stand on the printed hex.
+    PlaceDiffers = "place-differs", Warning;
     /// A printed turn (a scenario's first or last turn, a reinforcement's) that the turn track does not have; an arrival at it is not checked against the turn.
     UnknownTurn = "unknown-turn", Warning;
     /// A location that fits no placement form; its units are not placed.

@@ -531,11 +531,15 @@ fn counter_unit(
         Some(d) => d.printed.clone(),
         None => Spanned::new(entry.v.printed().to_string(), entry.span),
     };
-    let item = notation::parse_units(&printed.v, r.marks).into_iter().next();
-    let whole = item
-        .as_ref()
-        .is_some_and(|i| !i.children.is_empty() || !i.notes.is_empty())
-        .then(|| printed.v.trim().to_string());
+    // A name that holds a word joining units in a list (`Duke of York and Staff`) is one
+    // counter's name: it is read whole, never as two units.
+    let joined = notation::holds_joining_word(&printed.v);
+    let item = (!joined)
+        .then(|| notation::parse_units(&printed.v, r.marks).into_iter().next())
+        .flatten();
+    let whole = (joined
+        || item.as_ref().is_some_and(|i| !i.children.is_empty() || !i.notes.is_empty()))
+    .then(|| printed.v.trim().to_string());
     let bare = item.as_ref().map_or(printed.v.clone(), |i| i.name.clone());
     let name = notation::parse_name(&bare, r.vocabulary);
     let id = match def.and_then(|d| d.id.clone()) {

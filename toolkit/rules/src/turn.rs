@@ -24,8 +24,10 @@ impl Turn {
 
 /// Words that open a printed arrival that is a condition, not a turn (`each turn`, `When
 /// the last Allied unit is destroyed.`).
-const CONDITION_WORDS: [&str; 10] =
-    ["each", "every", "when", "whenever", "if", "after", "upon", "once", "until", "as"];
+const CONDITION_WORDS: [&str; 15] = [
+    "each", "every", "when", "whenever", "if", "after", "upon", "once", "until", "as",
+    "between", "during", "before", "see", "per",
+];
 
 /// Words a printed turn may start with before its number (`Turn 3`, `Game Turn 3`, `GT 3`,
 /// `on turn 3`).
@@ -100,8 +102,10 @@ fn leading_number(text: &str) -> Option<u32> {
     let first = words.next()?;
     let digits: String = first.chars().take_while(char::is_ascii_digit).collect();
     let rest = &first[digits.len()..];
-    // `3`, `3,`, `3)`; not `3rd`-less words such as `15th` or `1942-43`.
-    if digits.is_empty() || rest.chars().any(char::is_alphanumeric) {
+    // `3`, `3,`, `3)`; an ordinal before `turn` (`5th Turn`); not `15th June` or `1942-43`.
+    let ordinal =
+        ["st", "nd", "rd", "th"].contains(&rest) && words.peek() == Some(&"turn");
+    if digits.is_empty() || (rest.chars().any(char::is_alphanumeric) && !ordinal) {
         return None;
     }
     digits.parse().ok()
@@ -153,6 +157,7 @@ mod tests {
         assert_eq!(turn_number(&[], "13"), Some(13));
         assert_eq!(turn_number(&[], "June 15 AM"), None, "a date on a numbered track");
         assert_eq!(turn_number(&[], "15th"), None);
+        assert_eq!(turn_number(&[], "5th Turn"), Some(5));
         assert_eq!(turn_number(&[], "When the last unit is destroyed."), None);
     }
 
@@ -160,6 +165,8 @@ mod tests {
     fn conditions_are_not_turns() {
         assert!(is_condition("each turn"));
         assert!(is_condition("When last Allied unit is destroyed."));
+        assert!(is_condition("between the Assault Periods (11.5)"));
+        assert!(is_condition("[See Rules below]"));
         assert!(!is_condition("Turn 3"));
         assert!(!is_condition("June 15 AM"));
     }

@@ -14,6 +14,17 @@ pub struct HexRef {
     pub range: Range<usize>,
 }
 
+/// A run of hexes printed as its two ends (`4108-09`, `3714-5`, `4015-4515`): every hex of
+/// the column, row or hex line between them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HexRun {
+    /// The first hex, as printed.
+    pub from: HexRef,
+    /// The last hex: as printed, or the first with its last digits replaced by the printed
+    /// tail (`09` in `4108-09` gives `4109`); its range is the tail's.
+    pub to: HexRef,
+}
+
 /// Whether a zone placement is inside or outside the zone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -40,6 +51,36 @@ pub enum LocationExpr {
         /// The anchor hexes.
         of: Vec<HexRef>,
     },
+    /// Any of these hexes and runs of hexes (`3801, 3900, 4000`, `1612 and 1619`, `A & B`,
+    /// `4409-11, 4508-9`), or one hex with the hexes its unit extends into (`A28.29 ex
+    /// A27.30`: the unit stands in the first).
+    Hexes {
+        /// Single hexes.
+        hexes: Vec<HexRef>,
+        /// Runs of hexes.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        runs: Vec<HexRun>,
+        /// Hexes printed after `ex`: the unit's extended lines, not where it stands.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        extended: Vec<HexRef>,
+    },
+    /// A hex and the place the map names there (`1217 (Charleroi)`).
+    Named {
+        /// The hex.
+        hex: HexRef,
+        /// The place as printed.
+        place: String,
+    },
+    /// A place the map names, or within `distance` hexes of it (`Charleroi`, `within 1 hex
+    /// of the Windnolle`).
+    Place {
+        /// The place as printed.
+        place: String,
+        /// The printed distance (0 for the place itself).
+        distance: u32,
+    },
+    /// Any hex of the board (`Any hex`, `anywhere on the map`).
+    Anywhere,
     /// Within `distance` of any map feature of a kind between two hexes
     /// (`w/i 5 of any British MFH between A29.06 to A46.14 (inclusive)`).
     WithinFeature {
@@ -102,7 +143,12 @@ impl LocationExpr {
     /// Every hex label the location names.
     pub fn hexes(&self) -> Vec<&HexRef> {
         match self {
-            LocationExpr::Hex { hex } => vec![hex],
+            LocationExpr::Hex { hex } | LocationExpr::Named { hex, .. } => vec![hex],
+            LocationExpr::Hexes { hexes, runs, extended } => hexes
+                .iter()
+                .chain(runs.iter().flat_map(|r| [&r.from, &r.to]))
+                .chain(extended)
+                .collect(),
             LocationExpr::Within { of, .. } => of.iter().collect(),
             LocationExpr::WithinFeature { between, .. } => between.iter().collect(),
             LocationExpr::Zone { hexes, .. } => hexes.iter().collect(),
@@ -123,7 +169,9 @@ const NUMBER_WORDS: [&str; 11] = [
 /// this game (it need not lie on the map; that is checked later).
 pub fn parse_location(text: &str, is_label: &dyn Fn(&str) -> bool) -> LocationExpr {
     let mut c = Cursor { s: text, i: 0, is_label };
-    c.expr().unwrap_or_else(|| LocationExpr::Unparsed { text: text.trim().to_string() })
+    c.expr()
+        .or_else(|| c.place())
+        .unwrap_or_else(|| LocationExpr::Unparsed { text: text.trim().to_string() })
 }
 
 struct Cursor<'a> {
@@ -193,13 +241,64 @@ impl Cursor<'_> {
         }
     }
 
+    /// A hex or a run of hexes (`4108-09`, `3714-5`, `4001-4100`).
+    fn spot(&mut self) -> Option<(HexRef, Option<HexRef>)> {
+        if let Some(h) = self.label() {
+            return Some((h, None));
+        }
+        let (start, w) = self.peek_word();
+        let w = w.to_string();
+        let (from, tail) = w.split_once('-')?;
+        if from.is_empty() || tail.is_empty() || !(self.is_label)(from) {
+            return None;
+        }
+        let to = if (self.is_label)(tail) && tail.len() == from.len() {
+            tail.to_string()
+        } else if tail.len() < from.len()
+            && tail.chars().all(|c| c.is_ascii_digit())
+            && from.is_char_boundary(from.len() - tail.len())
+        {
+            format!("{}{tail}", &from[..from.len() - tail.len()])
+        } else {
+            return None;
+        };
+        if !(self.is_label)(&to) {
+            return None;
+        }
+        let from_ref =
+            HexRef { range: start..start + from.len(), label: from.to_string() };
+        let tail_start = start + from.len() + 1;
+        let to_ref = HexRef { range: tail_start..tail_start + tail.len(), label: to };
+        self.i = start + w.len();
+        Some((from_ref, Some(to_ref)))
+    }
+
+    /// `3801, 3900, 4000`, `1612 and 1619`, `A & B`, `4409-11, 4508-9`: hexes and runs,
+    /// with what joins them.
+    fn spot_list(&mut self) -> (Vec<HexRef>, Vec<HexRun>) {
+        let (mut hexes, mut runs) = (Vec::new(), Vec::new());
+        while let Some((from, to)) = self.spot() {
+            match to {
+                Some(to) => runs.push(HexRun { from, to }),
+                None => hexes.push(from),
+            }
+            self.skip_ws();
+            let rest = &self.s[self.i..];
+            if rest.starts_with(',') || rest.starts_with('&') {
+                self.i += 1;
+            }
+            let _ = self.eat("or") || self.eat("and");
+        }
+        (hexes, runs)
+    }
+
     /// `1213, 1611, 2112 or 2509`.
     fn label_list(&mut self) -> Vec<HexRef> {
         let mut out = Vec::new();
         while let Some(h) = self.label() {
             out.push(h);
             self.skip_ws();
-            if self.s[self.i..].starts_with(',') {
+            if self.s[self.i..].starts_with(',') || self.s[self.i..].starts_with('&') {
                 self.i += 1;
             }
             let _ = self.eat("or") || self.eat("and") || self.eat("to");
@@ -215,6 +314,24 @@ impl Cursor<'_> {
     }
 
     fn expr(&mut self) -> Option<LocationExpr> {
+        // `in hex 0514`, `in 0721`
+        if !(self.eat("in") && !self.done()) {
+            self.i = 0;
+        }
+        let save = self.i;
+        if let Some(e) = self.hexes_or_hex() {
+            return Some(e);
+        }
+        self.i = save;
+        let _ = self.eat("hex");
+        if (self.eat("any") && (self.eat("hex") || self.eat("hexes")))
+            || (self.eat("anywhere")
+                && (self.done()
+                    || (self.eat("on") && self.eat("the") && self.eat("map"))))
+        {
+            return self.done().then_some(LocationExpr::Anywhere);
+        }
+        self.i = save;
         let _ = self.eat("hex");
         if self.eat("w/i") || self.eat("within") {
             return self.within();
@@ -238,6 +355,11 @@ impl Cursor<'_> {
             }
             return Some(LocationExpr::StackedWith { target: self.rest_text() });
         }
+        // `with any Breton unit`
+        if self.eat("with") {
+            return (!self.done())
+                .then(|| LocationExpr::StackedWith { target: self.rest_text() });
+        }
         let hex = self.label()?;
         if self.done() {
             return Some(LocationExpr::Hex { hex });
@@ -254,6 +376,68 @@ impl Cursor<'_> {
         None
     }
 
+    /// A hex followed by more hexes, runs, `ex` hexes or its place name in parentheses;
+    /// none when the text is a single plain hex or another form.
+    fn hexes_or_hex(&mut self) -> Option<LocationExpr> {
+        let _ = self.eat("hex") || self.eat("hexes");
+        let (hexes, runs) = self.spot_list();
+        if hexes.is_empty() && runs.is_empty() {
+            return None;
+        }
+        if self.done() {
+            return match (&hexes[..], runs.is_empty()) {
+                ([one], true) => Some(LocationExpr::Hex { hex: one.clone() }),
+                _ => Some(LocationExpr::Hexes { hexes, runs, extended: Vec::new() }),
+            };
+        }
+        if let ([hex], true) = (&hexes[..], runs.is_empty()) {
+            // `A28.29 ex A27.30 ex A29.30`
+            let mut extended = Vec::new();
+            while self.eat("ex") {
+                extended.push(self.label()?);
+            }
+            if !extended.is_empty() {
+                return self.done().then(|| LocationExpr::Hexes {
+                    hexes: hexes.clone(),
+                    runs: Vec::new(),
+                    extended,
+                });
+            }
+            // `1217 (Charleroi)`
+            self.skip_ws();
+            let rest = &self.s[self.i..];
+            if let Some(inner) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')'))
+                && !inner.trim().is_empty()
+                && !inner.contains(['(', ')'])
+            {
+                let place = inner.trim().to_string();
+                self.i = self.s.len();
+                return Some(LocationExpr::Named { hex: hex.clone(), place });
+            }
+        }
+        None
+    }
+
+    /// Text naming no hex: a place of the map, perhaps with a distance (`Charleroi`,
+    /// `within 1 hex of the Windnolle`), when it is a short name without digits.
+    fn place(&mut self) -> Option<LocationExpr> {
+        self.i = 0;
+        let mut distance = 0;
+        if self.eat("w/i") || self.eat("within") {
+            distance = self.number()?;
+            let _ = self.eat("hexes") || self.eat("hex");
+            if !self.eat("of") {
+                return None;
+            }
+        }
+        let _ = self.eat("the");
+        let place = self.rest_text();
+        let words = place.split_whitespace().count();
+        let plain = place.chars().all(|c| c.is_alphabetic() || " '’-.".contains(c));
+        (plain && (1..=5).contains(&words))
+            .then_some(LocationExpr::Place { place, distance })
+    }
+
     fn within(&mut self) -> Option<LocationExpr> {
         let distance = self.number()?;
         let _ = self.eat("hexes") || self.eat("hex");
@@ -261,11 +445,15 @@ impl Cursor<'_> {
             return self.zone(ZoneRelation::Outside, Some(distance));
         }
         if !self.eat("of") {
-            return None;
+            // `w/i 2 A35.35` (CWB 1.4.1 prints no `of`)
+            let of = self.label_list();
+            return (!of.is_empty() && self.done())
+                .then_some(LocationExpr::Within { distance, of });
         }
         if let Some(edge) = self.edge(distance) {
             return Some(edge);
         }
+        let _ = self.eat("the");
         let _ = self.eat("hexes") || self.eat("hex");
         if self.eat("any") {
             if self.eat("of") {
@@ -470,10 +658,73 @@ mod tests {
         assert_eq!(&t[of[0].range.clone()], "25.23");
     }
 
+    fn spots(e: &LocationExpr) -> (Vec<&str>, Vec<(&str, &str)>, Vec<&str>) {
+        let LocationExpr::Hexes { hexes, runs, extended } = e else { panic!("{e:?}") };
+        (
+            hexes.iter().map(|h| h.label.as_str()).collect(),
+            runs.iter().map(|r| (r.from.label.as_str(), r.to.label.as_str())).collect(),
+            extended.iter().map(|h| h.label.as_str()).collect(),
+        )
+    }
+
+    #[test]
+    fn lists_runs_and_extended_hexes() {
+        let e = parse_location("3801, 3900, 4000", &four);
+        assert_eq!(spots(&e).0, ["3801", "3900", "4000"]);
+        for t in ["1612 and 1619", "1612 & 1619", "1612 or 1619"] {
+            assert_eq!(spots(&parse_location(t, &four)).0, ["1612", "1619"], "{t}");
+        }
+        let t = "4409-11, 4508-9";
+        let e = parse_location(t, &four);
+        assert_eq!(spots(&e).1, [("4409", "4411"), ("4508", "4509")]);
+        let LocationExpr::Hexes { runs, .. } = &e else { unreachable!() };
+        assert_eq!(&t[runs[0].to.range.clone()], "11", "the tail as printed");
+        assert_eq!(spots(&parse_location("4001-4100", &four)).1, [("4001", "4100")]);
+        assert_eq!(spots(&parse_location("3203, 3102-4", &four)).0, ["3203"]);
+        let e = parse_location("A35.30 ex A34.30 ex A36.30", &scs);
+        assert_eq!(spots(&e).0, ["A35.30"]);
+        assert_eq!(spots(&e).2, ["A34.30", "A36.30"]);
+        let e = parse_location("w/i 2 A35.35", &scs);
+        assert!(matches!(e, LocationExpr::Within { distance: 2, .. }), "{e:?}");
+        let e = parse_location("within 3 hexes of the 2627", &four);
+        assert_eq!(labels(&e), ["2627"]);
+    }
+
+    #[test]
+    fn places_and_anywhere() {
+        let e = parse_location("1217 (Charleroi)", &four);
+        let LocationExpr::Named { hex, place } = &e else { panic!("{e:?}") };
+        assert_eq!((hex.label.as_str(), place.as_str()), ("1217", "Charleroi"));
+        assert_eq!(
+            parse_location("within 1 hex of the Windnolle", &four),
+            LocationExpr::Place { place: "Windnolle".into(), distance: 1 }
+        );
+        assert_eq!(
+            parse_location("Charleroi", &four),
+            LocationExpr::Place { place: "Charleroi".into(), distance: 0 }
+        );
+        assert_eq!(parse_location("Any Hex", &four), LocationExpr::Anywhere);
+        assert!(matches!(parse_location("in hex 0514", &four), LocationExpr::Hex { .. }));
+        assert!(matches!(parse_location("in 0721", &four), LocationExpr::Hex { .. }));
+        assert_eq!(
+            parse_location("with any Breton unit", &four),
+            LocationExpr::StackedWith { target: "any Breton unit".into() }
+        );
+        assert_eq!(parse_location("anywhere on the map", &four), LocationExpr::Anywhere);
+    }
+
     #[test]
     fn unknown_text_is_kept() {
         let e = parse_location("somewhere nice", &four);
-        assert_eq!(e, LocationExpr::Unparsed { text: "somewhere nice".into() });
+        assert_eq!(
+            e,
+            LocationExpr::Place { place: "somewhere nice".into(), distance: 0 }
+        );
+        let e = parse_location("somewhere 12 nice, or not", &four);
+        assert_eq!(
+            e,
+            LocationExpr::Unparsed { text: "somewhere 12 nice, or not".into() }
+        );
         for t in [
             "w/i",
             "w/i x of",

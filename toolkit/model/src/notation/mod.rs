@@ -9,6 +9,6 @@ mod location;
 mod name;
 mod units;
 
-pub use location::{HexRef, LocationExpr, ZoneRelation, parse_location};
+pub use location::{HexRef, HexRun, LocationExpr, ZoneRelation, parse_location};
 pub use name::{NameParts, Vocabulary, parse_name};
-pub use units::{Marks, UnitItem, number_word, parse_units};
+pub use units::{Marks, UnitItem, holds_joining_word, number_word, parse_units};

@@ -295,6 +295,9 @@ impl Parser<'_> {
         } else if r.starts_with(" - ") {
             self.i += 3;
             Some(Sep::Dash)
+        } else if let Some(n) = joining_word(r) {
+            self.i += n;
+            Some(Sep::Comma)
         } else {
             None
         }
@@ -302,7 +305,10 @@ impl Parser<'_> {
 
     fn at_separator(&self) -> bool {
         let r = self.rest();
-        r.starts_with(',') || r.starts_with(';') || r.starts_with(" - ")
+        r.starts_with(',')
+            || r.starts_with(';')
+            || r.starts_with(" - ")
+            || joining_word(r).is_some()
     }
 
     /// One item: name text, then any parenthesised or bracketed parts, then more name.
@@ -465,6 +471,12 @@ impl Parser<'_> {
             item.type_codes.push(t.to_string());
         } else if m.nationalities.iter().any(|r| r == t) {
             item.nationality = Some(t.to_string());
+        } else if open == '(' && item.count.is_none() && count_group(t).is_some() {
+            let (n, rest) = count_group(t).unwrap_or((1, ""));
+            item.count = Some(n);
+            if !rest.is_empty() {
+                item.notes.push(rest.to_string());
+            }
         } else if open == '['
             && (item.whole || *had_group)
             && item.selector.is_none()
@@ -593,9 +605,42 @@ fn is_strength(t: &str) -> bool {
         && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
 }
 
+/// The length of ` and `, ` & ` or ` plus ` (perhaps ` plus the `) at the start of `r`:
+/// words that join two units of a list as a comma does (`Lnb/YG and Boy/YG`).
+fn joining_word(r: &str) -> Option<usize> {
+    [" and the ", " plus the ", " and ", " & ", " plus "]
+        .iter()
+        .find(|w| r.get(..w.len()).is_some_and(|h| h.eq_ignore_ascii_case(w)))
+        .map(|w| w.len() - 1)
+}
+
+/// Does a name hold a word that joins units in a list (` and `, ` & `, ` plus `)?
+pub fn holds_joining_word(name: &str) -> bool {
+    name.char_indices().any(|(i, _)| joining_word(&name[i..]).is_some())
+}
+
+/// A count printed after a name, in parentheses: `(4 units)`, `( 2 units)`, `(6 cavalry
+/// units)`, `(9 units, excluding artillery)`, `(1 unit)`: the count and what follows it.
+fn count_group(t: &str) -> Option<(u32, &str)> {
+    let t = t.trim();
+    let (n, rest) = t.split_once(' ')?;
+    let n = number_word(n).or_else(|| n.parse().ok())?;
+    let rest = rest.trim_start();
+    let lower = rest.to_lowercase();
+    let at = ["units", "unit"].iter().find_map(|w| {
+        lower
+            .split(|c: char| !c.is_alphanumeric())
+            .take(2)
+            .position(|x| x == *w)
+            .map(|_| lower.find(w).map_or(0, |k| k + w.len()))
+    })?;
+    Some((n, rest[at..].trim_start_matches([',', ' '])))
+}
+
 fn is_note(t: &str) -> bool {
     let l = t.to_lowercase();
-    l.starts_with("enters at")
+    t.trim_end().ends_with('.')
+        || l.starts_with("enters at")
         || l.starts_with("see ")
         || l.starts_with("all ")
         || l.starts_with("in the ")
@@ -676,6 +721,12 @@ pub fn number_word(w: &str) -> Option<u32> {
 /// when the rest is a counted word. A number written as a word counts only counted words.
 fn split_count<'a>(name: &'a str, counted: &[String]) -> Option<(u32, &'a str)> {
     let (n, rest) = name.split_once(' ')?;
+    // `2x 5b`: the `x` written against the number.
+    if let Some(digits) = n.strip_suffix(['x', 'X'])
+        && let Ok(k) = digits.parse::<u32>()
+    {
+        return Some((k, rest.trim_start()));
+    }
     let word = number_word(n);
     let n: u32 = match word {
         Some(k) => k,
@@ -1019,6 +1070,40 @@ mod tests {
         let t = "10 It Corps (10 Eng Bn), 4 SU";
         let items = parse_units(t, &marks());
         assert_eq!(&t[items[1].range.clone()], "SU");
+    }
+
+    #[test]
+    fn counts_against_their_x_and_counts_printed_after_the_name() {
+        let items = parse_units("2x 5b, 1x MMG", &marks());
+        assert_eq!(names(&items), ["5b", "MMG"]);
+        assert_eq!(items.iter().map(|i| i.count).collect::<Vec<_>>(), [Some(2), Some(1)]);
+        let items = parse_units(
+            "Old Guard (4 units), Cossacks ( 2 units), 12th Division (9 units, excluding artillery)",
+            &marks(),
+        );
+        assert_eq!(names(&items), ["Old Guard", "Cossacks", "12th Division"]);
+        assert_eq!(
+            items.iter().map(|i| i.count).collect::<Vec<_>>(),
+            [Some(4), Some(2), Some(9)]
+        );
+        assert_eq!(items[2].notes, ["excluding artillery"]);
+        assert!(items.iter().all(|i| i.children.is_empty()));
+    }
+
+    #[test]
+    fn and_and_ampersand_join_units_as_a_comma_does() {
+        let items = parse_units(
+            "Lnb/YG and Boy/YG, 5 Corps HQ & Supply plus the 1st Grenadiers",
+            &marks(),
+        );
+        assert_eq!(
+            names(&items),
+            ["Lnb/YG", "Boy/YG", "5 Corps HQ", "Supply", "1st Grenadiers"]
+        );
+        let items =
+            parse_units("1x Pioneers (No Flamethrower or smoke capabilities.)", &marks());
+        assert_eq!(names(&items), ["Pioneers"]);
+        assert_eq!(items[0].notes, ["No Flamethrower or smoke capabilities."]);
     }
 
     #[test]

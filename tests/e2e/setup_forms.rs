@@ -1,0 +1,102 @@
+//! Set-up cells as real games print them, read end to end: lists and runs of hexes, a hex
+//! with its place name (checked against the map), a place alone, `w/i N HEX` without
+//! `of`, units joined by `and`, counts written `2x` or after the name, and plurals.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::util::{copy_tree, muster, root};
+
+const SCENARIO: &str = r#"id: meeting
+title: Printed forms (test)
+section: "E.20"
+setup:
+  - side: north
+    section: "E.21"
+    placements:
+      - {location: "09.02 (Port)", units: "1 Bde HQ"}
+      - {location: "06.06 (Port)", units: "1/1 Inf Bn"}
+      - {location: "Bir Example", units: "2/1 Arm Bn"}
+  - side: south
+    section: "E.22"
+    placements:
+      - {location: "03.08-09", units: "7 Bde HQ and 1/7 Inf Bn"}
+      - {location: "w/i 1 03.05", units: "2/7 Inf Bn"}
+      - {location: "02.03, 02.04 & 02.05", units: "2x Pickets, Scouts (2 units)"}
+"#;
+
+const EXTRA: &str = r#"  - formation: 7-bde
+    counters:
+      - {printed: Picket, count: 2}
+      - {printed: Scouts, count: 2}
+"#;
+
+fn forms_game(dir: &Path) {
+    let game = dir.join("sources/example-oasis");
+    copy_tree(&root().join("sources/example-oasis"), &game);
+    std::fs::write(game.join("scenarios/meeting.yaml"), SCENARIO).unwrap();
+    let path = game.join("counters.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at =
+        text.find("# EXAMPLE art").expect("the example's art sheets follow its groups");
+    std::fs::write(&path, format!("{}{EXTRA}{}", &text[..at], &text[at..])).unwrap();
+}
+
+#[test]
+fn printed_set_up_forms_place_their_units_and_a_wrong_place_name_is_found() {
+    let tmp = tempfile::tempdir().unwrap();
+    forms_game(tmp.path());
+    let out = muster(tmp.path(), &["validate", "--format", "json"]);
+    let findings: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let serious: Vec<&Value> =
+        findings.iter().filter(|f| f["severity"] != "info").collect();
+    let kinds: Vec<&str> = serious.iter().filter_map(|f| f["kind"].as_str()).collect();
+    assert_eq!(kinds, ["place-differs"], "{findings:#?}");
+    let f = serious[0];
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(9), Some(21)),
+        "at the hex: {f}"
+    );
+    assert!(
+        f["message"].as_str().unwrap().contains("the map names `Port` at 09.02"),
+        "{f}"
+    );
+    let out = muster(
+        tmp.path(),
+        &["--quiet", "build", "--map-dpi", "20", "--dpi", "20", "--sheet-dpi", "10"],
+    );
+    assert_eq!(out.status.code(), Some(0), "a warning fails only --strict");
+    let module: Value = serde_json::from_slice(
+        &std::fs::read(tmp.path().join("dist/example-oasis/module.json")).unwrap(),
+    )
+    .unwrap();
+    let pieces = module[0]["pieces"].as_array().unwrap();
+    let at = |name: &str| -> Vec<String> {
+        pieces
+            .iter()
+            .filter(|p| p["name"] == name)
+            .map(|p| p["location"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(at("1 Bde HQ"), ["09.02"]);
+    assert_eq!(at("1/1 Inf Bn"), ["06.06"], "the printed hex, not the place's");
+    assert_eq!(at("2/1 Arm Bn"), ["06.06"], "Bir Example is 06.06");
+    for unit in ["7 Bde HQ", "1/7 Inf Bn"] {
+        let hex = at(unit);
+        assert!(hex == ["03.08"] || hex == ["03.09"], "{unit} on the run: {hex:?}");
+    }
+    let near = at("2/7 Inf Bn");
+    assert!(
+        ["03.05", "02.05", "04.05", "03.04", "03.06", "02.04", "04.04", "02.06", "04.06"]
+            .contains(&near[0].as_str()),
+        "{near:?}"
+    );
+    let listed = ["02.03", "02.04", "02.05"];
+    for (name, n) in [("Picket", 2), ("Scouts", 2)] {
+        let hexes = at(name);
+        assert_eq!(hexes.len(), n, "{name}: {hexes:?}");
+        assert!(hexes.iter().all(|h| listed.contains(&h.as_str())), "{name}: {hexes:?}");
+    }
+}
