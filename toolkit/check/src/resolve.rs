@@ -375,6 +375,9 @@ impl<'g> Resolver<'g> {
         let side = at.side;
         let span = locate(at.origin, item.range.clone());
         let index = out.len();
+        if self.whole_formation(item, at, scope.as_deref(), parent, out) {
+            return;
+        }
         let mut count = item.count.unwrap_or(1);
         let to = if item.unparsed {
             Resolved::Unknown { nearest: vec![] }
@@ -468,6 +471,101 @@ impl<'g> Resolver<'g> {
             UnitItem { name: rest.trim().to_string(), count: Some(n), ..item.clone() };
         let to = self.unit(&bare, at, scope, used);
         matches!(to, Resolved::Unit { .. }).then_some((n, to))
+    }
+
+    /// A formation printed alone (`DH Division`, perhaps `(less B-AH)`), where the game's
+    /// notation says such a formation stands for its counters (`whole_formations`): the
+    /// formation, then each counter of it and of its subordinates, with all its copies,
+    /// but those printed after `less`. False (nothing pushed) for any other item.
+    fn whole_formation(
+        &self,
+        item: &UnitItem,
+        at: &Printed,
+        scope: Option<&str>,
+        parent: Option<usize>,
+        out: &mut Vec<Resolution>,
+    ) -> bool {
+        if self.game.meta.notation.whole_formations.is_none() || item.count.is_some() {
+            return false;
+        }
+        let less: Vec<&UnitItem> = item
+            .children
+            .iter()
+            .filter(|c| c.name.to_lowercase().starts_with("less "))
+            .collect();
+        if less.len() != item.children.len() {
+            return false;
+        }
+        // A counter printed with the formation's name is that counter.
+        let bare = UnitItem { children: Vec::new(), ..item.clone() };
+        if let Resolved::Unit { id, .. } = self.unit(&bare, at, scope, &mut BTreeMap::new())
+            && self
+                .game
+                .unit(&id)
+                .is_some_and(|u| normalise(&u.printed.v) == normalise(&item.name))
+        {
+            return false;
+        }
+        let Some(formation) = self.formation_on(&item.name, at.side, scope).map(String::from)
+        else {
+            return false;
+        };
+        let mut unused = BTreeMap::new();
+        let left_out: Vec<String> = less
+            .iter()
+            .filter_map(|c| {
+                let bare = UnitItem { name: c.name[5..].trim().to_string(), ..(*c).clone() };
+                match self.unit(&bare, at, Some(&formation), &mut unused) {
+                    Resolved::Unit { id, .. } => Some(id),
+                    _ => None,
+                }
+            })
+            .collect();
+        if left_out.len() != less.len() {
+            return false;
+        }
+        let index = out.len();
+        let span = locate(at.origin, item.range.clone());
+        let mut read = vec![item.range.clone()];
+        read.extend(item.read.iter().cloned());
+        read.extend(less.iter().map(|c| c.range.clone()));
+        let base = Resolution {
+            printed: item.name.clone(),
+            span,
+            count: 1,
+            reduced: item.reduced,
+            strength: None,
+            label: item.label.clone(),
+            parent,
+            unparsed: false,
+            joined: item.joined,
+            unmatched_selector: None,
+            cell: at.cell,
+            read,
+            to: Resolved::Formation { id: formation.clone() },
+        };
+        out.push(base.clone());
+        let within = crate::solve::descendants(self.game, &formation);
+        for u in self.game.units.iter().filter(|u| {
+            u.formation.as_ref().is_some_and(|f| within.contains(f)) && !left_out.contains(&u.id)
+        }) {
+            out.push(Resolution {
+                printed: u.printed.v.clone(),
+                count: u.count,
+                parent: Some(index),
+                read: Vec::new(),
+                joined: false,
+                to: Resolved::Unit {
+                    id: u.id.clone(),
+                    differs_from: None,
+                    listed_under: None,
+                    other_side: None,
+                    by_type: None,
+                },
+                ..base.clone()
+            });
+        }
+        true
     }
 
     /// A leaf item that names no counter as printed, read as the forms of a list allow:

@@ -54,6 +54,28 @@ pub struct AxisNumbering<D> {
     pub digits: u8,
     /// Which way the numbers grow.
     pub direction: D,
+    /// The axis is printed in letters, not digits: `A` for number 1, `B` for 2, … `Z` for
+    /// 26, then `AA`, `BB`, … as VASSAL's alphabetic numbering writes them (`F13`: row F).
+    /// `digits` is then unused. Default: digits.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub letters: bool,
+}
+
+/// The letters of number `n` (from 1) on a lettered axis: `A`, …, `Z`, `AA`, `BB`, ….
+pub fn letters_of(n: u32) -> String {
+    let k = n.saturating_sub(1);
+    let letter = char::from(b'A' + (k % 26) as u8);
+    std::iter::repeat_n(letter, (k / 26) as usize + 1).collect()
+}
+
+/// The number (from 1) a run of one repeated capital letter writes (`F` → 6, `BB` → 28).
+fn number_of_letters(s: &str) -> Option<u32> {
+    let first = s.chars().next()?;
+    if !first.is_ascii_uppercase() || s.len() > 8 || s.chars().any(|c| c != first) {
+        return None;
+    }
+    let repeats = u32::try_from(s.len()).ok()?;
+    Some((repeats - 1) * 26 + u32::from(first as u8 - b'A') + 1)
 }
 
 fn one() -> u32 {
@@ -153,6 +175,8 @@ pub enum NumberingError {
         /// The digits declared.
         digits: u8,
     },
+    /// Both axes are lettered and nothing separates them: `AB` could be either.
+    BothLettered,
 }
 
 impl NumberingError {
@@ -165,6 +189,9 @@ impl NumberingError {
             NumberingError::RunTogether { axis, needed, .. } => format!(
                 "`digits: {needed}` for the {axis} numbers, or a `separator` between the two numbers"
             ),
+            NumberingError::BothLettered => {
+                "one lettered axis, or a `separator` between the two".into()
+            }
         }
     }
 }
@@ -180,6 +207,9 @@ impl fmt::Display for NumberingError {
                 "its {axis} numbers run to {last}, which takes {needed} digits, but it \
                  declares {digits} and no separator: its labels run together"
             ),
+            NumberingError::BothLettered => {
+                write!(f, "both its axes are letters with no separator between them")
+            }
         }
     }
 }
@@ -196,11 +226,13 @@ impl Numbering {
                 first: 1,
                 digits: 1,
                 direction: ColumnDirection::LeftToRight,
+                letters: false,
             },
             row: AxisNumbering {
                 first: 1,
                 digits: 2,
                 direction: RowDirection::BottomToTop,
+                letters: false,
             },
             separator: ".".into(),
             order: Order::ColumnRow,
@@ -220,7 +252,10 @@ impl Numbering {
                 return Err(NumberingError::Digits { axis, digits });
             }
         }
-        if self.separator.is_empty() {
+        if self.column.letters && self.row.letters && self.separator.is_empty() {
+            return Err(NumberingError::BothLettered);
+        }
+        if self.separator.is_empty() && !self.column.letters && !self.row.letters {
             for (axis, digits, first, count) in axes {
                 let last = (u64::from(first) + u64::from(count)).saturating_sub(1);
                 let needed = last.to_string().len();
@@ -246,11 +281,25 @@ impl Numbering {
             Order::ColumnRow => (column, row),
             Order::RowColumn => (row, column),
         };
+        let (la, lb) = match self.order {
+            Order::ColumnRow => (self.column.letters, self.row.letters),
+            Order::RowColumn => (self.row.letters, self.column.letters),
+        };
         // One allocation: labels are written for every hex a setup or a module names.
         let mut label =
             String::with_capacity(self.prefix.len() + self.separator.len() + wa + wb + 2);
         label.push_str(&self.prefix);
-        let _ = write!(label, "{a:0wa$}{}{b:0wb$}", self.separator);
+        if la {
+            label.push_str(&letters_of(a));
+        } else {
+            let _ = write!(label, "{a:0wa$}");
+        }
+        label.push_str(&self.separator);
+        if lb {
+            label.push_str(&letters_of(b));
+        } else {
+            let _ = write!(label, "{b:0wb$}");
+        }
         label
     }
 
@@ -286,7 +335,18 @@ impl Numbering {
             expected: self.describe(),
         };
         let rest = label.strip_prefix(self.prefix.as_str()).ok_or_else(malformed)?;
-        let (a, b) = if self.separator.is_empty() {
+        let (la, lb) = match self.order {
+            Order::ColumnRow => (self.column.letters, self.row.letters),
+            Order::RowColumn => (self.row.letters, self.column.letters),
+        };
+        let (a, b) = if self.separator.is_empty() && (la || lb) {
+            // Letters then digits, or digits then letters: split where the kind changes.
+            let at = rest
+                .char_indices()
+                .find(|(_, c)| c.is_ascii_digit() == la)
+                .map_or(rest.len(), |(i, _)| i);
+            rest.split_at(at)
+        } else if self.separator.is_empty() {
             let (wa, wb) = match self.order {
                 Order::ColumnRow => (self.column.digits, self.row.digits),
                 Order::RowColumn => (self.row.digits, self.column.digits),
@@ -305,7 +365,11 @@ impl Numbering {
                 s.parse().ok()
             }
         };
-        let (a, b) = (num(a).ok_or_else(malformed)?, num(b).ok_or_else(malformed)?);
+        let read = |s: &str, letters: bool| {
+            if letters { number_of_letters(s) } else { num(s) }
+        };
+        let (a, b) =
+            (read(a, la).ok_or_else(malformed)?, read(b, lb).ok_or_else(malformed)?);
         Ok(match self.order {
             Order::ColumnRow => SheetNumber { column: a, row: b },
             Order::RowColumn => SheetNumber { column: b, row: a },
@@ -372,11 +436,13 @@ mod tests {
                 first: 1,
                 digits: 2,
                 direction: ColumnDirection::LeftToRight,
+                letters: false,
             },
             row: AxisNumbering {
                 first: 1,
                 digits: 2,
                 direction: RowDirection::TopToBottom,
+                letters: false,
             },
             separator: String::new(),
             order: Order::ColumnRow,
@@ -469,11 +535,13 @@ mod tests {
                 first: 10,
                 digits: 2,
                 direction: ColumnDirection::RightToLeft,
+                letters: false,
             },
             row: AxisNumbering {
                 first: 0,
                 digits: 3,
                 direction: RowDirection::BottomToTop,
+                letters: false,
             },
             separator: "-".into(),
             order: Order::RowColumn,
@@ -522,6 +590,7 @@ mod properties {
                             } else {
                                 ColumnDirection::RightToLeft
                             },
+                            letters: false,
                         },
                         row: AxisNumbering {
                             first: rf,
@@ -531,6 +600,7 @@ mod properties {
                             } else {
                                 RowDirection::BottomToTop
                             },
+                            letters: false,
                         },
                         separator: sep.to_string(),
                         order: if order { Order::ColumnRow } else { Order::RowColumn },

@@ -39,6 +39,10 @@ pub struct VassalGrid {
     pub h_descend: bool,
     /// `vDescend`.
     pub v_descend: bool,
+    /// `hType`: `A` for a lettered axis, else `N`.
+    pub h_type: char,
+    /// `vType`: `A` for a lettered axis, else `N`.
+    pub v_type: char,
     /// `stagger`: always false, since muster's rows are offset rows.
     pub stagger: bool,
     /// `locationFormat`, such as `A$gridLocation$`.
@@ -79,7 +83,17 @@ pub fn grid_params(
     // horizontal one (hDescend) against floor(width / dy + 0.5), sideways or not.
     let max_v = (height / dx + 0.5).floor() as i64;
     let max_h = (width / dy + 0.5).floor() as i64;
-    let (c_ref, r_ref) = (i64::from(num.column), i64::from(num.row));
+    // VASSAL's alphabetic numbering names 0 `A`; muster's letters name 1 `A`.
+    let (c_ref, r_ref) = (
+        i64::from(num.column) - i64::from(n.column.letters),
+        i64::from(num.row) - i64::from(n.row.letters),
+    );
+    let kind = |letters: bool| if letters { 'A' } else { 'N' };
+    let (h_type, v_type) = if sideways {
+        (kind(n.row.letters), kind(n.column.letters))
+    } else {
+        (kind(n.column.letters), kind(n.row.letters))
+    };
     let col_desc = n.column.direction == ColumnDirection::RightToLeft;
     let row_desc = n.row.direction == RowDirection::BottomToTop;
     let off = |reference: i64, descending: bool, max: i64| {
@@ -116,6 +130,8 @@ pub fn grid_params(
         v_off,
         h_descend: col_desc,
         v_descend: row_desc,
+        h_type,
+        v_type,
         stagger: false,
         location_format: format!("{}$gridLocation$", n.prefix),
     }
@@ -125,12 +141,20 @@ fn java_round(v: f64) -> i64 {
     (v + 0.5).floor() as i64
 }
 
-fn name(v: i64, leading: u32) -> String {
+/// `RegularGridNumbering.getName`: a value in letters (`A` for 0, `AA` for 26) or in
+/// digits padded with `leading` zeros.
+fn name(v: i64, kind: char, leading: u32) -> String {
     let mut out = String::new();
     if v < 0 {
         out.push('-');
     }
     let a = v.unsigned_abs();
+    if kind == 'A' {
+        out.push_str(&crate::numbering::letters_of(
+            u32::try_from(a).unwrap_or(u32::MAX - 1) + 1,
+        ));
+        return out;
+    }
     let mut l = leading;
     while l > 0 && a < 10u64.pow(l) {
         out.push('0');
@@ -190,8 +214,8 @@ impl VassalGrid {
         if self.stagger && nx % 2 != 0 {
             row += if self.v_descend { -1 } else { 1 };
         }
-        let c = name(column + self.h_off, self.h_leading);
-        let r = name(row + self.v_off, self.v_leading);
+        let c = name(column + self.h_off, self.h_type, self.h_leading);
+        let r = name(row + self.v_off, self.v_type, self.v_leading);
         let grid = if self.first == 'H' {
             format!("{c}{}{r}", self.sep)
         } else {
@@ -252,6 +276,45 @@ mod tests {
     }
 
     #[test]
+    fn vassal_names_lettered_rows_as_printed() {
+        use crate::numbering::AxisNumbering;
+        for (orientation, order) in [
+            (Orientation::FlatTop, Order::RowColumn),
+            (Orientation::PointyTop, Order::RowColumn),
+            (Orientation::FlatTop, Order::ColumnRow),
+        ] {
+            let numbering = Numbering {
+                prefix: String::new(),
+                column: AxisNumbering {
+                    first: 1,
+                    digits: 2,
+                    direction: ColumnDirection::LeftToRight,
+                    letters: false,
+                },
+                row: AxisNumbering {
+                    first: 1,
+                    digits: 1,
+                    direction: RowDirection::TopToBottom,
+                    letters: true,
+                },
+                separator: String::new(),
+                order,
+            };
+            let board = Board::new(
+                Grid { orientation, stagger: Stagger::Even },
+                vec![Sheet::new("m", 19, 13, numbering)],
+            )
+            .unwrap();
+            if order == Order::RowColumn {
+                assert_eq!(board.label(Cell::new(12, 5)).unwrap(), "F13");
+                assert_eq!(board.parse("F13"), Ok(Cell::new(12, 5)));
+                assert!(board.parse("F1x").is_err() && board.parse("FG13").is_err());
+            }
+            check(&board, 72.0);
+        }
+    }
+
+    #[test]
     fn vassal_names_other_schemes_as_printed() {
         use crate::numbering::AxisNumbering;
         for (orientation, stagger) in [
@@ -266,8 +329,18 @@ mod tests {
             ] {
                 let numbering = Numbering {
                     prefix: String::new(),
-                    column: AxisNumbering { first: 0, digits: 2, direction: cd },
-                    row: AxisNumbering { first: 1, digits: 2, direction: rd },
+                    column: AxisNumbering {
+                        first: 0,
+                        digits: 2,
+                        direction: cd,
+                        letters: false,
+                    },
+                    row: AxisNumbering {
+                        first: 1,
+                        digits: 2,
+                        direction: rd,
+                        letters: false,
+                    },
                     separator: String::new(),
                     order: Order::ColumnRow,
                 };

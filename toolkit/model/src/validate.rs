@@ -1233,6 +1233,10 @@ fn looks_like_label(board: &Board, w: &str) -> bool {
     board.sheets().iter().any(|s| {
         let n = &s.numbering;
         let Some(rest) = w.strip_prefix(n.prefix.as_str()) else { return false };
+        if n.column.letters || n.row.letters {
+            // `F13`, `13F`: the form is the numbering's own (it may lie off the map).
+            return n.parse_numbers(w).is_ok();
+        }
         if n.separator.is_empty() {
             rest.len() >= 3 && rest.len() <= 6 && rest.bytes().all(|b| b.is_ascii_digit())
         } else {

@@ -93,7 +93,7 @@ fn one_name_within(names: &[String], text: &str) -> Option<usize> {
 /// The number a printed turn starts with, after the words a turn may open with.
 fn leading_number(text: &str) -> Option<u32> {
     let mut words = text
-        .split(|c: char| c.is_whitespace() || c == ':' || c == '#' || c == '.')
+        .split(|c: char| c.is_whitespace() || c == '#')
         .filter(|w| !w.is_empty())
         .peekable();
     while words.peek().is_some_and(|w| LEAD_WORDS.contains(w)) {
@@ -102,10 +102,12 @@ fn leading_number(text: &str) -> Option<u32> {
     let first = words.next()?;
     let digits: String = first.chars().take_while(char::is_ascii_digit).collect();
     let rest = &first[digits.len()..];
-    // `3`, `3,`, `3)`; an ordinal before `turn` (`5th Turn`); not `15th June` or `1942-43`.
+    // `3`, `3,`, `3)`; an ordinal before `turn` (`5th Turn`); not `15th June`, `1942-43`
+    // or a time (`4:00 p.m.`).
     let ordinal =
         ["st", "nd", "rd", "th"].contains(&rest) && words.peek() == Some(&"turn");
-    if digits.is_empty() || (rest.chars().any(char::is_alphanumeric) && !ordinal) {
+    let plain = rest.chars().all(|c| matches!(c, ',' | ')' | '.' | ';'));
+    if digits.is_empty() || (!plain && !ordinal) {
         return None;
     }
     digits.parse().ok()
@@ -158,6 +160,8 @@ mod tests {
         assert_eq!(turn_number(&[], "June 15 AM"), None, "a date on a numbered track");
         assert_eq!(turn_number(&[], "15th"), None);
         assert_eq!(turn_number(&[], "5th Turn"), Some(5));
+        assert_eq!(turn_number(&[], "4:00 p.m. June 26th."), None, "a time is no number");
+        assert_eq!(turn_number(&[], "Turn 3."), Some(3));
         assert_eq!(turn_number(&[], "When the last unit is destroyed."), None);
     }
 

@@ -174,11 +174,12 @@ fn parse_grid(grid: roxmltree::Node) -> Option<VassalGrid> {
         n.attribute(k).and_then(|v| v.parse().ok()).unwrap_or(d)
     };
     let f = |k: &str, d: f64| grid.attribute(k).and_then(|v| v.parse().ok()).unwrap_or(d);
-    if num.attribute("hType").unwrap_or("N") != "N"
-        || num.attribute("vType").unwrap_or("N") != "N"
-    {
-        return None;
-    }
+    let kind = |k: &str| match num.attribute(k).unwrap_or("N") {
+        "N" => Some('N'),
+        "A" => Some('A'),
+        _ => None,
+    };
+    let (h_type, v_type) = (kind("hType")?, kind("vType")?);
     Some(VassalGrid {
         sideways: b(grid, "sideways"),
         x0: i(grid, "x0", 0),
@@ -193,6 +194,8 @@ fn parse_grid(grid: roxmltree::Node) -> Option<VassalGrid> {
         v_off: i(num, "vOff", 1),
         h_descend: b(num, "hDescend"),
         v_descend: b(num, "vDescend"),
+        h_type,
+        v_type,
         stagger: num.attribute("stagger") != Some("false"),
         location_format: num
             .attribute("locationFormat")

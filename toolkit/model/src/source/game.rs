@@ -447,6 +447,12 @@ pub struct Notation {
     /// is checked against the stacking rules like a hex. Default: ` - ` only separates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub joined_stacks: Option<String>,
+    /// The rule section by which a formation printed alone in a setup row or a
+    /// reinforcement (`DH Division`, `V Corps`) stands for every counter of it and of its
+    /// subordinates, less those printed after `less` (`AH Division (less B-AH)`). Default:
+    /// a formation printed alone names no counter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whole_formations: Option<String>,
 }
 
 /// A printed type code.

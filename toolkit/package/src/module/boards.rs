@@ -387,7 +387,7 @@ fn numbering(g: &VassalGrid) -> Element {
         .attr("hDrawOff", 0)
         .attr("hLeading", g.h_leading)
         .attr("hOff", g.h_off)
-        .attr("hType", "N")
+        .attr("hType", g.h_type)
         .attr("locationFormat", &g.location_format)
         .attr("rotateText", 0)
         .attr("sep", &g.sep)
@@ -396,7 +396,7 @@ fn numbering(g: &VassalGrid) -> Element {
         .attr("vDrawOff", 0)
         .attr("vLeading", g.v_leading)
         .attr("vOff", g.v_off)
-        .attr("vType", "N")
+        .attr("vType", g.v_type)
         .attr("visible", "false")
 }
 
