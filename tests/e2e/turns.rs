@@ -86,6 +86,19 @@ fn a_printed_turn_off_the_track_is_a_finding_where_it_is_printed() {
     assert!(text.contains("scenarios/meeting.yaml"), "{text}");
     assert_eq!(f["line"], 5, "the scenario's last turn: {text}");
     assert!(text.contains("`June 15 AM` to `June 17 PM`"), "{text}");
+    let strict = muster(tmp.path(), &["validate", "--strict", "--quiet"]);
+    assert_eq!(strict.status.code(), Some(1), "an unknown turn fails --strict");
+    std::fs::write(
+        tmp.path().join("sources/example-oasis/errata.yaml"),
+        "known:\n  - {kind: unknown-turn, subject: \"June 19 AM\", note: the track ends on June 17 (T.1)}\n",
+    )
+    .unwrap();
+    let strict = muster(tmp.path(), &["validate", "--strict", "--format", "json"]);
+    assert_eq!(strict.status.code(), Some(0), "acknowledged in errata.yaml");
+    let listed: Vec<Value> = serde_json::from_slice(&strict.stdout).unwrap();
+    let known =
+        listed.iter().find(|f| f["kind"] == "unknown-turn").expect("still listed");
+    assert_eq!(known["known"], "the track ends on June 17 (T.1)");
 }
 
 #[test]

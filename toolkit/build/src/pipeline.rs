@@ -281,7 +281,7 @@ impl Build {
             game: &game.id,
         };
         let mut report = self.build_game(&ctx, game, arts, loaded)?;
-        let warned = loaded.diagnostics.iter().any(|d| d.severity.needs_attention());
+        let warned = loaded.diagnostics.iter().any(|d| d.needs_attention());
         if self.settings.strict && (warned || !report.attention.is_empty()) {
             // A strict build with findings fails: the staged outputs go when `ctx` drops.
             report.seconds = t.elapsed().as_secs_f64();

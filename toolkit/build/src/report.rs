@@ -34,7 +34,7 @@ impl BuildReport {
     /// Whether anything needs attention: a warning of loading, or an error or warning
     /// finding of a game that `errata.yaml` does not acknowledge (what `--strict` fails on).
     pub fn needs_attention(&self) -> bool {
-        self.loaded.diagnostics.iter().any(|d| d.severity.needs_attention())
+        self.loaded.diagnostics.iter().any(|d| d.needs_attention())
             || self.games.iter().any(|g| !g.attention.is_empty())
     }
 }

@@ -21,6 +21,10 @@ pub struct StoredDiagnostic {
     message: String,
     expected: Option<String>,
     hints: Vec<String>,
+    #[serde(default)]
+    subject: Option<String>,
+    #[serde(default)]
+    known: Option<String>,
 }
 
 impl StoredDiagnostic {
@@ -38,6 +42,8 @@ impl StoredDiagnostic {
             message: d.message.clone(),
             expected: d.expected.clone(),
             hints: d.hints.clone(),
+            subject: d.subject.clone(),
+            known: d.known.clone(),
         }
     }
 
@@ -82,6 +88,8 @@ impl StoredDiagnostic {
             message,
             expected: self.expected.clone(),
             hints: self.hints.clone(),
+            subject: self.subject.clone(),
+            known: self.known.clone(),
         }
     }
 }

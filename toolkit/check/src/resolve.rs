@@ -59,6 +59,10 @@ pub enum Resolved {
     Formation {
         /// The formation id.
         id: String,
+        /// Printed alone, it stands for all its counters (`notation.whole_formations`),
+        /// which follow it as its items.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        whole: bool,
     },
     /// Not a counter: replacement points, chits and other printed remarks.
     NotACounter,
@@ -128,6 +132,9 @@ struct Printed<'a> {
     /// The name of the item printed before this one in the same list, if any: `Supply` in
     /// `5 Corps HQ & Supply` shares its head.
     previous: Option<&'a str>,
+    /// The name of the item printed after this one in the same list, if any: `11th` in
+    /// `11th and 13th Jaeger Regts` shares its tail.
+    next: Option<&'a str>,
 }
 
 /// Resolves printed references against one game's manifest.
@@ -333,12 +340,16 @@ impl<'g> Resolver<'g> {
                 .checked_sub(1)
                 .filter(|p| placement.units.origin[*p] == cell)
                 .map(|p| placement.units.items[p].name.as_str());
+            let next = Some(k + 1)
+                .filter(|n| placement.units.origin.get(*n) == Some(&cell))
+                .map(|n| placement.units.items[n].name.as_str());
             let at = Printed {
                 origin: &placement.units.printed[cell],
                 cell,
                 side: &placement.side,
                 setup: placement.kind == muster_model::PlacementKind::Setup,
                 previous,
+                next,
             };
             self.resolve_item(item, &at, heading.clone(), None, used, &mut out);
         }
@@ -357,7 +368,8 @@ impl<'g> Resolver<'g> {
         let mut out = Vec::new();
         for (k, item) in items.iter().enumerate() {
             let previous = k.checked_sub(1).map(|p| items[p].name.as_str());
-            let at = Printed { origin, cell: 0, side, setup: false, previous };
+            let next = items.get(k + 1).map(|n| n.name.as_str());
+            let at = Printed { origin, cell: 0, side, setup: false, previous, next };
             self.resolve_item(item, &at, None, None, &mut used, &mut out);
         }
         out
@@ -372,6 +384,8 @@ impl<'g> Resolver<'g> {
         used: &mut BTreeMap<String, u32>,
         out: &mut Vec<Resolution>,
     ) {
+        let shared = self.with_shared_head(item, at);
+        let item = shared.as_ref().unwrap_or(item);
         let side = at.side;
         let span = locate(at.origin, item.range.clone());
         let index = out.len();
@@ -383,7 +397,7 @@ impl<'g> Resolver<'g> {
             Resolved::Unknown { nearest: vec![] }
         } else if !item.children.is_empty() {
             match self.formation_on(&item.name, side, scope.as_deref()) {
-                Some(f) => Resolved::Formation { id: f.to_string() },
+                Some(f) => Resolved::Formation { id: f.to_string(), whole: false },
                 None => self.unit(item, at, scope.as_deref(), used),
             }
         } else {
@@ -419,7 +433,7 @@ impl<'g> Resolver<'g> {
             _ => None,
         };
         let child_scope = match &to {
-            Resolved::Formation { id } => Some(id.clone()),
+            Resolved::Formation { id, .. } => Some(id.clone()),
             Resolved::Unit { id, .. } => {
                 self.game.unit(id).and_then(|u| u.formation.clone()).or(scope)
             }
@@ -485,7 +499,11 @@ impl<'g> Resolver<'g> {
         parent: Option<usize>,
         out: &mut Vec<Resolution>,
     ) -> bool {
-        if self.game.meta.notation.whole_formations.is_none() || item.count.is_some() {
+        let counted_after =
+            item.count_after == Some(muster_model::notation::CountAfter::Total);
+        if self.game.meta.notation.whole_formations.is_none()
+            || (item.count.is_some() && !counted_after)
+        {
             return false;
         }
         let less: Vec<&UnitItem> = item
@@ -496,17 +514,21 @@ impl<'g> Resolver<'g> {
         if less.len() != item.children.len() {
             return false;
         }
-        // A counter printed with the formation's name is that counter.
+        // A counter printed with the formation's name is that counter, unless the count
+        // printed after it is more than the manifest has of it (`I Cavalry Corps (11
+        // units, including artillery)` where 9 counters bear the name).
         let bare = UnitItem { children: Vec::new(), ..item.clone() };
-        if let Resolved::Unit { id, .. } = self.unit(&bare, at, scope, &mut BTreeMap::new())
-            && self
-                .game
-                .unit(&id)
-                .is_some_and(|u| normalise(&u.printed.v) == normalise(&item.name))
+        if let Resolved::Unit { id, .. } =
+            self.unit(&bare, at, scope, &mut BTreeMap::new())
+            && self.game.unit(&id).is_some_and(|u| {
+                normalise(&u.printed.v) == normalise(&item.name)
+                    && item.count.is_none_or(|n| n <= u.count)
+            })
         {
             return false;
         }
-        let Some(formation) = self.formation_on(&item.name, at.side, scope).map(String::from)
+        let Some(formation) =
+            self.formation_on(&item.name, at.side, scope).map(String::from)
         else {
             return false;
         };
@@ -514,7 +536,8 @@ impl<'g> Resolver<'g> {
         let left_out: Vec<String> = less
             .iter()
             .filter_map(|c| {
-                let bare = UnitItem { name: c.name[5..].trim().to_string(), ..(*c).clone() };
+                let bare =
+                    UnitItem { name: c.name[5..].trim().to_string(), ..(*c).clone() };
                 match self.unit(&bare, at, Some(&formation), &mut unused) {
                     Resolved::Unit { id, .. } => Some(id),
                     _ => None,
@@ -532,7 +555,9 @@ impl<'g> Resolver<'g> {
         let base = Resolution {
             printed: item.name.clone(),
             span,
-            count: 1,
+            // The count printed after it (`V Corps (8 units)`), checked against its counters;
+            // 0 when none is printed.
+            count: item.count.unwrap_or(0),
             reduced: item.reduced,
             strength: None,
             label: item.label.clone(),
@@ -542,12 +567,13 @@ impl<'g> Resolver<'g> {
             unmatched_selector: None,
             cell: at.cell,
             read,
-            to: Resolved::Formation { id: formation.clone() },
+            to: Resolved::Formation { id: formation.clone(), whole: true },
         };
         out.push(base.clone());
         let within = crate::solve::descendants(self.game, &formation);
         for u in self.game.units.iter().filter(|u| {
-            u.formation.as_ref().is_some_and(|f| within.contains(f)) && !left_out.contains(&u.id)
+            u.formation.as_ref().is_some_and(|f| within.contains(f))
+                && !left_out.contains(&u.id)
         }) {
             out.push(Resolution {
                 printed: u.printed.v.clone(),
@@ -568,10 +594,24 @@ impl<'g> Resolver<'g> {
         true
     }
 
+    /// A single word printed after ` & ` that is no counter's whole name, read with the
+    /// head of the unit before it (`Supply` in `5 Corps HQ & Supply` is `5 Corps Supply`,
+    /// and is reported under that name when no counter has it); none for any other item.
+    fn with_shared_head(&self, item: &UnitItem, at: &Printed) -> Option<UnitItem> {
+        if !item.after_ampersand || item.name.contains(' ') || !item.children.is_empty() {
+            return None;
+        }
+        let (head, _) = at.previous?.rsplit_once(' ')?;
+        let word = normalise(&item.name);
+        if self.game.units.iter().any(|u| normalise(&u.printed.v) == word) {
+            return None;
+        }
+        Some(UnitItem { name: format!("{head} {}", item.name), ..item.clone() })
+    }
+
     /// A leaf item that names no counter as printed, read as the forms of a list allow:
-    /// a count before the name (`2 LMG 34`), a plural (`3 Longbows`, `Rifles`), or a word
-    /// that shares the head of the item before it (`Supply` in `5 Corps HQ & Supply` is
-    /// `5 Corps Supply`). The count and the counter, when one of them names one.
+    /// a count before the name (`2 LMG 34`) or a plural (`3 Longbows`, `Rifles`). The
+    /// count and the counter, when one of them names one.
     fn read_otherwise(
         &self,
         item: &UnitItem,
@@ -589,16 +629,29 @@ impl<'g> Resolver<'g> {
             tries.extend(singular(rest.trim()).map(|r| (n, r)));
         }
         tries.extend(singular(&item.name).map(|r| (count, r)));
-        if let Some(previous) = at.previous
+        // `11th` in `11th and 13th Jaeger Regts`: the next unit's words after its first.
+        if let Some((_, tail)) = at.next.and_then(|n| n.split_once(' '))
             && !item.name.contains(' ')
-            && let Some((head, _)) = previous.rsplit_once(' ')
         {
-            tries.push((count, format!("{head} {}", item.name)));
+            let whole = format!("{} {tail}", item.name);
+            tries.extend(singular(&whole).map(|r| (count, r)));
+            tries.push((count, whole));
         }
-        tries.into_iter().find_map(|(n, name)| {
+        let found = tries.into_iter().find_map(|(n, name)| {
             let bare = UnitItem { name, count: Some(n), ..item.clone() };
             let to = self.unit(&bare, at, scope, used);
             matches!(to, Resolved::Unit { .. }).then_some((n, to))
+        });
+        // `Two units`, `one unit`, `2 fyrd units` in a reinforcement describe an arrival
+        // without naming its counters.
+        found.or_else(|| {
+            let words: Vec<&str> = item.name.split_whitespace().collect();
+            let n = words.first().and_then(|w| {
+                muster_model::notation::number_word(w).or_else(|| w.parse().ok())
+            })?;
+            let last = words.last()?.to_lowercase();
+            (!at.setup && words.len() <= 4 && (last == "unit" || last == "units"))
+                .then_some((n, Resolved::NotACounter))
         })
     }
 

@@ -257,6 +257,20 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
                 cell: None,
             };
             if let Some(candidates) = &cells {
+                // Units printed at a list of hexes (`1919, 2017, 2019`, `4108-09`) spread
+                // over them: the emptiest hex first.
+                let spread: Vec<Cell>;
+                let candidates = match reg {
+                    Some(Region::Hexes { anchors, distance: 0, .. })
+                        if anchors.len() > 1 =>
+                    {
+                        let mut by_load = candidates.clone();
+                        by_load.sort_by_key(|c| stacks.get(c).map_or(0, Vec::len));
+                        spread = by_load;
+                        &spread
+                    }
+                    _ => candidates,
+                };
                 let copy = copies.get(id.as_str()).copied().unwrap_or(0);
                 let mut placed_at = None;
                 // The counter as the rules see it, tried on each candidate in turn.

@@ -194,7 +194,20 @@ fn printed_units(
     let game = out.game;
     for (pi, res) in solution.resolutions.iter().enumerate() {
         let p = placements[pi];
-        for r in res {
+        for (k, r) in res.iter().enumerate() {
+            if let Resolved::Formation { id, whole: true } = &r.to
+                && r.count > 0
+            {
+                let counters: u32 =
+                    res.iter().filter(|c| c.parent == Some(k)).map(|c| c.count).sum();
+                if counters != r.count && counters > 0 {
+                    let message = format!(
+                        "`{}` is printed with {} units, but the order of battle gives {id} {counters} counters; all {counters} are placed",
+                        r.printed, r.count
+                    );
+                    out.unit(p, r, FindingKind::CountMismatch, message);
+                }
+            }
             if let (Some((sel, span)), Resolved::Unit { id, .. }) =
                 (&r.unmatched_selector, &r.to)
             {
@@ -232,7 +245,19 @@ fn printed_units(
                     unit_found(out, p, r, &found);
                 }
                 Resolved::UnknownMark { mark } => {
-                    out.unit(p, r, FindingKind::UnknownMark, unknown_mark(game, mark));
+                    let cell = &p.units.printed[r.cell].v;
+                    let open = r
+                        .read
+                        .first()
+                        .and_then(|at| cell[..at.start].trim_end().chars().next_back())
+                        .filter(|c| *c == '[')
+                        .unwrap_or('(');
+                    out.unit(
+                        p,
+                        r,
+                        FindingKind::UnknownMark,
+                        unknown_mark(game, mark, open),
+                    );
                 }
                 Resolved::Unknown { nearest } => {
                     let hint = nearest
@@ -245,7 +270,14 @@ fn printed_units(
                         format!("`{}` names no counter of the manifest{hint}", r.printed);
                     out.unit(p, r, FindingKind::UnknownUnit, message);
                 }
-                Resolved::Formation { .. } | Resolved::NotACounter => {}
+                Resolved::NotACounter => {
+                    let message = format!(
+                        "`{}` is no counter of the manifest (a chit, replacement points, a withdrawal or units described by their kind), so no counter is placed for it",
+                        r.printed
+                    );
+                    out.unit(p, r, FindingKind::NotACounter, message);
+                }
+                Resolved::Formation { .. } => {}
             }
         }
     }
@@ -303,7 +335,10 @@ fn unit_found(out: &mut Findings, p: &ParsedPlacement, r: &Resolution, found: &F
 
 /// The message of a parenthesised mark the game's notation does not declare, with the
 /// marks it does and the nearest of them.
-fn unknown_mark(game: &Game, mark: &str) -> String {
+/// The message of a mark the notation does not declare, quoted with the bracket it is
+/// printed in (`(a)` or `[a]`).
+fn unknown_mark(game: &Game, mark: &str, open: char) -> String {
+    let printed = if open == '[' { format!("[{mark}]") } else { format!("({mark})") };
     let n = &game.meta.notation;
     let declared: Vec<String> = n
         .reduced_marks
@@ -325,7 +360,7 @@ fn unknown_mark(game: &Game, mark: &str) -> String {
     };
     let hint = near.map(|m| format!("; did you mean `{m}`?")).unwrap_or_default();
     format!(
-        "`({mark})` is no mark of this game's notation, so it is not read ({declares}){hint}"
+        "`{printed}` is no mark of this game's notation, so it is not read ({declares}){hint}"
     )
 }
 

@@ -25,6 +25,12 @@ pub struct Diagnostic {
     pub expected: Option<String>,
     /// Suggestions, such as "did you mean `3/18 Gar`?".
     pub hints: Vec<String>,
+    /// What the finding is about, as `errata.yaml` names it to acknowledge it (the printed
+    /// turn of an `unknown-turn`, the game of a `no-stacking-rules`); none when it cannot
+    /// be acknowledged.
+    pub subject: Option<String>,
+    /// The note of the `errata.yaml` entry that acknowledges it, if one does.
+    pub known: Option<String>,
 }
 
 impl Diagnostic {
@@ -37,6 +43,8 @@ impl Diagnostic {
             message: message.into(),
             expected: None,
             hints: vec![],
+            subject: None,
+            known: None,
         }
     }
 
@@ -47,6 +55,17 @@ impl Diagnostic {
             kind: Some(kind),
             ..Diagnostic::error(span, message)
         }
+    }
+
+    /// Names what the finding is about, for `errata.yaml` to acknowledge it.
+    pub fn with_subject(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
+        self
+    }
+
+    /// Does it need attention: a warning or error that `errata.yaml` does not acknowledge?
+    pub fn needs_attention(&self) -> bool {
+        self.severity.needs_attention() && self.known.is_none()
     }
 
     /// Does it make the input unusable (an error that is no finding)?
@@ -128,8 +147,9 @@ impl Sources {
     /// Renders a diagnostic for a terminal or a log: `path:line:col: severity: message`,
     /// then the source line with a caret, then what was expected and the hints.
     pub fn render(&self, d: &Diagnostic) -> String {
+        let known = if d.known.is_some() { " (known)" } else { "" };
         let sev = match d.kind {
-            Some(kind) => format!("{}[{kind}]", d.severity),
+            Some(kind) => format!("{}[{kind}]{known}", d.severity),
             None => d.severity.to_string(),
         };
         let mut out = String::new();
@@ -199,6 +219,8 @@ impl Sources {
             "message": d.message,
             "expected": d.expected,
             "hints": d.hints,
+            "subject": d.subject,
+            "known": d.known,
         })
     }
 }

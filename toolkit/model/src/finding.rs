@@ -256,6 +256,8 @@ kinds! {
     Unused = "unused", Info;
     /// A printed unit that names only its type (`Col.`): muster uses the next counter of it.
     UnitByType = "unit-by-type", Info;
+    /// A printed item that is no counter (a command chit, replacement points, a withdrawal, `one German tank`, `Two units`): no counter is placed for it.
+    NotACounter = "not-a-counter", Info;
     /// An optional counter field left off because its text does not fit even at the smallest size allowed.
     TextOmitted = "text-omitted", Info;
     /// A counter whose printed name states no unit type.

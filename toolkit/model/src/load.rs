@@ -247,11 +247,22 @@ pub fn load_game(
                     game.id
                 ),
             )
+            .with_subject(game.id.clone())
             .with_hint(format!(
                 "state the rulebook's stacking rules in {} (see muster's book, docs/book/src/files/rules.md)",
                 rules.display()
             )),
         );
+    }
+    for w in &mut warnings {
+        if let (Some(kind), Some(subject)) = (w.kind, &w.subject) {
+            w.known = game
+                .known_errata
+                .known
+                .iter()
+                .find(|k| k.kind.v == kind && k.subject.v == *subject)
+                .map(|k| k.note.clone().unwrap_or_default());
+        }
     }
     Ok((game, warnings))
 }

@@ -119,6 +119,7 @@ fn unknown(
         }
     };
     Diagnostic::finding(FindingKind::UnknownTurn, turn.span, message)
+        .with_subject(turn.v.clone())
         .with_expected(expected)
         .with_suggestion(misspelt(&turn.v, names))
 }

@@ -537,8 +537,12 @@ fn counter_unit(
     let item = (!joined)
         .then(|| notation::parse_units(&printed.v, r.marks).into_iter().next())
         .flatten();
+    // So is a name that holds a parenthesis the notation reads as units or notes, or
+    // that fits no form of it (`Morand’s (MR) Division`).
     let whole = (joined
-        || item.as_ref().is_some_and(|i| !i.children.is_empty() || !i.notes.is_empty()))
+        || item.as_ref().is_some_and(|i| {
+            !i.children.is_empty() || !i.notes.is_empty() || i.unparsed
+        }))
     .then(|| printed.v.trim().to_string());
     let bare = item.as_ref().map_or(printed.v.clone(), |i| i.name.clone());
     let name = notation::parse_name(&bare, r.vocabulary);

@@ -24,9 +24,9 @@ impl Turn {
 
 /// Words that open a printed arrival that is a condition, not a turn (`each turn`, `When
 /// the last Allied unit is destroyed.`).
-const CONDITION_WORDS: [&str; 15] = [
+const CONDITION_WORDS: [&str; 16] = [
     "each", "every", "when", "whenever", "if", "after", "upon", "once", "until", "as",
-    "between", "during", "before", "see", "per",
+    "between", "during", "before", "see", "per", "group",
 ];
 
 /// Words a printed turn may start with before its number (`Turn 3`, `Game Turn 3`, `GT 3`,
@@ -66,9 +66,34 @@ pub fn turn_number(names: &[String], printed: &str) -> Option<u32> {
     leading_number(&text)
 }
 
-/// Lowercase, with runs of spaces as one.
+/// Lowercase, with runs of spaces as one, commas and full stops after words dropped, and
+/// times of day written one way (`4:00 p.m.`, `4 p.m.`, `4pm` are all `4 pm`).
 fn normal(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    let lower = s.to_lowercase().replace("a.m.", "am").replace("p.m.", "pm");
+    let mut words: Vec<String> = Vec::new();
+    for w in lower.split_whitespace() {
+        let w = w.trim_end_matches([',', '.', ';']);
+        let (time, half) = match w.strip_suffix("am").or_else(|| w.strip_suffix("pm")) {
+            Some(t) if t.starts_with(|c: char| c.is_ascii_digit()) => (t, &w[t.len()..]),
+            _ => (w, ""),
+        };
+        let time = time.strip_suffix(":00").unwrap_or(time);
+        if !time.is_empty() {
+            words.push(time.to_string());
+        }
+        if !half.is_empty() {
+            words.push(half.to_string());
+        }
+    }
+    // `4:00 pm`: a whole hour before `am`/`pm` is written without its minutes.
+    for k in 1..words.len() {
+        if words[k] == "am" || words[k] == "pm" {
+            if let Some(h) = words[k - 1].strip_suffix(":00") {
+                words[k - 1] = h.to_string();
+            }
+        }
+    }
+    words.join(" ")
 }
 
 /// The index of the one name `text` holds as whole words (the longest, when one name is
@@ -107,7 +132,8 @@ fn leading_number(text: &str) -> Option<u32> {
     let ordinal =
         ["st", "nd", "rd", "th"].contains(&rest) && words.peek() == Some(&"turn");
     let plain = rest.chars().all(|c| matches!(c, ',' | ')' | '.' | ';'));
-    if digits.is_empty() || (!plain && !ordinal) {
+    let time = matches!(words.peek(), Some(&"am" | &"pm"));
+    if digits.is_empty() || (!plain && !ordinal) || time {
         return None;
     }
     digits.parse().ok()
@@ -148,6 +174,16 @@ mod tests {
             None,
             "no year: the text names no turn"
         );
+    }
+
+    #[test]
+    fn times_of_day_match_however_they_are_written() {
+        let t = track(&["3 p.m. June 26th", "3:30 p.m. June 26th", "4 p.m. June 26th"]);
+        assert_eq!(turn_number(&t, "4:00 p.m. June 26th."), Some(3));
+        assert_eq!(turn_number(&t, "3pm, June 26th"), Some(1));
+        assert_eq!(turn_number(&t, "3:30pm June 26th"), Some(2));
+        assert_eq!(turn_number(&t, "4 am June 26th"), None);
+        assert!(is_condition("Group 1"));
     }
 
     #[test]

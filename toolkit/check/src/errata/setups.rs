@@ -254,7 +254,8 @@ fn missing_comma(
 
 /// Everything validation finds but the unit references reported above: counters used
 /// more often than the manifest has them, overstacked hexes, bad labels, locations no
-/// form reads, units of the other side, undeclared marks and unknown entry areas.
+/// form reads, units of the other side, undeclared marks and unknown entry areas. Items
+/// that are no counter (`one German tank`) are no erratum: validation names them.
 fn validation(cx: &Context, s: &Scenario) -> Vec<Erratum> {
     s.findings
         .iter()
@@ -267,6 +268,7 @@ fn validation(cx: &Context, s: &Scenario) -> Vec<Erratum> {
                     | FindingKind::SizeDiffers
                     | FindingKind::OtherFormation
                     | FindingKind::UnitByType
+                    | FindingKind::NotACounter
             )
         })
         .map(|f| {

@@ -11,4 +11,6 @@ mod units;
 
 pub use location::{HexRef, HexRun, LocationExpr, ZoneRelation, parse_location};
 pub use name::{NameParts, Vocabulary, parse_name};
-pub use units::{Marks, UnitItem, holds_joining_word, number_word, parse_units};
+pub use units::{
+    CountAfter, Marks, UnitItem, holds_joining_word, number_word, parse_units,
+};

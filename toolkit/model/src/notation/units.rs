@@ -99,6 +99,23 @@ pub struct UnitItem {
     /// game whose rules say so (`notation.joined_stacks`) reads joined items as one stack.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub joined: bool,
+    /// Printed after ` & ` (`Supply` in `5 Corps HQ & Supply`): a single word may share
+    /// the head of the unit before it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub after_ampersand: bool,
+    /// Its count is printed after it in parentheses (`(2 units)`, `(2 units each)`), and so
+    /// may count the run of units it ends.
+    #[serde(skip)]
+    pub count_after: Option<CountAfter>,
+}
+
+/// A count printed after a run of units (`Lnb/YG and Boy/YG (2 units)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountAfter {
+    /// `(2 units)`: the units of the run together, or of this one.
+    Total,
+    /// `(2 units each)`: of every unit of the run.
+    Each,
 }
 
 impl UnitItem {
@@ -121,6 +138,8 @@ impl UnitItem {
             children: vec![],
             unparsed: false,
             joined: false,
+            after_ampersand: false,
+            count_after: None,
         }
     }
 
@@ -183,8 +202,9 @@ impl Parser<'_> {
         let mut qualifier: Option<String> = None;
         let mut new_run = true;
         let mut joined = false;
+        let mut ampersand = false;
         // A qualifier printed before the units, read with the first of them.
-        let mut qualifier_read: Option<Range<usize>> = None;
+        let mut pending_read: Option<Range<usize>> = None;
         loop {
             self.skip_ws();
             match self.peek() {
@@ -198,7 +218,7 @@ impl Parser<'_> {
             let before = self.i;
             if let Some(q) = self.prefix_qualifier() {
                 qualifier = Some(q);
-                qualifier_read = Some(before..self.i);
+                pending_read = Some(before..self.i);
                 new_run = true;
                 continue;
             }
@@ -234,11 +254,14 @@ impl Parser<'_> {
             {
                 run_starts.push(new_run);
                 item.joined = joined;
-                item.read.extend(qualifier_read.take());
+                item.after_ampersand = ampersand;
+                item.read.extend(pending_read.take());
                 items.push(item);
                 new_run = false;
             }
             joined = false;
+            ampersand = false;
+            let before_separator = self.i;
             match self.separator() {
                 Some(Sep::Semicolon) => {
                     label = None;
@@ -249,7 +272,14 @@ impl Parser<'_> {
                     new_run = true;
                     joined = true;
                 }
-                Some(Sep::Comma) => {}
+                Some(Sep::Comma) => {
+                    // `and`, `&`, `plus the`: read with the unit they join.
+                    let text = &self.s[before_separator..self.i];
+                    if text != "," {
+                        pending_read = Some(before_separator..self.i);
+                        ampersand = text.trim() == "&";
+                    }
+                }
                 None => {
                     if self.i == start {
                         // Nothing consumed: skip one character to guarantee progress.
@@ -261,6 +291,7 @@ impl Parser<'_> {
             }
         }
         share_trailing_types(&mut items, &run_starts, &self.marks.words);
+        share_counts_after(&mut items, &run_starts);
         items
     }
 
@@ -474,9 +505,14 @@ impl Parser<'_> {
         } else if open == '(' && item.count.is_none() && count_group(t).is_some() {
             let (n, rest) = count_group(t).unwrap_or((1, ""));
             item.count = Some(n);
-            if !rest.is_empty() {
+            let each = rest.to_lowercase().starts_with("each");
+            item.count_after =
+                Some(if each { CountAfter::Each } else { CountAfter::Total });
+            if !rest.is_empty() && !each {
                 item.notes.push(rest.to_string());
             }
+        } else if m.remarks.iter().any(|r| r == t) {
+            item.notes.push(t.to_string());
         } else if open == '['
             && (item.whole || *had_group)
             && item.selector.is_none()
@@ -526,6 +562,44 @@ fn unparsed(s: &str, range: Range<usize>) -> UnitItem {
     let mut item = UnitItem::new(text.to_string(), start..start + text.len());
     item.unparsed = true;
     item
+}
+
+/// A count printed after the last unit of a run counts the run: `(2 units each)` gives
+/// each unit of it that count; `(2 units)` after two units (`Lnb/YG and Boy/YG (2 units)`)
+/// is one of each, not two of the last.
+fn share_counts_after(items: &mut [UnitItem], run_starts: &[bool]) {
+    let mut start = 0;
+    for end in 0..items.len() {
+        if run_starts.get(end).copied().unwrap_or(true) {
+            start = end;
+        }
+        let last_of_run = run_starts.get(end + 1).copied().unwrap_or(true);
+        if !last_of_run || end == start {
+            continue;
+        }
+        let (Some(after), Some(n)) = (items[end].count_after, items[end].count) else {
+            continue;
+        };
+        let run = end + 1 - start;
+        match after {
+            CountAfter::Each => {
+                for item in &mut items[start..end] {
+                    if item.count.is_none() {
+                        item.count = Some(n);
+                    }
+                }
+            }
+            // Only where no other unit of the run has a count of its own
+            // (`LG Divisions (5 units) plus the 1st Combined Grenadiers (2 units)`).
+            CountAfter::Total
+                if n as usize == run
+                    && items[start..end].iter().all(|i| i.count.is_none()) =>
+            {
+                items[end].count = None
+            }
+            CountAfter::Total => {}
+        }
+    }
 }
 
 /// A type and size printed once after a run of comma-separated designations applies to
@@ -1088,6 +1162,34 @@ mod tests {
         );
         assert_eq!(items[2].notes, ["excluding artillery"]);
         assert!(items.iter().all(|i| i.children.is_empty()));
+    }
+
+    #[test]
+    fn a_manifest_name_with_a_parenthesis_inside_is_read_whole() {
+        let mut m = marks();
+        m.names = vec!["Morand’s (MR) Division".into()];
+        let items = parse_units("Morand’s (MR) Division (3 units) [a]", &m);
+        assert_eq!(names(&items), ["Morand’s (MR) Division"], "{items:?}");
+        assert_eq!(items[0].count, Some(3));
+        assert!(!items[0].unparsed);
+        let items = parse_units("Morand’s (MR) Division, Friant", &m);
+        assert_eq!(names(&items), ["Morand’s (MR) Division", "Friant"]);
+    }
+
+    #[test]
+    fn a_count_after_a_run_counts_the_run() {
+        let items = parse_units("Lnb/YG and Boy/YG (2 units)", &marks());
+        assert_eq!(items.iter().map(|i| i.count).collect::<Vec<_>>(), [None, None]);
+        let items = parse_units("MR, FR, GR and CM Artillery (2 units each)", &marks());
+        assert_eq!(items.iter().map(|i| i.count).collect::<Vec<_>>(), [Some(2); 4]);
+        let items = parse_units(
+            "Old Guard (4 units); Vlasov and 3 Bug Cossacks (2 units)",
+            &marks(),
+        );
+        assert_eq!(
+            items.iter().map(|i| i.count).collect::<Vec<_>>(),
+            [Some(4), None, None]
+        );
     }
 
     #[test]

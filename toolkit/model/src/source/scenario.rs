@@ -250,6 +250,10 @@ pub struct Reinforcement {
     pub area: Option<Spanned<String>>,
     /// The units, as printed or as a list.
     pub units: UnitsField,
+    /// A remark printed with the arrival (`arrives by the Saxon movement segment`).
+    /// Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// Values of this entry the rulebook does not print, and why: a reason for the whole
     /// entry or a mapping from field names to reasons. Default: none (all as printed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
