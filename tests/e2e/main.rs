@@ -6,6 +6,7 @@ mod art;
 mod bad_input;
 mod book;
 mod cli;
+mod corpus;
 mod counters;
 mod engine_saves;
 mod errata;

@@ -9,6 +9,10 @@ use crate::util::root;
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
+        // A corpus game's `test/` folder holds the test's own files, not muster's.
+        if p.is_dir() && p.file_name().is_some_and(|n| n == "test") {
+            continue;
+        }
         if p.is_dir() {
             yaml_files(&p, out);
         } else if p.extension().is_some_and(|e| e == "yaml") {
@@ -26,6 +30,7 @@ fn schema_of(path: &Path) -> &'static str {
         (_, "oob.yaml") => "oob.schema.json",
         (_, "counters.yaml") => "counters.schema.json",
         (_, "rules.yaml") => "rules.schema.json",
+        (_, "errata.yaml") => "errata.schema.json",
         (_, other) => panic!("unexpected source file {other}"),
     }
 }
@@ -49,6 +54,9 @@ fn every_source_file_names_its_schema_and_validates_against_it() {
     let mut files = Vec::new();
     yaml_files(&root().join("sources"), &mut files);
     assert!(files.len() >= 25);
+    let seeds = files.len();
+    yaml_files(&root().join("tests/games"), &mut files);
+    assert!(files.len() >= seeds + 20, "the corpus games too");
     assert_files_validate(&files);
 }
 

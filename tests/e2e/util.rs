@@ -62,3 +62,12 @@ pub fn seeds() -> muster_model::Loaded {
         &muster_model::LoadOptions::default(),
     )
 }
+
+/// Loads the corpus games (`tests/games/`) with the library.
+pub fn corpus() -> muster_model::Loaded {
+    muster_model::load(
+        &root().join("tests/games"),
+        &[],
+        &muster_model::LoadOptions::default(),
+    )
+}

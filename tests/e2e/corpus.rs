@@ -1,0 +1,289 @@
+//! The corpus: real published games other than the seeds, transcribed as printed under
+//! `tests/games/<id>/` (each with `SOURCE.md`, its hand-written `test/placements.yaml` and
+//! the cells it writes otherwise than printed in `test/bends.yaml`). Every game builds with
+//! `--strict`, its setups place every counter where the hand-written placements say, the
+//! real VASSAL loads every setup with each piece where `module.json` says, and the book's
+//! table of bends counts what each `bends.yaml` lists.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::util::{copy_tree, muster, root};
+use crate::vassal::{compare, run, tools};
+
+/// The corpus games, by folder name.
+pub fn games() -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(root().join("tests/games"))
+        .expect("tests/games")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("game.yaml").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+/// One strict build of every corpus game, shared by the tests that read it.
+fn built() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpus");
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_tree(&root().join("tests/games"), &dir.join("sources"));
+        let out = muster(
+            &dir,
+            &[
+                "build",
+                "--quiet",
+                "--strict",
+                "--map-dpi",
+                "30",
+                "--dpi",
+                "30",
+                "--sheet-dpi",
+                "15",
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "every corpus game builds with --strict:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        dir
+    })
+}
+
+/// One counter of a hand-written setup.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Expected {
+    counter: String,
+    location: String,
+    /// Starts on its back.
+    #[serde(default)]
+    back: bool,
+    /// Any hex within this many of `location` is right (`w/i 2 A35.35`).
+    #[serde(default)]
+    within: Option<u32>,
+    /// Any of these hexes is right (`4108-09`).
+    #[serde(default)]
+    one_of: Vec<String>,
+    /// Why muster does not place this counter although the setup prints its hex: a gap
+    /// of muster's, stated where the expectation is, and held to (muster must not place it).
+    #[serde(default)]
+    muster: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Placements {
+    scenarios: BTreeMap<String, Vec<Expected>>,
+}
+
+/// One cell written otherwise than printed.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bend {
+    /// The file it is in.
+    pub file: String,
+    /// The rule section that prints it.
+    pub section: String,
+    /// As printed.
+    pub printed: String,
+    /// As written.
+    pub written: String,
+    /// What muster cannot read.
+    pub why: String,
+}
+
+/// The bends of a corpus game.
+pub fn bends(game: &str) -> Vec<Bend> {
+    let text = std::fs::read_to_string(
+        root().join(format!("tests/games/{game}/test/bends.yaml")),
+    )
+    .unwrap_or_else(|e| panic!("{game}: test/bends.yaml: {e}"));
+    serde_saphyr::from_str::<Option<Vec<Bend>>>(&text)
+        .unwrap_or_else(|e| panic!("{game}: test/bends.yaml: {e}"))
+        .unwrap_or_default()
+}
+
+fn expected(game: &str) -> Placements {
+    let path = root().join(format!("tests/games/{game}/test/placements.yaml"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{game}: {e}"));
+    serde_saphyr::from_str(&text)
+        .unwrap_or_else(|e| panic!("{game}: placements.yaml: {e}"))
+}
+
+/// Does a piece at `at` (its hex label) answer to an expectation, by the board's distance?
+fn answers(board: &muster_hex::Board, e: &Expected, at: &str, back: bool) -> bool {
+    if back != e.back {
+        return false;
+    }
+    if !e.one_of.is_empty() {
+        return e.one_of.iter().any(|h| h == at);
+    }
+    match e.within {
+        None | Some(0) => e.location == at,
+        Some(n) => match (board.parse(&e.location), board.parse(at)) {
+            (Ok(a), Ok(b)) => board.distance(a, b) <= n,
+            _ => false,
+        },
+    }
+}
+
+/// What differs between a scenario's hand-written placements and the pieces muster placed
+/// on hexes (`unit`, `location`, `reduced`), counter by counter.
+fn differences(
+    board: &muster_hex::Board,
+    expected: &[Expected],
+    pieces: &[(String, String, bool)],
+) -> Vec<String> {
+    let mut left: Vec<&(String, String, bool)> = pieces.iter().collect();
+    let mut out = Vec::new();
+    // The tightest expectations first, so that a zone does not take an exact hex's piece.
+    let mut order: Vec<&Expected> = expected.iter().collect();
+    order.sort_by_key(|e| (e.muster.is_some(), e.within.unwrap_or(0), e.one_of.len()));
+    for e in order {
+        let found = left.iter().position(|(unit, at, back)| {
+            *unit == e.counter && answers(board, e, at, *back)
+        });
+        match (found, &e.muster) {
+            (Some(k), None) => {
+                left.remove(k);
+            }
+            (None, None) => out.push(format!("{} expected at {}, not there", e.counter, e.location)),
+            (Some(_), Some(why)) => out.push(format!(
+                "{} is placed, though the placements say muster does not place it ({why}): remove the `muster` note",
+                e.counter
+            )),
+            (None, Some(_)) => {}
+        }
+    }
+    out.extend(
+        left.iter().map(|(unit, at, _)| format!("{unit} placed at {at}, not expected")),
+    );
+    out
+}
+
+#[test]
+fn every_corpus_game_builds_strict_and_places_its_setups_as_printed() {
+    let games = games();
+    assert!(games.len() >= 4, "at least four corpus games: {games:?}");
+    let dir = built();
+    let loaded = muster_model::load(
+        &dir.join("sources"),
+        &[],
+        &muster_model::LoadOptions::default(),
+    );
+    let mut wrong = Vec::new();
+    for game in &games {
+        assert!(
+            root().join(format!("tests/games/{game}/SOURCE.md")).is_file(),
+            "{game}: SOURCE.md names the public source"
+        );
+        let g = loaded.games.iter().find(|g| g.id == *game).expect("the game loads");
+        let board = g.board.as_ref().expect("a corpus game has a map");
+        let module: Value = serde_json::from_slice(
+            &std::fs::read(dir.join(format!("dist/{game}/module.json"))).unwrap(),
+        )
+        .unwrap();
+        let expected = expected(game);
+        assert!(!expected.scenarios.is_empty(), "{game}: placements for a scenario");
+        for (scenario, list) in &expected.scenarios {
+            let setup = module
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["scenario"] == scenario.as_str())
+                .unwrap_or_else(|| panic!("{game}: no setup of {scenario}"));
+            let pieces: Vec<(String, String, bool)> = setup["pieces"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|p| {
+                    board.parse(p["location"].as_str().unwrap_or_default()).is_ok()
+                })
+                .map(|p| {
+                    (
+                        p["unit"].as_str().unwrap().to_string(),
+                        p["location"].as_str().unwrap().to_string(),
+                        p["reduced"] == true,
+                    )
+                })
+                .collect();
+            for d in differences(board, list, &pieces) {
+                wrong.push(format!("{game} {scenario}: {d}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn vassal_loads_every_corpus_setup_with_every_piece_on_its_location() {
+    let Some(tools) = tools() else { return };
+    let dir = built();
+    let mut failures = Vec::new();
+    for game in games() {
+        let module_json = dir.join(format!("dist/{game}/module.json"));
+        let doc: Value =
+            serde_json::from_slice(&std::fs::read(&module_json).unwrap()).unwrap();
+        for s in doc.as_array().unwrap() {
+            let file = s["file"].as_str().unwrap();
+            let run = run(
+                &tools,
+                &dir.join(format!("dist/{game}.vmod")),
+                &["--setup", file],
+                &format!("corpus-{game}-{file}"),
+            );
+            if run.code != 0 || run.report["verdict"] != "OK" {
+                failures.push(format!("{game} {file}: {:?}", run.problems()));
+                continue;
+            }
+            let summary = compare(&tools, &run, &module_json, file);
+            let muster = summary["muster"].as_u64().unwrap_or_default();
+            if summary["exit"] != 0
+                || summary["location_equal"] != muster
+                || summary["vassal_only"] != 0
+                || summary["muster_only"] != 0
+            {
+                failures.push(format!("{game} {file}: {}", summary["text"]));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_book_counts_each_games_bends_as_its_bends_file_lists_them() {
+    let page = std::fs::read_to_string(root().join("docs/book/src/reference/corpus.md"))
+        .expect("the corpus page");
+    for game in games() {
+        let bends = bends(&game);
+        for b in &bends {
+            assert!(
+                !b.printed.trim().is_empty() && !b.why.trim().is_empty(),
+                "{game}: a bend says what is printed and why: {b:?}"
+            );
+            assert!(
+                root().join(format!("tests/games/{game}/{}", b.file)).is_file(),
+                "{game}: {} is a file of the game",
+                b.file
+            );
+        }
+        let row = page
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{game}` ")))
+            .unwrap_or_else(|| panic!("the corpus page has a row for `{game}`"));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(
+            cells.get(5).copied(),
+            Some(bends.len().to_string().as_str()),
+            "{game}: the bends column of `{row}` counts test/bends.yaml"
+        );
+    }
+}
