@@ -266,8 +266,14 @@ fn the_book_counts_each_games_bends_as_its_bends_file_lists_them() {
         let bends = bends(&game);
         for b in &bends {
             assert!(
-                !b.printed.trim().is_empty() && !b.why.trim().is_empty(),
-                "{game}: a bend says what is printed and why: {b:?}"
+                [&b.section, &b.printed, &b.written, &b.why]
+                    .iter()
+                    .all(|t| !t.trim().is_empty()),
+                "{game}: a bend gives its section, what is printed, what is written and why: {b:?}"
+            );
+            assert_ne!(
+                b.printed, b.written,
+                "{game}: a bend writes otherwise than printed"
             );
             assert!(
                 root().join(format!("tests/games/{game}/{}", b.file)).is_file(),

@@ -42,8 +42,8 @@ impl StoredDiagnostic {
             message: d.message.clone(),
             expected: d.expected.clone(),
             hints: d.hints.clone(),
-            subject: d.subject.clone(),
-            known: d.known.clone(),
+            subject: d.subject.as_ref().map(|s| s.name.clone()),
+            known: d.known().map(str::to_string),
         }
     }
 
@@ -88,8 +88,9 @@ impl StoredDiagnostic {
             message,
             expected: self.expected.clone(),
             hints: self.hints.clone(),
-            subject: self.subject.clone(),
-            known: self.known.clone(),
+            subject: self.subject.clone().map(|name| {
+                Box::new(muster_model::Subject { name, known: self.known.clone() })
+            }),
         }
     }
 }

@@ -257,25 +257,12 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
                 cell: None,
             };
             if let Some(candidates) = &cells {
-                // Units printed at a list of hexes (`1919, 2017, 2019`, `4108-09`) spread
-                // over them: the emptiest hex first.
-                let spread: Vec<Cell>;
-                let candidates = match reg {
-                    Some(Region::Hexes { anchors, distance: 0, .. })
-                        if anchors.len() > 1 =>
-                    {
-                        let mut by_load = candidates.clone();
-                        by_load.sort_by_key(|c| stacks.get(c).map_or(0, Vec::len));
-                        spread = by_load;
-                        &spread
-                    }
-                    _ => candidates,
-                };
+                let candidates = spread(reg.as_ref(), candidates, &stacks);
                 let copy = copies.get(id.as_str()).copied().unwrap_or(0);
                 let mut placed_at = None;
                 // The counter as the rules see it, tried on each candidate in turn.
                 let mut trial = placed(game, id, copy, "");
-                for &cell in candidates {
+                for &cell in candidates.iter() {
                     let Some(pu) = trial.as_mut() else { break };
                     pu.location.clone_from(labels.entry(cell).or_insert_with(|| {
                         game.board
@@ -333,6 +320,24 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
 
 /// The holding box of units the printed setup cannot put on a hex.
 pub const NOT_PLACED: &str = "Not placed";
+
+/// The hexes to try for one unit of a line: units printed at a list of hexes (`1919,
+/// 2017, 2019`, `4108-09`) spread over them, the emptiest hex first; any other line's in
+/// their order.
+fn spread<'a>(
+    region: Option<&Region>,
+    candidates: &'a [Cell],
+    stacks: &BTreeMap<Cell, Vec<PlacedUnit>>,
+) -> std::borrow::Cow<'a, [Cell]> {
+    match region {
+        Some(Region::Hexes { anchors, distance: 0, .. }) if anchors.len() > 1 => {
+            let mut by_load = candidates.to_vec();
+            by_load.sort_by_key(|c| stacks.get(c).map_or(0, Vec::len));
+            std::borrow::Cow::Owned(by_load)
+        }
+        _ => std::borrow::Cow::Borrowed(candidates),
+    }
+}
 
 /// The counters each placement asks for (id, starts reduced), in printed order, with no
 /// counter asked for more often than the manifest has it; the uses beyond that.

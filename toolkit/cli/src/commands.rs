@@ -213,7 +213,7 @@ fn exit_for(
     if loaded.has_errors() {
         Exit::Unusable
     } else if found.into_iter().any(fails)
-        || loaded.diagnostics.iter().any(|d| d.known.is_none() && fails(d.severity))
+        || loaded.diagnostics.iter().any(|d| d.known().is_none() && fails(d.severity))
     {
         Exit::Findings
     } else {

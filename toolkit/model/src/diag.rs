@@ -25,10 +25,17 @@ pub struct Diagnostic {
     pub expected: Option<String>,
     /// Suggestions, such as "did you mean `3/18 Gar`?".
     pub hints: Vec<String>,
-    /// What the finding is about, as `errata.yaml` names it to acknowledge it (the printed
-    /// turn of an `unknown-turn`, the game of a `no-stacking-rules`); none when it cannot
-    /// be acknowledged.
-    pub subject: Option<String>,
+    /// What the finding is about, as `errata.yaml` names it to acknowledge it, and whether
+    /// it does; none when it cannot be acknowledged.
+    pub subject: Option<Box<Subject>>,
+}
+
+/// What a finding made while loading is about, for `errata.yaml` to acknowledge it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subject {
+    /// As `errata.yaml` names it: the printed turn of an `unknown-turn`, the game of a
+    /// `no-stacking-rules`.
+    pub name: String,
     /// The note of the `errata.yaml` entry that acknowledges it, if one does.
     pub known: Option<String>,
 }
@@ -44,7 +51,6 @@ impl Diagnostic {
             expected: None,
             hints: vec![],
             subject: None,
-            known: None,
         }
     }
 
@@ -59,13 +65,18 @@ impl Diagnostic {
 
     /// Names what the finding is about, for `errata.yaml` to acknowledge it.
     pub fn with_subject(mut self, subject: impl Into<String>) -> Self {
-        self.subject = Some(subject.into());
+        self.subject = Some(Box::new(Subject { name: subject.into(), known: None }));
         self
+    }
+
+    /// The note of the `errata.yaml` entry that acknowledges it, if one does.
+    pub fn known(&self) -> Option<&str> {
+        self.subject.as_ref()?.known.as_deref()
     }
 
     /// Does it need attention: a warning or error that `errata.yaml` does not acknowledge?
     pub fn needs_attention(&self) -> bool {
-        self.severity.needs_attention() && self.known.is_none()
+        self.severity.needs_attention() && self.known().is_none()
     }
 
     /// Does it make the input unusable (an error that is no finding)?
@@ -147,7 +158,7 @@ impl Sources {
     /// Renders a diagnostic for a terminal or a log: `path:line:col: severity: message`,
     /// then the source line with a caret, then what was expected and the hints.
     pub fn render(&self, d: &Diagnostic) -> String {
-        let known = if d.known.is_some() { " (known)" } else { "" };
+        let known = if d.known().is_some() { " (known)" } else { "" };
         let sev = match d.kind {
             Some(kind) => format!("{}[{kind}]{known}", d.severity),
             None => d.severity.to_string(),
@@ -219,8 +230,8 @@ impl Sources {
             "message": d.message,
             "expected": d.expected,
             "hints": d.hints,
-            "subject": d.subject,
-            "known": d.known,
+            "subject": d.subject.as_ref().map(|s| &s.name),
+            "known": d.known(),
         })
     }
 }

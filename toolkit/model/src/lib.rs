@@ -32,7 +32,7 @@ mod validate;
 mod yaml;
 
 pub use assumptions::Assumption;
-pub use diag::{Diagnostic, SourceFile, SourceResult, Sources, suggest};
+pub use diag::{Diagnostic, SourceFile, SourceResult, Sources, Subject, suggest};
 pub use finding::{Certainty, FindingKind, Severity};
 pub use game::{
     Formation, Game, MapArt, ParsedPlacement, ParsedScenario, ParsedUnits, PlacementKind,

@@ -255,12 +255,12 @@ pub fn load_game(
         );
     }
     for w in &mut warnings {
-        if let (Some(kind), Some(subject)) = (w.kind, &w.subject) {
-            w.known = game
+        if let (Some(kind), Some(subject)) = (w.kind, w.subject.as_mut()) {
+            subject.known = game
                 .known_errata
                 .known
                 .iter()
-                .find(|k| k.kind.v == kind && k.subject.v == *subject)
+                .find(|k| k.kind.v == kind && k.subject.v == subject.name)
                 .map(|k| k.note.clone().unwrap_or_default());
         }
     }

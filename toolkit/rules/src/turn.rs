@@ -87,10 +87,10 @@ fn normal(s: &str) -> String {
     }
     // `4:00 pm`: a whole hour before `am`/`pm` is written without its minutes.
     for k in 1..words.len() {
-        if words[k] == "am" || words[k] == "pm" {
-            if let Some(h) = words[k - 1].strip_suffix(":00") {
-                words[k - 1] = h.to_string();
-            }
+        if (words[k] == "am" || words[k] == "pm")
+            && let Some(h) = words[k - 1].strip_suffix(":00")
+        {
+            words[k - 1] = h.to_string();
         }
     }
     words.join(" ")

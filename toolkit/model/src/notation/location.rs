@@ -315,7 +315,7 @@ impl Cursor<'_> {
 
     fn expr(&mut self) -> Option<LocationExpr> {
         // `in hex 0514`, `in 0721`
-        if !(self.eat("in") && !self.done()) {
+        if !self.eat("in") || self.done() {
             self.i = 0;
         }
         let save = self.i;
