@@ -100,3 +100,79 @@ fn printed_set_up_forms_place_their_units_and_a_wrong_place_name_is_found() {
         assert!(hexes.iter().all(|h| listed.contains(&h.as_str())), "{name}: {hexes:?}");
     }
 }
+
+const TABLE: &str = r#"id: meeting
+title: A set-up table (test)
+section: "E.30"
+setup:
+  - side: north
+    section: "E.31"
+    table:
+      columns: [unit, size, command, type, strength, hex]
+      marks: {"*": "starts disrupted (E.31)"}
+      rows:
+        - ["1/1", "Bn", "1 Bde", "Inf", "3*", "09.03 (Old works)"]
+        - ["2/1", "Bn", "1 Bde", "Inf", "6", "09.02"]
+        - ["1 Bde HQ", "", "1 Bde", "", "", "10.02"]
+  - side: south
+    section: "E.32"
+    table:
+      columns: [hex, unit, note]
+      rows:
+        - ["03.08", "7 Bde HQ", "with the brigade"]
+        - ["w/i 1 03.08", "1/7 Inf Bn, 2/7 Inf Bn", ""]
+"#;
+
+#[test]
+fn a_set_up_printed_as_a_table_is_read_row_by_row() {
+    let tmp = tempfile::tempdir().unwrap();
+    forms_game(tmp.path());
+    std::fs::write(
+        tmp.path().join("sources/example-oasis/scenarios/meeting.yaml"),
+        TABLE,
+    )
+    .unwrap();
+    let out = muster(tmp.path(), &["validate", "--format", "json"]);
+    let findings: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let serious: Vec<&Value> =
+        findings.iter().filter(|f| f["severity"] != "info").collect();
+    let kinds: Vec<&str> = serious.iter().filter_map(|f| f["kind"].as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["type-differs"],
+        "the table's `Inf` for an armoured battalion: {serious:#?}"
+    );
+    assert_eq!(
+        (serious[0]["line"].as_u64(), serious[0]["column"].as_u64()),
+        (Some(12), Some(13)),
+        "at the row's unit: {}",
+        serious[0]
+    );
+    let out = muster(
+        tmp.path(),
+        &["--quiet", "build", "--map-dpi", "20", "--dpi", "20", "--sheet-dpi", "10"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let module: Value = serde_json::from_slice(
+        &std::fs::read(tmp.path().join("dist/example-oasis/module.json")).unwrap(),
+    )
+    .unwrap();
+    let at = |name: &str| -> Vec<String> {
+        module[0]["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["name"] == name)
+            .map(|p| p["location"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        at("1/1 Inf Bn"),
+        ["09.03"],
+        "`1/1` with its type and size, the mark read"
+    );
+    assert_eq!(at("2/1 Arm Bn"), ["09.02"]);
+    assert_eq!(at("1 Bde HQ"), ["10.02"]);
+    assert_eq!(at("7 Bde HQ"), ["03.08"]);
+    assert_eq!(at("1/7 Inf Bn").len() + at("2/7 Inf Bn").len(), 2);
+}

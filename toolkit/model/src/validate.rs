@@ -1196,6 +1196,11 @@ fn parse_scenario(
                 units,
             });
         }
+        if let Some(table) = &block.table {
+            placements.extend(crate::setup_table::placements(
+                block, table, marks, &is_label, errors,
+            ));
+        }
     }
     for r in &s.reinforcements {
         sides.check(&r.side, errors);

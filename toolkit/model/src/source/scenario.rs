@@ -82,8 +82,48 @@ pub struct SetupBlock {
     /// A printed heading that the lines fall under (`XXI Italian Corps:`). Default: none.
     #[serde(default)]
     pub heading: Option<Spanned<String>>,
-    /// The placements, in printed order.
+    /// The placements, in printed order. Default: none (a block printed as a table).
+    #[serde(default)]
     pub placements: Vec<Placement>,
+    /// The placements printed as a table (unit, size, command, type, strength, hex), read
+    /// row by row after `placements`. Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<SetupTable>,
+}
+
+/// A set-up printed as a table: one row per unit, its cells under named columns.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetupTable {
+    /// What each printed column holds, in printed order.
+    pub columns: Vec<Spanned<SetupColumn>>,
+    /// The rows, each a cell per column, as printed (`""` for an empty cell).
+    pub rows: Vec<Vec<Spanned<String>>>,
+    /// The table's footnote marks and what each means there (`"*": starts fatigued`): a
+    /// mark printed at the end of a cell is read as that footnote, and the cell without it.
+    /// Marks mean different things in different tables. Default: none.
+    #[serde(default)]
+    pub marks: std::collections::BTreeMap<String, String>,
+}
+
+/// What a column of a set-up table holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SetupColumn {
+    /// The unit, as the row prints it.
+    Unit,
+    /// Its size word (`Brig`, `Div`), checked against the counter's size.
+    Size,
+    /// Its type word (`Inf`, `Cav`), checked against the counter's type.
+    Type,
+    /// The command (formation) it belongs to: the row's units are looked for there first.
+    Command,
+    /// Its strength in this scenario (`5`), as printed.
+    Strength,
+    /// Where it sets up: a hex, a hex and its place, a place, or any location form.
+    Hex,
+    /// A remark kept as printed.
+    Note,
 }
 
 /// One printed setup line: a location and the units set up there.

@@ -1,0 +1,163 @@
+//! Set-ups printed as tables (unit, size, command, type, strength, hex): each row read as
+//! a setup line, its footnote marks as the table defines them, its command as the
+//! formation its units belong to, its type and size words as the units' label (checked
+//! against the counters), its strength as the units' printed strength in that scenario.
+
+use crate::diag::Diagnostic;
+use crate::game::{ParsedPlacement, ParsedUnits, PlacementKind};
+use crate::notation::{self, Marks};
+use crate::source::{SetupBlock, SetupColumn, SetupTable};
+use crate::span::Spanned;
+
+/// The setup lines a table prints, in row order. A table without a `unit` and a `hex`
+/// column, or a row with another number of cells than the table has columns, is an error
+/// where it is printed.
+pub(crate) fn placements(
+    block: &SetupBlock,
+    table: &SetupTable,
+    marks: &Marks,
+    is_label: &dyn Fn(&str) -> bool,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<ParsedPlacement> {
+    let column = |kind: SetupColumn| table.columns.iter().position(|c| c.v == kind);
+    let (Some(unit), Some(hex)) = (column(SetupColumn::Unit), column(SetupColumn::Hex))
+    else {
+        let at = table.columns.first().map_or(block.side.span, |c| c.span);
+        errors.push(
+            Diagnostic::error(at, "a set-up table needs a `unit` and a `hex` column")
+                .with_expected(
+                    "columns such as [unit, size, command, type, strength, hex]",
+                ),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for row in &table.rows {
+        if row.len() != table.columns.len() {
+            let at = row.first().map_or(block.side.span, |c| c.span);
+            errors.push(
+                Diagnostic::error(
+                    at,
+                    format!(
+                        "the row has {} cells, but the table has {} columns",
+                        row.len(),
+                        table.columns.len()
+                    ),
+                )
+                .with_expected("a cell under each column, `\"\"` for an empty one"),
+            );
+            continue;
+        }
+        let cell = |kind: SetupColumn| {
+            column(kind)
+                .map(|k| without_marks(&row[k], &table.marks))
+                .filter(|c| !c.v.is_empty())
+        };
+        let unit_cell = without_marks(&row[unit], &table.marks);
+        let mut units = ParsedUnits { printed: vec![], items: vec![], origin: vec![] };
+        if !unit_cell.v.is_empty() {
+            units.items = notation::parse_units(&unit_cell.v, marks);
+            units.origin = vec![0; units.items.len()];
+            units.printed = vec![unit_cell];
+        }
+        let words: Vec<String> = [SetupColumn::Type, SetupColumn::Size]
+            .into_iter()
+            .filter_map(|k| cell(k).map(|c| c.v))
+            .collect();
+        let strength = cell(SetupColumn::Strength).map(|c| c.v);
+        for item in units.items.iter_mut().filter(|i| !i.unparsed) {
+            if item.label.is_none() && !words.is_empty() {
+                item.label = Some(words.join(" "));
+            }
+            if item.strength.is_none() {
+                item.strength.clone_from(&strength);
+            }
+        }
+        let location_text = without_marks(&row[hex], &table.marks);
+        let location = notation::parse_location(&location_text.v, is_label);
+        out.push(ParsedPlacement {
+            kind: PlacementKind::Setup,
+            side: block.side.v.clone(),
+            section: block.section.clone(),
+            heading: cell(SetupColumn::Command)
+                .map(|c| c.v)
+                .or_else(|| block.heading.as_ref().map(|h| h.v.clone())),
+            turn: None,
+            area: None,
+            group: None,
+            location: (!location_text.v.is_empty()).then_some(location),
+            location_text: (!location_text.v.is_empty()).then_some(location_text),
+            units,
+        });
+    }
+    out
+}
+
+/// A cell without the footnote marks printed at its end (`5*` is `5` with the mark `*`;
+/// `Meagher [a]` is `Meagher` with `a`), trimmed; its span still starts where it did.
+fn without_marks(
+    cell: &Spanned<String>,
+    marks: &std::collections::BTreeMap<String, String>,
+) -> Spanned<String> {
+    let mut text = cell.v.trim_end();
+    loop {
+        let found = marks.keys().find_map(|m| {
+            let bracketed = [format!("[{m}]"), format!("({m})")];
+            let symbol = !m.chars().any(char::is_alphanumeric);
+            if let Some(rest) =
+                bracketed.iter().find_map(|b| text.strip_suffix(b.as_str()))
+            {
+                Some(rest)
+            } else if symbol {
+                text.strip_suffix(m.as_str())
+            } else {
+                text.strip_suffix(m.as_str()).filter(|r| r.ends_with(' '))
+            }
+        });
+        match found {
+            Some(rest) if !rest.trim().is_empty() => text = rest.trim_end(),
+            _ => break,
+        }
+    }
+    let lead = text.len() - text.trim_start().len();
+    Spanned::new(text.trim_start().to_string(), shifted(cell, lead))
+}
+
+/// The cell's span, its start moved `by` bytes on (a cell printed with leading spaces).
+fn shifted(cell: &Spanned<String>, by: usize) -> crate::Span {
+    let mut span = cell.span;
+    if by > 0 {
+        let by = u32::try_from(by).unwrap_or(0);
+        span.offset += by;
+        span.column += by;
+        span.len = span.len.saturating_sub(by);
+    }
+    span
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spanned(s: &str) -> Spanned<String> {
+        Spanned::new(s.to_string(), crate::Span::detached())
+    }
+
+    #[test]
+    fn footnote_marks_come_off_the_end_of_a_cell() {
+        let marks =
+            [("*".to_string(), "fatigued".to_string()), ("a".into(), "see 4.2".into())]
+                .into_iter()
+                .collect();
+        assert_eq!(without_marks(&spanned("5*"), &marks).v, "5");
+        assert_eq!(without_marks(&spanned("Meagher [a]"), &marks).v, "Meagher");
+        assert_eq!(without_marks(&spanned("Meagher a*"), &marks).v, "Meagher");
+        assert_eq!(without_marks(&spanned("Jackson"), &marks).v, "Jackson", "no mark");
+        assert_eq!(
+            without_marks(&spanned("Hanna"), &marks).v,
+            "Hanna",
+            "a letter of a word"
+        );
+        assert_eq!(without_marks(&spanned("*"), &marks).v, "*", "a mark alone stays");
+    }
+}
