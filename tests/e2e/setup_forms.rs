@@ -176,3 +176,24 @@ fn a_set_up_printed_as_a_table_is_read_row_by_row() {
     assert_eq!(at("7 Bde HQ"), ["03.08"]);
     assert_eq!(at("1/7 Inf Bn").len() + at("2/7 Inf Bn").len(), 2);
 }
+
+#[test]
+fn a_hex_of_a_map_letter_the_game_has_not_is_a_bad_hex() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("sources/gazala-scs");
+    copy_tree(&root().join("sources/gazala-scs"), &game);
+    let path = game.join("scenarios/cauldron-and-knightsbridge.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("location: \"A40.06\""));
+    std::fs::write(
+        &path,
+        text.replacen("location: \"A40.06\"", "location: \"N40.06\"", 1),
+    )
+    .unwrap();
+    let out =
+        muster(tmp.path(), &["validate", "--scenario", "cauldron-and-knightsbridge"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line =
+        text.lines().find(|l| l.contains("N40.06")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("bad-hex"), "a map letter no map has: {line}");
+}

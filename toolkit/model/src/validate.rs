@@ -1241,6 +1241,16 @@ fn parse_scenario(
 fn looks_like_label(board: &Board, w: &str) -> bool {
     board.sheets().iter().any(|s| {
         let n = &s.numbering;
+        // `N5507` where the maps are lettered `W` and `E`: a label of a map there is not,
+        // which is a bad hex, not text.
+        if n.prefix.len() == 1
+            && n.prefix.chars().all(|c| c.is_ascii_uppercase())
+            && w.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && w.is_char_boundary(1)
+            && n.parse_numbers(&format!("{}{}", n.prefix, &w[1..])).is_ok()
+        {
+            return true;
+        }
         let Some(rest) = w.strip_prefix(n.prefix.as_str()) else { return false };
         if n.column.letters || n.row.letters {
             // `F13`, `13F`: the form is the numbering's own (it may lie off the map).
