@@ -197,3 +197,65 @@ fn a_hex_of_a_map_letter_the_game_has_not_is_a_bad_hex() {
         text.lines().find(|l| l.contains("N40.06")).unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("bad-hex"), "a map letter no map has: {line}");
 }
+
+const BOXES_AND_STATES: &str = r#"id: meeting
+title: Boxes and states (test)
+section: "E.40"
+setup:
+  - side: north
+    section: "E.41"
+    placements:
+      - {location: "See E.45", units: "1 Bde HQ"}
+      - {location: "09.03 - disrupted", units: "1/1 Inf Bn"}
+      - {location: "09.02—R", units: "2/1 Arm Bn"}
+  - side: south
+    section: "E.42"
+    placements:
+      - {location: "Reinforcement Pool", units: "7 Bde HQ"}
+"#;
+
+#[test]
+fn a_holding_box_in_the_hex_column_and_a_state_after_the_hex_are_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    forms_game(tmp.path());
+    std::fs::write(
+        tmp.path().join("sources/example-oasis/scenarios/meeting.yaml"),
+        BOXES_AND_STATES,
+    )
+    .unwrap();
+    let out = muster(tmp.path(), &["validate", "--format", "json"]);
+    let findings: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let serious: Vec<&Value> =
+        findings.iter().filter(|f| f["severity"] != "info").collect();
+    assert_eq!(serious.len(), 1, "{serious:#?}");
+    let f = serious[0];
+    assert_eq!(f["kind"], "unknown-mark", "{f}");
+    assert_eq!((f["line"].as_u64(), f["column"].as_u64()), (Some(9), Some(29)), "at the state: {f}");
+    let out = muster(
+        tmp.path(),
+        &["--quiet", "build", "--map-dpi", "20", "--dpi", "20", "--sheet-dpi", "10"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let module: Value = serde_json::from_slice(
+        &std::fs::read(tmp.path().join("dist/example-oasis/module.json")).unwrap(),
+    )
+    .unwrap();
+    let piece = |name: &str| -> Value {
+        module[0]["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} in {module}"))
+    };
+    assert_eq!(piece("1 Bde HQ")["location"], "See E.45", "the box the row names");
+    assert_eq!(piece("7 Bde HQ")["location"], "Reinforcement Pool");
+    assert_eq!(
+        piece("1/1 Inf Bn")["reduced"],
+        false,
+        "an unknown state leaves the front up"
+    );
+    assert_eq!(piece("2/1 Arm Bn")["reduced"], true, "`R` is the game's reduced mark");
+    assert_eq!(piece("2/1 Arm Bn")["location"], "09.02");
+}

@@ -96,7 +96,8 @@ pub(crate) fn unknown_areas(
 /// Is a printed area a hex of the board (`5108`, `at A1.14`, `hex 4400`) or a place a map
 /// names: units enter there, and that is checked against the board, not the entry areas.
 fn is_hex_or_place(game: &Game, name: &str) -> bool {
-    let bare = name.trim();
+    // `1018 behind III Corps`: the order of entry after the hex.
+    let bare = name.split(" behind ").next().unwrap_or(name).trim();
     let bare = ["at ", "hex ", "at hex "]
         .iter()
         .fold(bare, |b, p| b.strip_prefix(p).unwrap_or(b));
@@ -139,5 +140,6 @@ mod tests {
         assert!(covers("A to K", "F") && !covers("A to K", "L"));
         assert!(covers("Tobruk", "tobruk") && !covers("Tobruk", "T"));
         assert!(is_description("on the play area edge") && !is_description("B or C"));
+        assert_eq!(area_names("1017 or 1018 behind III Corps"), ["1017", "1018 behind III Corps"]);
     }
 }

@@ -43,6 +43,12 @@ pub enum Region {
         /// Hexes also allowed (`A53.12 and/or with any of the above`).
         plus: Vec<Cell>,
     },
+    /// A holding box off the map that the location names (`DAF box`, `Reinforcement
+    /// Pool`, `See 5.2`): the units start there.
+    Box {
+        /// The box's name, as printed.
+        name: String,
+    },
     /// The location cannot be turned into hexes, and why.
     Unresolved {
         /// What kind of finding this makes: [`FindingKind::BadHex`],
@@ -207,6 +213,16 @@ pub fn place_cells(game: &Game, printed: &str) -> Vec<Cell> {
     out
 }
 
+/// Does a location that names no map place name a holding box off the map: a box, pool,
+/// display or track, or a rule to see (`DAF box`, `Reinforcement Pool`, `See 5.2`)?
+fn names_a_box(printed: &str) -> bool {
+    let l = printed.trim().to_lowercase();
+    l.starts_with("see ")
+        || l.split_whitespace().any(|w| {
+            matches!(w, "box" | "boxes" | "pool" | "display" | "track" | "holding")
+        })
+}
+
 /// A place name as compared: lowercase, `’` as `'`, without a leading `the`.
 fn place_key(name: &str) -> String {
     let l = name.trim().to_lowercase().replace('’', "'");
@@ -271,7 +287,7 @@ pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
             Ok(c) => within(game, board, c, *distance),
             Err(e) => bad(e),
         },
-        LocationExpr::Named { hex, .. } => {
+        LocationExpr::Named { hex, .. } | LocationExpr::InState { hex, .. } => {
             region(game, resolver, &LocationExpr::Hex { hex: hex.clone() })
         }
         LocationExpr::Hexes { hexes, runs, extended } => {
@@ -307,6 +323,9 @@ pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
         }
         LocationExpr::Place { place, distance } => {
             let anchors = place_cells(game, place);
+            if anchors.is_empty() && *distance == 0 && names_a_box(place) {
+                return Region::Box { name: place.clone() };
+            }
             if anchors.is_empty() {
                 return Region::unresolved(
                     FindingKind::UnparsedLocation,
@@ -345,7 +364,7 @@ pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
                 match region(game, resolver, o) {
                     Region::Hexes { cells, .. } => plus.extend(cells),
                     Region::WithUnits { target, .. } => tgt = Some(target),
-                    u @ Region::Unresolved { .. } => return u,
+                    u @ (Region::Unresolved { .. } | Region::Box { .. }) => return u,
                 }
             }
             match tgt {

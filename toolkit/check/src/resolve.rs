@@ -1087,16 +1087,7 @@ fn abbreviates_name(ours: &[&str], theirs: &[&str]) -> bool {
 /// The span of a byte range inside a printed YAML string, when the scalar is written plain
 /// or quoted on one line; the whole value's span otherwise.
 pub fn locate(origin: &Spanned<String>, range: Range<usize>) -> Span {
-    // The scalar starts at the span; a quoted scalar starts one byte later.
-    let quoted = origin.span.len as usize >= origin.v.len() + 2;
-    let delta = range.start + usize::from(quoted);
-    if origin.v.contains('\n') || range.end > origin.v.len() {
-        return origin.span;
-    }
-    let chars = origin.v[..range.start].chars().count() + usize::from(quoted);
-    let mut s = origin.span.within(delta, range.end - range.start);
-    s.column = origin.span.column + chars as u32;
-    s
+    origin.span_of(range)
 }
 
 #[cfg(test)]

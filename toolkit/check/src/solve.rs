@@ -221,7 +221,11 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
             |t| t.span,
         );
         let holding = match &p.kind {
-            PlacementKind::Setup => None,
+            // A setup line that names a holding box starts its units there.
+            PlacementKind::Setup => match &regions[pi] {
+                Some(Region::Box { name }) => Some(name.clone()),
+                _ => None,
+            },
             PlacementKind::Reinforcement => Some(format!(
                 "Reinforcements: {}{}",
                 turn_words(p.turn.as_deref().unwrap_or_default()),
@@ -234,8 +238,10 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
         let reg = &regions[pi];
         // Where the line's units may go. Placing them does not change it: each goes on
         // one of these hexes, and the line's own region is not a list of hexes.
-        let cells =
-            reg.as_ref().map(|r| candidates(game, r, &units, &regions, &placements, pi));
+        let cells = reg
+            .as_ref()
+            .filter(|r| !matches!(r, Region::Box { .. }))
+            .map(|r| candidates(game, r, &units, &regions, &placements, pi));
         let mut failed: Vec<String> = Vec::new();
         for (id, reduced) in &wanted[pi] {
             let counter =
@@ -452,7 +458,7 @@ fn candidates(
             c.retain(|x| seen.insert(*x));
             c
         }
-        Region::Unresolved { .. } => vec![],
+        Region::Box { .. } | Region::Unresolved { .. } => vec![],
     }
 }
 

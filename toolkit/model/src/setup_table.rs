@@ -75,6 +75,13 @@ pub(crate) fn placements(
         }
         let location_text = without_marks(&row[hex], &table.marks);
         let location = notation::parse_location(&location_text.v, is_label);
+        crate::validate::start_state(
+            &location,
+            &location_text,
+            &mut units,
+            marks,
+            errors,
+        );
         out.push(ParsedPlacement {
             kind: PlacementKind::Setup,
             side: block.side.v.clone(),
@@ -120,18 +127,20 @@ fn without_marks(
         }
     }
     let lead = text.len() - text.trim_start().len();
-    Spanned::new(text.trim_start().to_string(), shifted(cell, lead))
+    let tail = cell.v.len() - text.len();
+    Spanned::new(text.trim_start().to_string(), shifted(cell, lead, tail))
 }
 
-/// The cell's span, its start moved `by` bytes on (a cell printed with leading spaces).
-fn shifted(cell: &Spanned<String>, by: usize) -> crate::Span {
+/// The cell's span, its start moved `lead` bytes on (a cell printed with leading spaces)
+/// and its end `tail` bytes back (the marks taken off), so that places within the text
+/// still point at the file.
+fn shifted(cell: &Spanned<String>, lead: usize, tail: usize) -> crate::Span {
     let mut span = cell.span;
-    if by > 0 {
-        let by = u32::try_from(by).unwrap_or(0);
-        span.offset += by;
-        span.column += by;
-        span.len = span.len.saturating_sub(by);
-    }
+    let (lead, tail) =
+        (u32::try_from(lead).unwrap_or(0), u32::try_from(tail).unwrap_or(0));
+    span.offset += lead;
+    span.column += lead;
+    span.len = span.len.saturating_sub(lead + tail);
     span
 }
 

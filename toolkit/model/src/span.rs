@@ -182,3 +182,23 @@ impl<T: JsonSchema> JsonSchema for Spanned<T> {
         T::inline_schema()
     }
 }
+
+impl Spanned<String> {
+    /// The span of the bytes `range` of the text: where in the file they are printed (a
+    /// quoted scalar starts one byte after its span). A text over several lines, or a range
+    /// past its end, gives the whole text's span.
+    pub fn span_of(&self, range: std::ops::Range<usize>) -> Span {
+        let quoted = self.span.len as usize >= self.v.len() + 2;
+        let delta = range.start + usize::from(quoted);
+        if self.v.contains('\n')
+            || range.end > self.v.len()
+            || !self.v.is_char_boundary(range.start)
+        {
+            return self.span;
+        }
+        let chars = self.v[..range.start].chars().count() + usize::from(quoted);
+        let mut s = self.span.within(delta, range.end - range.start);
+        s.column = self.span.column + chars as u32;
+        s
+    }
+}

@@ -64,6 +64,13 @@ pub enum LocationExpr {
         #[serde(skip_serializing_if = "Vec::is_empty")]
         extended: Vec<HexRef>,
     },
+    /// A hex and the state its units start in (`2818—in Battle mode`, `2818 - disrupted`).
+    InState {
+        /// The hex.
+        hex: HexRef,
+        /// The state as printed (`in Battle mode`), and where it is in the location.
+        state: HexRef,
+    },
     /// A hex and the place the map names there (`1217 (Charleroi)`).
     Named {
         /// The hex.
@@ -143,7 +150,9 @@ impl LocationExpr {
     /// Every hex label the location names.
     pub fn hexes(&self) -> Vec<&HexRef> {
         match self {
-            LocationExpr::Hex { hex } | LocationExpr::Named { hex, .. } => vec![hex],
+            LocationExpr::Hex { hex }
+            | LocationExpr::Named { hex, .. }
+            | LocationExpr::InState { hex, .. } => vec![hex],
             LocationExpr::Hexes { hexes, runs, extended } => hexes
                 .iter()
                 .chain(runs.iter().flat_map(|r| [&r.from, &r.to]))
@@ -214,7 +223,7 @@ impl Cursor<'_> {
         let rest = &self.s[self.i..];
         let end = rest
             .find(|c: char| {
-                c.is_whitespace() || c == ',' || c == ':' || c == '(' || c == ')'
+                c.is_whitespace() || matches!(c, ',' | ':' | '(' | ')' | '—' | '–')
             })
             .unwrap_or(rest.len());
         (self.i, &rest[..end])
@@ -403,9 +412,24 @@ impl Cursor<'_> {
                     extended,
                 });
             }
-            // `1217 (Charleroi)`
+            // `2818—in Battle mode`, `2818 - in Battle mode`
             self.skip_ws();
             let rest = &self.s[self.i..];
+            if let Some(dash) =
+                ["—", "–", "- ", "-- "].iter().find(|d| rest.starts_with(**d))
+            {
+                let start = self.i + dash.len();
+                let text = self.s[start..].trim();
+                if !text.is_empty() {
+                    let at = start
+                        + (self.s[start..].len() - self.s[start..].trim_start().len());
+                    let state =
+                        HexRef { label: text.to_string(), range: at..at + text.len() };
+                    self.i = self.s.len();
+                    return Some(LocationExpr::InState { hex: hex.clone(), state });
+                }
+            }
+            // `1217 (Charleroi)`
             if let Some(inner) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')'))
                 && !inner.trim().is_empty()
                 && !inner.contains(['(', ')'])
@@ -433,8 +457,10 @@ impl Cursor<'_> {
         let _ = self.eat("the");
         let place = self.rest_text();
         let words = place.split_whitespace().count();
+        // `See 5.2` names a rule's box: its digits are a section.
+        let see = place.to_lowercase().starts_with("see ");
         let plain = place.chars().all(|c| c.is_alphabetic() || " '’-.".contains(c));
-        (plain && (1..=5).contains(&words))
+        ((plain || see) && (1..=5).contains(&words))
             .then_some(LocationExpr::Place { place, distance })
     }
 
@@ -704,6 +730,17 @@ mod tests {
             LocationExpr::Place { place: "Charleroi".into(), distance: 0 }
         );
         assert_eq!(parse_location("Any Hex", &four), LocationExpr::Anywhere);
+        for t in ["2818—in Battle mode", "2818 - in Battle mode", "2818 – in Battle mode"]
+        {
+            let LocationExpr::InState { hex, state } = parse_location(t, &four) else {
+                panic!("{t}")
+            };
+            assert_eq!(
+                (hex.label.as_str(), state.label.as_str()),
+                ("2818", "in Battle mode")
+            );
+            assert_eq!(&t[state.range.clone()], "in Battle mode");
+        }
         assert!(matches!(parse_location("in hex 0514", &four), LocationExpr::Hex { .. }));
         assert!(matches!(parse_location("in 0721", &four), LocationExpr::Hex { .. }));
         assert_eq!(
