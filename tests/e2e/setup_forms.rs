@@ -230,7 +230,11 @@ fn a_holding_box_in_the_hex_column_and_a_state_after_the_hex_are_read() {
     assert_eq!(serious.len(), 1, "{serious:#?}");
     let f = serious[0];
     assert_eq!(f["kind"], "unknown-mark", "{f}");
-    assert_eq!((f["line"].as_u64(), f["column"].as_u64()), (Some(9), Some(29)), "at the state: {f}");
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(9), Some(29)),
+        "at the state: {f}"
+    );
     let out = muster(
         tmp.path(),
         &["--quiet", "build", "--map-dpi", "20", "--dpi", "20", "--sheet-dpi", "10"],

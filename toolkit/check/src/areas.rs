@@ -140,6 +140,9 @@ mod tests {
         assert!(covers("A to K", "F") && !covers("A to K", "L"));
         assert!(covers("Tobruk", "tobruk") && !covers("Tobruk", "T"));
         assert!(is_description("on the play area edge") && !is_description("B or C"));
-        assert_eq!(area_names("1017 or 1018 behind III Corps"), ["1017", "1018 behind III Corps"]);
+        assert_eq!(
+            area_names("1017 or 1018 behind III Corps"),
+            ["1017", "1018 behind III Corps"]
+        );
     }
 }

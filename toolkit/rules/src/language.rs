@@ -163,9 +163,12 @@ pub struct StackingRule<S> {
 #[serde(rename_all = "kebab-case")]
 pub enum OpposingUnits {
     /// Opposing units never stack (Gazala Line 1942 8.3, Dance of War 6.3).
-    #[default]
     Forbidden,
-    /// The rules do not say; no check is made.
+    /// The rules let opposing units share a hex (Conflict of Heroes 5.0); no check is made.
+    Allowed,
+    /// The rules do not say; no check is made. The default: only what a game states is
+    /// enforced.
+    #[default]
     Unstated,
 }
 
@@ -176,10 +179,11 @@ pub struct Ruleset<S> {
     /// Stacking rules; every one must hold.
     #[serde(default)]
     pub stacking: Vec<StackingRule<S>>,
-    /// Whether opposing units may share a hex. Default: forbidden.
+    /// Whether opposing units may share a hex, as the rules state it. Default: unstated,
+    /// and not checked anywhere.
     #[serde(default)]
     pub opposing_units: OpposingUnits,
-    /// The rule section that forbids opposing units from stacking. Default: none.
+    /// The rule section that forbids (or allows) opposing units to stack. Default: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opposing_units_section: Option<String>,
     /// Terrain no unit may occupy (ids from the game's terrain list). Default: none.

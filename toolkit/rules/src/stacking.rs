@@ -453,7 +453,7 @@ mod tests {
     #[test]
     fn findings_come_by_hex_then_side_with_each_stack_by_id() {
         let r = ruleset(
-            r#"{ "stacking": [{ "section": "4.3", "any_of": [{ "all_of": [{ "count": {}, "max": 1 }] }] }] }"#,
+            r#"{ "stacking": [{ "section": "4.3", "any_of": [{ "all_of": [{ "count": {}, "max": 1 }] }] }], "opposing_units": "forbidden" }"#,
         );
         let at = |id: &str, side: &str, hex: &str| {
             let mut u = unit(id, Category::Combat, "battalion", None);
@@ -480,7 +480,7 @@ mod tests {
         assert_eq!(
             found,
             [
-                // Opposing units first (the ruleset's default forbids them), all by id.
+                // Opposing units first (the ruleset forbids them), all by id.
                 stack("2403", &["a", "c", "y", "z"]),
                 stack("2403", &["y", "z"]),
                 stack("2403", &["a", "c"]),

@@ -999,6 +999,18 @@ mod tests {
     }
 
     #[test]
+    fn opposing_units_are_checked_only_where_the_rules_forbid_them() {
+        for rules in [
+            r#"{}"#,
+            r#"{"opposing_units": "unstated"}"#,
+            r#"{"opposing_units": "allowed", "opposing_units_section": "5.0"}"#,
+        ] {
+            let live = LiveRules::compile(&doc(rules));
+            assert!(live.hex.is_empty(), "{rules}: no check of opposing units");
+        }
+    }
+
+    #[test]
     fn opposing_units_are_two_sides_with_units_other_than_markers() {
         let live = LiveRules::compile(&doc(
             r#"{"opposing_units": "forbidden", "opposing_units_section": "6.3"}"#,
