@@ -293,3 +293,24 @@ fn the_book_counts_each_games_bends_as_its_bends_file_lists_them() {
         );
     }
 }
+
+#[test]
+fn a_back_that_is_a_state_is_turned_to_by_its_name_in_vassal() {
+    let Some(tools) = tools() else { return };
+    let module = built().join("dist/borodino-1812.vmod");
+    let run = crate::vassal::play(
+        &tools,
+        &module,
+        &["--setup", "borodino.vsav", "--key", "old-guard=Disordered"],
+        "corpus-borodino-disordered",
+    );
+    run.assert_clean("borodino-1812");
+    let action = &run.action(0);
+    let chat: Vec<&str> =
+        action["chat"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(
+        chat.iter().any(|l| l.ends_with("Old Guard is now Disordered")),
+        "the command and its report name the state (Borodino 2.2): {chat:?}"
+    );
+    assert!(!chat.iter().any(|l| l.contains("step loss")), "{chat:?}");
+}

@@ -249,3 +249,49 @@ fn sheet_images_show_no_seam_between_neighbouring_counters() {
     }
     assert!(boundaries > 100, "{boundaries} boundaries checked");
 }
+
+/// The luminance of a counter image's pixel at a fraction of its width and height.
+fn luminance_at(bytes: &[u8], fx: f64, fy: f64) -> i32 {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(
+        png::Transformations::EXPAND | png::Transformations::STRIP_16,
+    );
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let (x, y) =
+        ((fx * f64::from(info.width)) as usize, (fy * f64::from(info.height)) as usize);
+    let i = (y * info.width as usize + x) * channels;
+    let rgb: Vec<u8> =
+        if channels >= 3 { buf[i..i + 3].to_vec() } else { vec![buf[i]; 3] };
+    luminance(&rgb, 1, 0, 0)
+}
+
+#[test]
+fn a_back_that_is_a_state_is_drawn_without_the_reduced_band() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("sources/gazala-1942");
+    copy_tree(&root().join("sources/gazala-1942"), &game);
+    let path = game.join("counters.yaml");
+    let text = fs::read_to_string(&path).unwrap();
+    let old = "      - \"1/132 (T)\"\n";
+    assert!(text.contains(old));
+    let new = "      - {printed: \"1/132 (T)\", back_state: Shaken}\n";
+    fs::write(&path, text.replace(old, new)).unwrap();
+    let out = muster(
+        tmp.path(),
+        &["--quiet", "build", "--dpi", "60", "--map-dpi", "20", "--sheet-dpi", "10"],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let image = |name: &str| {
+        fs::read(tmp.path().join(format!("counters/gazala-1942/{name}.png"))).unwrap()
+    };
+    // A corner of the top band: a reduced back draws a pale band there, the front none.
+    let corner = |name: &str| luminance_at(&image(name), 0.06, 0.06);
+    let state = (corner("xx-it-corps-1-132-t-front"), corner("xx-it-corps-1-132-t-back"));
+    assert!((state.0 - state.1).abs() <= 2, "a state back has no band: {state:?}");
+    let reduced =
+        (corner("xx-it-corps-2-132-t-front"), corner("xx-it-corps-2-132-t-back"));
+    assert!(reduced.1 > reduced.0 + 10, "a reduced back has its band: {reduced:?}");
+}

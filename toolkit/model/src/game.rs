@@ -180,6 +180,10 @@ pub struct Unit {
     pub mobility: Option<Mobility>,
     /// Text on a marker's back.
     pub back_text: Option<String>,
+    /// What its back shows when it is a state, not a step loss (`Disordered`); none for a
+    /// reduced side.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub back_state: Option<String>,
     /// A transcription remark.
     pub note: Option<String>,
     /// Values the rulebook does not print, by the field names of `counters.yaml` (`type`,

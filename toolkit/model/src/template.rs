@@ -34,9 +34,17 @@ pub const COLOUR_FIELDS: &[&str] = &["colour", "ink"];
 /// Element ids with a role: the unit-type symbol's slot and the background.
 pub const SLOTS: &[&str] = &["symbol", "background"];
 
-/// Conditions an element id `if-<condition>` names: the face, and the markings.
-pub const CONDITIONS: &[&str] =
-    &["front", "back", "exploitation", "independent-bar", "camouflage"];
+/// Conditions an element id `if-<condition>` names: the face (`back` is either kind of
+/// back: `reduced`, a step loss, or `state`, a state such as Disordered), and the markings.
+pub const CONDITIONS: &[&str] = &[
+    "front",
+    "back",
+    "reduced",
+    "state",
+    "exploitation",
+    "independent-bar",
+    "camouflage",
+];
 
 /// Attributes muster reads on a text element and leaves out of the drawing: the width
 /// text is fitted to (and the height of its lines when it breaks, and the baseline they

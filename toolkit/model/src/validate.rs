@@ -499,6 +499,12 @@ fn read_counters(
     whole_names.sort();
     whole_names.dedup();
     marks.names = whole_names;
+    // A state a back shows (`Disordered`) is a mark that sets a counter up on it.
+    for state in units.iter().filter_map(|u: &Unit| u.back_state.as_ref()) {
+        if !marks.reduced.contains(state) {
+            marks.reduced.push(state.clone());
+        }
+    }
     Counters { units, unit_ids, marks, vocabulary }
 }
 
@@ -617,6 +623,10 @@ fn counter_unit(
         markings: def.map(|d| d.markings.clone()).unwrap_or_default(),
         mobility: def.and_then(|d| d.mobility),
         back_text: None,
+        back_state: def
+            .and_then(|d| d.back_state.as_ref())
+            .or(group.back_state.as_ref())
+            .map(|s| s.v.clone()),
         note: def.and_then(|d| d.note.clone()),
         assumed: BTreeMap::new(),
         art: [None, None],
@@ -710,6 +720,7 @@ fn read_markers(
             markings: vec![],
             mobility: None,
             back_text: m.back.clone(),
+            back_state: None,
             note: m.note.clone(),
             assumed: BTreeMap::new(),
             art: [None, None],

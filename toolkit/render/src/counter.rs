@@ -240,6 +240,9 @@ fn face_fields(
     f.colours.insert("colour", colour.to_string());
     f.colours.insert("ink", if dark(colour) { "#ffffff" } else { "#000000" }.to_string());
     f.conditions.insert(face.name());
+    if face == Face::Back {
+        f.conditions.insert(if unit.back_state.is_some() { "state" } else { "reduced" });
+    }
     for (m, c) in [
         (Marking::Exploitation, "exploitation"),
         (Marking::IndependentBar, "independent-bar"),

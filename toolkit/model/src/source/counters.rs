@@ -45,6 +45,10 @@ pub struct CounterGroup {
     /// A remark on the transcription. Default: none.
     #[serde(default)]
     pub note: Option<String>,
+    /// What the back of its counters shows, when it is a state rather than a step loss
+    /// (`Disordered`, `Battle mode`). Default: a reduced side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back_state: Option<Spanned<String>>,
     /// The counters: a printed name, or a mapping with details.
     pub counters: Vec<Spanned<CounterEntry>>,
     /// Values of this entry the rulebook does not print, and why: a reason for the whole
@@ -183,6 +187,12 @@ pub struct CounterDef {
     /// Values on the back (reduced side), by value id. Missing values are unknown.
     #[serde(default)]
     pub back: BTreeMap<String, Printed>,
+    /// What its back shows, when it is a state rather than a step loss (`Disordered`,
+    /// `Exhausted`, `Battle mode`): drawn without the reduced band, turned to by a command
+    /// of that name in VASSAL, and chosen in a setup by that mark (`(Disordered)`).
+    /// Default: the group's, else a reduced side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back_state: Option<Spanned<String>>,
     /// The counter is printed on one side only. Default: false.
     #[serde(default)]
     pub single_sided: bool,

@@ -9,9 +9,10 @@
 //! | `prototype;Side <side>` | one per side | markers `Side`, `SideName` |
 //! | `prototype;Unit <side>` | one per side, units only, when the game has dead piles | Report Action on Eliminate, then Send to Location: Eliminate (Ctrl+E) to the side's dead pile |
 //! | `prototype;Two-sided` | two-sided counters | Restrict Commands (no Step loss once reduced), Report Actions on Flip and Step loss |
+//! | `prototype;Two-sided state` | counters whose back is a state | the same, the back's command and report named by the state (`Disordered`) |
 //! | `prototype;Type <type>` | unit type | markers `Type`, `TypeName`, `Category` |
 //! | `prototype;Size <size>` | unit size | marker `Size` |
-//! | own markers | the counter | `UnitId`, printed values `Full_<value>` / `Reduced_<value>`, `Nationality`, `Formation`, `Steps` |
+//! | own markers | the counter | `UnitId`, printed values `Full_<value>` / `Reduced_<value>`, `Nationality`, `Formation`, `Steps`, `BackState` |
 //! | `emb2;` Layer `Step` | two-sided counters | Flip (Ctrl+F), Step loss (Ctrl+L) |
 //! | `piece;` | the counter | image and printed name; gpid in the state |
 //!
@@ -77,6 +78,12 @@ pub const TWO_SIDED: &str = "Two-sided";
 pub const ELIMINATED_REPORT: &str = "$oldLocation$: $oldPieceName$ eliminated";
 /// The report of a Flip.
 pub const FLIPPED_REPORT: &str = "$location$: $newPieceName$ flipped";
+
+/// The prototype of counters whose back is a state (`Disordered`), not a step loss.
+pub const STATE_SIDED: &str = "Two-sided state";
+
+/// The report of turning a counter to a back that is a state.
+pub const STATE_REPORT: &str = "$location$: $newPieceName$ is now $BackState$";
 /// The report of a Step loss.
 pub const STEP_LOSS_REPORT: &str = "$location$: $newPieceName$ takes a step loss";
 
@@ -121,7 +128,29 @@ pub fn prototypes(
             piece: Piece { traits: vec![Trait::delete(), empty_basic()] },
         },
     ];
-    if game.units.iter().chain(&game.markers).any(two_sided) {
+    if game.units.iter().any(|u| two_sided(u) && u.back_state.is_some()) {
+        out.push(Prototype {
+            name: STATE_SIDED.into(),
+            piece: Piece {
+                traits: vec![
+                    Trait::hide_commands(
+                        "On its back",
+                        "{Step_Level == 2}",
+                        &[keys::STEP_LOSS.encode()],
+                    ),
+                    Trait::report(&[keys::FLIP.encode()], FLIPPED_REPORT),
+                    Trait::report(&[keys::STEP_LOSS.encode()], STATE_REPORT),
+                    empty_basic(),
+                ],
+            },
+        });
+    }
+    if game
+        .units
+        .iter()
+        .chain(&game.markers)
+        .any(|u| two_sided(u) && u.back_state.is_none())
+    {
         out.push(Prototype {
             name: TWO_SIDED.into(),
             piece: Piece {
@@ -206,7 +235,10 @@ pub fn unit_piece(game: &Game, unit: &Unit, gpid: u32, dead_piles: &DeadPiles) -
         }
     }
     if two_sided(unit) {
-        traits.push(Trait::prototype(TWO_SIDED));
+        traits.push(Trait::prototype(match unit.back_state {
+            Some(_) => STATE_SIDED,
+            None => TWO_SIDED,
+        }));
     }
     if let Some(t) = &unit.unit_type {
         traits.push(Trait::prototype(&format!("Type {t}")));
@@ -236,13 +268,17 @@ pub fn unit_piece(game: &Game, unit: &Unit, gpid: u32, dead_piles: &DeadPiles) -
     for (k, v) in props {
         traits.push(Trait::marker(k, &v));
     }
+    if let Some(state) = &unit.back_state {
+        traits.push(Trait::marker("BackState", state));
+    }
     let faces = muster_render::faces(unit);
     let position = Position { gpid: gpid.to_string(), ..Position::default() };
     if faces.len() > 1 {
-        traits.push(Trait::sides(
+        traits.push(Trait::sides_named(
             &image_name(unit, Face::Front),
             &image_name(unit, Face::Back),
             false,
+            unit.back_state.as_deref().unwrap_or("Step loss"),
         ));
         traits.push(Trait::basic("", &unit.printed.v, &position));
     } else {

@@ -350,41 +350,47 @@ impl Trait {
     /// A two-sided counter as a Layer named `Step`: level 1 shows `front`, level 2 `back`.
     /// "Flip" (Ctrl+F) turns it over; "Step loss" (Ctrl+L) shows the reduced side.
     pub fn sides(front: &str, back: &str, reduced: bool) -> Trait {
+        Trait::sides_named(front, back, reduced, "Step loss")
+    }
+
+    /// [`Trait::sides`] whose back is a state (`Disordered`): the command that shows the
+    /// back (Ctrl+L) is named `to_back`.
+    pub fn sides_named(front: &str, back: &str, reduced: bool, to_back: &str) -> Trait {
         let images = encode(&[front, back], ',');
         let fields: [String; 33] = [
-            String::new(),      // 1 activate command
-            "128".into(),       // 2 legacy
-            "A".into(),         // 3 legacy
-            "Flip".into(),      // 4 increase command
-            "128".into(),       // 5 legacy
-            String::new(),      // 6 legacy
-            String::new(),      // 7 decrease command
-            "128".into(),       // 8 legacy
-            String::new(),      // 9 legacy
-            "Step loss".into(), // 10 reset command
-            key(76, CTRL),      // 11 reset key: Ctrl+L
-            "2".into(),         // 12 reset level: the reduced side
-            "false".into(),     // 13 draw underneath when selected
-            "0".into(),         // 14 x offset
-            "0".into(),         // 15 y offset
-            images,             // 16 images
-            ",".into(),         // 17 level names
-            "true".into(),      // 18 loop levels
-            "Step".into(),      // 19 layer name
-            String::new(),      // 20 random key
-            String::new(),      // 21 random text
-            "false".into(),     // 22 follow property
-            String::new(),      // 23 property name
-            "1".into(),         // 24 first level value
-            "1".into(),         // 25 version
-            "true".into(),      // 26 always active
-            String::new(),      // 27 activate key
-            key(70, CTRL),      // 28 increase key: Ctrl+F
-            String::new(),      // 29 decrease key
-            "Sides".into(),     // 30 description
-            "1.0".into(),       // 31 scale
-            String::new(),      // 32 only-when property
-            "true".into(),      // 33 only-when state
+            String::new(),  // 1 activate command
+            "128".into(),   // 2 legacy
+            "A".into(),     // 3 legacy
+            "Flip".into(),  // 4 increase command
+            "128".into(),   // 5 legacy
+            String::new(),  // 6 legacy
+            String::new(),  // 7 decrease command
+            "128".into(),   // 8 legacy
+            String::new(),  // 9 legacy
+            to_back.into(), // 10 reset command
+            key(76, CTRL),  // 11 reset key: Ctrl+L
+            "2".into(),     // 12 reset level: the reduced side
+            "false".into(), // 13 draw underneath when selected
+            "0".into(),     // 14 x offset
+            "0".into(),     // 15 y offset
+            images,         // 16 images
+            ",".into(),     // 17 level names
+            "true".into(),  // 18 loop levels
+            "Step".into(),  // 19 layer name
+            String::new(),  // 20 random key
+            String::new(),  // 21 random text
+            "false".into(), // 22 follow property
+            String::new(),  // 23 property name
+            "1".into(),     // 24 first level value
+            "1".into(),     // 25 version
+            "true".into(),  // 26 always active
+            String::new(),  // 27 activate key
+            key(70, CTRL),  // 28 increase key: Ctrl+F
+            String::new(),  // 29 decrease key
+            "Sides".into(), // 30 description
+            "1.0".into(),   // 31 scale
+            String::new(),  // 32 only-when property
+            "true".into(),  // 33 only-when state
         ];
         Trait {
             kind: format!("emb2;{}", encode(&fields, ';')),
