@@ -1,11 +1,13 @@
-//! Set-ups printed as tables (unit, size, command, type, strength, hex): each row read as
+//! Set-ups printed as tables (unit, size, command, type, strength, hex), and the state a
+//! location may print for its units (`2818—in Battle mode`). Each table row is read as
 //! a setup line, its footnote marks as the table defines them, its command as the
 //! formation its units belong to, its type and size words as the units' label (checked
 //! against the counters), its strength as the units' printed strength in that scenario.
 
 use crate::diag::Diagnostic;
+use crate::finding::FindingKind;
 use crate::game::{ParsedPlacement, ParsedUnits, PlacementKind};
-use crate::notation::{self, Marks};
+use crate::notation::{self, LocationExpr, Marks};
 use crate::source::{SetupBlock, SetupColumn, SetupTable};
 use crate::span::Spanned;
 
@@ -75,13 +77,7 @@ pub(crate) fn placements(
         }
         let location_text = without_marks(&row[hex], &table.marks);
         let location = notation::parse_location(&location_text.v, is_label);
-        crate::validate::start_state(
-            &location,
-            &location_text,
-            &mut units,
-            marks,
-            errors,
-        );
+        start_state(&location, &location_text, &mut units, marks, errors);
         out.push(ParsedPlacement {
             kind: PlacementKind::Setup,
             side: block.side.v.clone(),
@@ -142,6 +138,43 @@ fn shifted(cell: &Spanned<String>, lead: usize, tail: usize) -> crate::Span {
     span.column += lead;
     span.len = span.len.saturating_sub(lead + tail);
     span
+}
+
+/// A location that prints the state its units start in (`2818—in Battle mode`): a
+/// reduced mark of the notation starts them on their back; any other state is an
+/// `unknown-mark` finding at the state, and they start on their front.
+pub(crate) fn start_state(
+    location: &LocationExpr,
+    text: &Spanned<String>,
+    units: &mut ParsedUnits,
+    marks: &Marks,
+    found: &mut Vec<Diagnostic>,
+) {
+    let LocationExpr::InState { state, .. } = location else { return };
+    let st = state.label.trim();
+    let bare = st.strip_prefix("in ").unwrap_or(st);
+    if marks
+        .reduced
+        .iter()
+        .any(|m| m.eq_ignore_ascii_case(st) || m.eq_ignore_ascii_case(bare))
+    {
+        for item in &mut units.items {
+            item.reduced = true;
+        }
+        return;
+    }
+    found.push(
+        Diagnostic::finding(
+            FindingKind::UnknownMark,
+            text.span_of(state.range.clone()),
+            format!(
+                "`{st}` is no mark of this game's notation, so the units of `{}` start on their front",
+                text.v
+            ),
+        )
+        .with_subject(st)
+        .with_expected("a state the notation declares (`reduced_marks` in game.yaml)"),
+    );
 }
 
 #[cfg(test)]

@@ -1126,43 +1126,6 @@ fn parse_units_field(field: &UnitsField, marks: &Marks) -> ParsedUnits {
     ParsedUnits { printed, items, origin }
 }
 
-/// A location that prints the state its units start in (`2818—in Battle mode`): a
-/// reduced mark of the notation starts them on their back; any other state is an
-/// `unknown-mark` finding at the state, and they start on their front.
-pub(crate) fn start_state(
-    location: &LocationExpr,
-    text: &Spanned<String>,
-    units: &mut ParsedUnits,
-    marks: &Marks,
-    found: &mut Vec<Diagnostic>,
-) {
-    let LocationExpr::InState { state, .. } = location else { return };
-    let st = state.label.trim();
-    let bare = st.strip_prefix("in ").unwrap_or(st);
-    if marks
-        .reduced
-        .iter()
-        .any(|m| m.eq_ignore_ascii_case(st) || m.eq_ignore_ascii_case(bare))
-    {
-        for item in &mut units.items {
-            item.reduced = true;
-        }
-        return;
-    }
-    found.push(
-        Diagnostic::finding(
-            FindingKind::UnknownMark,
-            text.span_of(state.range.clone()),
-            format!(
-                "`{st}` is no mark of this game's notation, so the units of `{}` start on their front",
-                text.v
-            ),
-        )
-        .with_subject(st)
-        .with_expected("a state the notation declares (`reduced_marks` in game.yaml)"),
-    );
-}
-
 fn parse_scenario(
     s: &ScenarioFile,
     board: Option<&Board>,
@@ -1234,7 +1197,7 @@ fn parse_scenario(
                 |u| parse_units_field(u, marks),
             );
             if let (Some(expr), Some(text)) = (&location, &location_text) {
-                start_state(expr, text, &mut units, marks, errors);
+                crate::setup_table::start_state(expr, text, &mut units, marks, errors);
             }
             placements.push(ParsedPlacement {
                 kind: PlacementKind::Setup,
