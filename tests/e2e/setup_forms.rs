@@ -35,7 +35,6 @@ const EXTRA: &str = r#"  - formation: 7-bde
 fn forms_game(dir: &Path) {
     let game = dir.join("sources/example-oasis");
     copy_tree(&root().join("sources/example-oasis"), &game);
-    std::fs::write(game.join("scenarios/meeting.yaml"), SCENARIO).unwrap();
     let path = game.join("counters.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
     let at =
@@ -43,17 +42,51 @@ fn forms_game(dir: &Path) {
     std::fs::write(&path, format!("{}{EXTRA}{}", &text[..at], &text[at..])).unwrap();
 }
 
+/// The example game with the printed forms' counters and `scenario` as its scenario.
+fn game_with(dir: &Path, scenario: &str) {
+    forms_game(dir);
+    std::fs::write(dir.join("sources/example-oasis/scenarios/meeting.yaml"), scenario)
+        .unwrap();
+}
+
+/// `validate --format json`'s findings that need attention.
+fn serious_findings(dir: &Path) -> Vec<Value> {
+    let out = muster(dir, &["validate", "--format", "json"]);
+    let findings: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    findings.into_iter().filter(|f| f["severity"] != "info").collect()
+}
+
+/// Builds the game and returns the pieces of its one setup, as module.json lists them.
+fn built_pieces(dir: &Path) -> Vec<Value> {
+    let out = muster(
+        dir,
+        &["--quiet", "build", "--map-dpi", "20", "--dpi", "20", "--sheet-dpi", "10"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let module: Value = serde_json::from_slice(
+        &std::fs::read(dir.join("dist/example-oasis/module.json")).unwrap(),
+    )
+    .unwrap();
+    module[0]["pieces"].as_array().unwrap().clone()
+}
+
+/// Where the pieces of a counter stand.
+fn locations(pieces: &[Value], name: &str) -> Vec<String> {
+    pieces
+        .iter()
+        .filter(|p| p["name"] == name)
+        .map(|p| p["location"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[test]
 fn printed_set_up_forms_place_their_units_and_a_wrong_place_name_is_found() {
     let tmp = tempfile::tempdir().unwrap();
-    forms_game(tmp.path());
-    let out = muster(tmp.path(), &["validate", "--format", "json"]);
-    let findings: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
-    let serious: Vec<&Value> =
-        findings.iter().filter(|f| f["severity"] != "info").collect();
+    game_with(tmp.path(), SCENARIO);
+    let serious = serious_findings(tmp.path());
     let kinds: Vec<&str> = serious.iter().filter_map(|f| f["kind"].as_str()).collect();
-    assert_eq!(kinds, ["place-differs"], "{findings:#?}");
-    let f = serious[0];
+    assert_eq!(kinds, ["place-differs"], "{serious:#?}");
+    let f = &serious[0];
     assert_eq!(
         (f["line"].as_u64(), f["column"].as_u64()),
         (Some(9), Some(21)),
@@ -63,23 +96,8 @@ fn printed_set_up_forms_place_their_units_and_a_wrong_place_name_is_found() {
         f["message"].as_str().unwrap().contains("the map names `Port` at 09.02"),
         "{f}"
     );
-    let out = muster(
-        tmp.path(),
-        &["--quiet", "build", "--map-dpi", "20", "--dpi", "20", "--sheet-dpi", "10"],
-    );
-    assert_eq!(out.status.code(), Some(0), "a warning fails only --strict");
-    let module: Value = serde_json::from_slice(
-        &std::fs::read(tmp.path().join("dist/example-oasis/module.json")).unwrap(),
-    )
-    .unwrap();
-    let pieces = module[0]["pieces"].as_array().unwrap();
-    let at = |name: &str| -> Vec<String> {
-        pieces
-            .iter()
-            .filter(|p| p["name"] == name)
-            .map(|p| p["location"].as_str().unwrap().to_string())
-            .collect()
-    };
+    let pieces = built_pieces(tmp.path());
+    let at = |name: &str| locations(&pieces, name);
     assert_eq!(at("1 Bde HQ"), ["09.02"]);
     assert_eq!(at("1/1 Inf Bn"), ["06.06"], "the printed hex, not the place's");
     assert_eq!(at("2/1 Arm Bn"), ["06.06"], "Bir Example is 06.06");
@@ -126,46 +144,22 @@ setup:
 #[test]
 fn a_set_up_printed_as_a_table_is_read_row_by_row() {
     let tmp = tempfile::tempdir().unwrap();
-    forms_game(tmp.path());
-    std::fs::write(
-        tmp.path().join("sources/example-oasis/scenarios/meeting.yaml"),
-        TABLE,
-    )
-    .unwrap();
-    let out = muster(tmp.path(), &["validate", "--format", "json"]);
-    let findings: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
-    let serious: Vec<&Value> =
-        findings.iter().filter(|f| f["severity"] != "info").collect();
+    game_with(tmp.path(), TABLE);
+    let serious = serious_findings(tmp.path());
     let kinds: Vec<&str> = serious.iter().filter_map(|f| f["kind"].as_str()).collect();
     assert_eq!(
         kinds,
         ["type-differs"],
         "the table's `Inf` for an armoured battalion: {serious:#?}"
     );
+    let f = &serious[0];
     assert_eq!(
-        (serious[0]["line"].as_u64(), serious[0]["column"].as_u64()),
+        (f["line"].as_u64(), f["column"].as_u64()),
         (Some(12), Some(13)),
-        "at the row's unit: {}",
-        serious[0]
+        "at the row's unit: {f}"
     );
-    let out = muster(
-        tmp.path(),
-        &["--quiet", "build", "--map-dpi", "20", "--dpi", "20", "--sheet-dpi", "10"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let module: Value = serde_json::from_slice(
-        &std::fs::read(tmp.path().join("dist/example-oasis/module.json")).unwrap(),
-    )
-    .unwrap();
-    let at = |name: &str| -> Vec<String> {
-        module[0]["pieces"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|p| p["name"] == name)
-            .map(|p| p["location"].as_str().unwrap().to_string())
-            .collect()
-    };
+    let pieces = built_pieces(tmp.path());
+    let at = |name: &str| locations(&pieces, name);
     assert_eq!(
         at("1/1 Inf Bn"),
         ["09.03"],
@@ -217,41 +211,19 @@ setup:
 #[test]
 fn a_holding_box_in_the_hex_column_and_a_state_after_the_hex_are_read() {
     let tmp = tempfile::tempdir().unwrap();
-    forms_game(tmp.path());
-    std::fs::write(
-        tmp.path().join("sources/example-oasis/scenarios/meeting.yaml"),
-        BOXES_AND_STATES,
-    )
-    .unwrap();
-    let out = muster(tmp.path(), &["validate", "--format", "json"]);
-    let findings: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
-    let serious: Vec<&Value> =
-        findings.iter().filter(|f| f["severity"] != "info").collect();
+    game_with(tmp.path(), BOXES_AND_STATES);
+    let serious = serious_findings(tmp.path());
     assert_eq!(serious.len(), 1, "{serious:#?}");
-    let f = serious[0];
+    let f = &serious[0];
     assert_eq!(f["kind"], "unknown-mark", "{f}");
     assert_eq!(
         (f["line"].as_u64(), f["column"].as_u64()),
         (Some(9), Some(29)),
         "at the state: {f}"
     );
-    let out = muster(
-        tmp.path(),
-        &["--quiet", "build", "--map-dpi", "20", "--dpi", "20", "--sheet-dpi", "10"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let module: Value = serde_json::from_slice(
-        &std::fs::read(tmp.path().join("dist/example-oasis/module.json")).unwrap(),
-    )
-    .unwrap();
-    let piece = |name: &str| -> Value {
-        module[0]["pieces"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["name"] == name)
-            .cloned()
-            .unwrap_or_else(|| panic!("{name} in {module}"))
+    let pieces = built_pieces(tmp.path());
+    let piece = |name: &str| -> &Value {
+        pieces.iter().find(|p| p["name"] == name).unwrap_or_else(|| panic!("{name}"))
     };
     assert_eq!(piece("1 Bde HQ")["location"], "See E.45", "the box the row names");
     assert_eq!(piece("7 Bde HQ")["location"], "Reinforcement Pool");
