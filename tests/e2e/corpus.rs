@@ -296,8 +296,16 @@ fn the_book_counts_each_games_bends_as_its_bends_file_lists_them() {
 
 #[test]
 fn a_back_that_is_a_state_is_turned_to_by_its_name_in_vassal() {
-    let Some(tools) = tools() else { return };
     let module = built().join("dist/borodino-1812.vmod");
+    let mut archive =
+        muster_package::archive::Archive::open(std::fs::read(&module).unwrap()).unwrap();
+    let help = String::from_utf8(archive.read("help/module.html").unwrap()).unwrap();
+    assert!(
+        help.contains("<td>Disordered</td><td>Ctrl+L</td>"),
+        "the help names it: {help}"
+    );
+    assert!(!help.contains("<td>Step loss</td>"), "Borodino's backs are no step loss");
+    let Some(tools) = tools() else { return };
     let run = crate::vassal::play(
         &tools,
         &module,

@@ -143,16 +143,28 @@ pub fn module_page(game: &Game, c: &Contents) -> String {
     let mut row = |name: &str, k: String, what: &str| {
         let _ = write!(s, "<tr><td>{name}</td><td>{k}</td><td>{what}</td></tr>");
     };
-    if c.two_sided {
+    // Backs that are a state (`Disordered`): the command that shows it bears its name.
+    let states: std::collections::BTreeSet<&str> =
+        game.units.iter().filter_map(|u| u.back_state.as_deref()).collect();
+    if c.two_sided || !states.is_empty() {
         row(
             "Flip",
             key(keys::FLIP),
             "turns a two-sided counter over; reported in the chat",
         );
+    }
+    if c.two_sided {
         row(
             "Step loss",
             key(keys::STEP_LOSS),
             "shows the reduced side; reported in the chat; not offered once reduced",
+        );
+    }
+    for state in states {
+        row(
+            &esc(state),
+            key(keys::STEP_LOSS),
+            "shows the side of a counter whose back is this state; reported in the chat; not offered on that side",
         );
     }
     if c.dead_piles.any() {
