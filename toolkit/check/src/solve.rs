@@ -263,7 +263,7 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
                 cell: None,
             };
             if let Some(candidates) = &cells {
-                let candidates = spread(reg.as_ref(), candidates, &stacks);
+                let candidates = spread(reg.as_ref(), candidates, &units, pi);
                 let copy = copies.get(id.as_str()).copied().unwrap_or(0);
                 let mut placed_at = None;
                 // The counter as the rules see it, tried on each candidate in turn.
@@ -327,18 +327,21 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
 /// The holding box of units the printed setup cannot put on a hex.
 pub const NOT_PLACED: &str = "Not placed";
 
-/// The hexes to try for one unit of a line: units printed at a list of hexes (`1919,
-/// 2017, 2019`, `4108-09`) spread over them, the emptiest hex first; any other line's in
-/// their order.
+/// The hexes to try for one unit of the line `pi`: units printed at a list of hexes
+/// (`1919, 2017, 2019`, `4108-09`, `one each in: A34.30, A28.29`) spread over them, the
+/// hex with the fewest of the line's units first; any other line's in their order.
 fn spread<'a>(
     region: Option<&Region>,
     candidates: &'a [Cell],
-    stacks: &BTreeMap<Cell, Vec<PlacedUnit>>,
+    units: &[SolvedUnit],
+    pi: usize,
 ) -> std::borrow::Cow<'a, [Cell]> {
     match region {
         Some(Region::Hexes { anchors, distance: 0, .. }) if anchors.len() > 1 => {
             let mut by_load = candidates.to_vec();
-            by_load.sort_by_key(|c| stacks.get(c).map_or(0, Vec::len));
+            by_load.sort_by_key(|c| {
+                units.iter().filter(|u| u.placement == pi && u.cell == Some(*c)).count()
+            });
             std::borrow::Cow::Owned(by_load)
         }
         _ => std::borrow::Cow::Borrowed(candidates),

@@ -78,6 +78,7 @@ pub(crate) fn placements(
         let location_text = without_marks(&row[hex], &table.marks);
         let location = notation::parse_location(&location_text.v, is_label);
         start_state(&location, &location_text, &mut units, marks, errors);
+        one_each(&location, &mut units);
         out.push(ParsedPlacement {
             kind: PlacementKind::Setup,
             side: block.side.v.clone(),
@@ -175,6 +176,19 @@ pub(crate) fn start_state(
         .with_subject(st)
         .with_expected("a state the notation declares (`reduced_marks` in game.yaml)"),
     );
+}
+
+/// Units printed `one each in` the hexes of their location (`5b, one each in: A34.30,
+/// A28.29`) count one per hex the location lists, unless a count is printed.
+pub(crate) fn one_each(location: &LocationExpr, units: &mut ParsedUnits) {
+    let hexes = match location {
+        LocationExpr::Hexes { hexes, runs, .. } if runs.is_empty() => hexes.len(),
+        LocationExpr::Within { distance: 0, of } => of.len(),
+        _ => return,
+    };
+    for item in units.items.iter_mut().filter(|i| i.one_each && i.count.is_none()) {
+        item.count = u32::try_from(hexes).ok();
+    }
 }
 
 #[cfg(test)]

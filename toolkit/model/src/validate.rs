@@ -1198,6 +1198,7 @@ fn parse_scenario(
             );
             if let (Some(expr), Some(text)) = (&location, &location_text) {
                 crate::setup_table::start_state(expr, text, &mut units, marks, errors);
+                crate::setup_table::one_each(expr, &mut units);
             }
             placements.push(ParsedPlacement {
                 kind: PlacementKind::Setup,

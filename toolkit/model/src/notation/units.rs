@@ -107,6 +107,10 @@ pub struct UnitItem {
     /// may count the run of units it ends.
     #[serde(skip)]
     pub count_after: Option<CountAfter>,
+    /// One copy goes on each hex the location lists (`5b, one each in: A34.30, A28.29`,
+    /// `…, one per hex`): its count is the number of hexes.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub one_each: bool,
 }
 
 /// A count printed after a run of units (`Lnb/YG and Boy/YG (2 units)`).
@@ -140,6 +144,7 @@ impl UnitItem {
             joined: false,
             after_ampersand: false,
             count_after: None,
+            one_each: false,
         }
     }
 
@@ -292,6 +297,10 @@ impl Parser<'_> {
         }
         share_trailing_types(&mut items, &run_starts, &self.marks.words);
         share_counts_after(&mut items, &run_starts);
+        one_each(&mut items);
+        for item in &mut items {
+            strip_all(item);
+        }
         items
     }
 
@@ -562,6 +571,44 @@ fn unparsed(s: &str, range: Range<usize>) -> UnitItem {
     let mut item = UnitItem::new(text.to_string(), start..start + text.len());
     item.unparsed = true;
     item
+}
+
+/// Words after the units of a row that put one on each hex its location lists.
+const ONE_EACH: [&str; 4] = ["one each in", "one each", "one in each", "one per hex"];
+
+/// An item that is only `one each in` or `one per hex` marks the item before it (and its
+/// count, `one per hex (3 units)`, is that item's): it is read with it, not as a unit.
+fn one_each(items: &mut Vec<UnitItem>) {
+    let mut k = 1;
+    while k < items.len() {
+        let name = items[k].name.trim().trim_end_matches(':').to_lowercase();
+        if ONE_EACH.contains(&name.as_str()) && items[k].children.is_empty() {
+            let marker = items.remove(k);
+            let before = &mut items[k - 1];
+            before.one_each = true;
+            before.read.push(marker.range.clone());
+            before.read.extend(marker.read);
+            if before.count.is_none() {
+                before.count = marker.count;
+            }
+            before.notes.extend(marker.notes);
+        } else {
+            k += 1;
+        }
+    }
+}
+
+/// `All 4SP Artillery units of …`: a leading `All` before a name is read, not named.
+fn strip_all(item: &mut UnitItem) {
+    if item.whole || item.unparsed {
+        return;
+    }
+    if let Some(rest) = item.name.strip_prefix("All ").filter(|r| !r.trim().is_empty()) {
+        let cut = item.name.len() - rest.len();
+        item.read.push(item.range.start..item.range.start + cut);
+        item.range = item.range.start + cut..item.range.end;
+        item.name = rest.to_string();
+    }
 }
 
 /// A count printed after the last unit of a run counts the run: `(2 units each)` gives
@@ -1190,6 +1237,18 @@ mod tests {
             items.iter().map(|i| i.count).collect::<Vec<_>>(),
             [Some(4), None, None]
         );
+    }
+
+    #[test]
+    fn one_each_in_the_listed_hexes() {
+        let items = parse_units("5b, one each in", &marks());
+        assert_eq!(names(&items), ["5b"]);
+        assert!(items[0].one_each);
+        let t = "All 4SP Artillery units of the Reserve [d], one per hex (3 units)";
+        let items = parse_units(t, &marks());
+        assert_eq!(names(&items), ["4SP Artillery units of the Reserve"]);
+        assert!(items[0].one_each);
+        assert_eq!(items[0].count, Some(3));
     }
 
     #[test]
