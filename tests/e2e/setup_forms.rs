@@ -235,3 +235,66 @@ fn a_holding_box_in_the_hex_column_and_a_state_after_the_hex_are_read() {
     assert_eq!(piece("2/1 Arm Bn")["reduced"], true, "`R` is the game's reduced mark");
     assert_eq!(piece("2/1 Arm Bn")["location"], "09.02");
 }
+
+const STRENGTHS: &str = r#"id: meeting
+title: Starting strengths (test)
+section: "E.50"
+setup:
+  - side: north
+    section: "E.51"
+    placements:
+      - {location: "09.03", units: "1/1 Inf Bn [2-3-5]"}
+      - {location: "09.02, but west of the wadi.", units: "2/1 Arm Bn [6-3]"}
+      - {location: "10.02", units: "the 1 Bde HQ"}
+  - side: south
+    section: "E.52"
+    placements:
+      - {location: "03.08", units: "7 Bde HQ and 1/7 Inf Bn"}
+starting_values:
+  - side: south
+    section: "E.55"
+    value: attack
+    units:
+      - {unit: "1/7 Inf Bn", value: "2"}
+      - {unit: "1/9 Inf Bn", value: "1"}
+"#;
+
+/// A strength a setup line prints that is no side of its counter, and a table of starting
+/// values, reach the pieces of the scenario's setup; a strength no form of the values
+/// fits, a limit after a location and a row naming no counter are findings at their
+/// columns; `the` and `and` are read.
+#[test]
+fn starting_strengths_reach_the_setup_and_what_cannot_be_read_is_found() {
+    let tmp = tempfile::tempdir().unwrap();
+    game_with(tmp.path(), STRENGTHS);
+    let serious = serious_findings(tmp.path());
+    let found: Vec<(&str, u64, u64)> = serious
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap(),
+                f["line"].as_u64().unwrap(),
+                f["column"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("unknown-unit", 21, 16),
+            ("unchecked-limit", 9, 32),
+            ("unread-strength", 9, 60)
+        ],
+        "{serious:#?}"
+    );
+    let pieces = built_pieces(tmp.path());
+    let piece = |name: &str| -> &Value {
+        pieces.iter().find(|p| p["name"] == name).unwrap_or_else(|| panic!("{name}"))
+    };
+    assert_eq!(piece("1/1 Inf Bn")["strength"], "2-3-5", "attack-defense-movement");
+    assert_eq!(piece("2/1 Arm Bn")["strength"], Value::Null, "`6-3` sets nothing");
+    assert_eq!(piece("2/1 Arm Bn")["location"], "09.02", "placed by the location");
+    assert_eq!(piece("1 Bde HQ")["location"], "10.02", "`the` is read");
+    assert_eq!(piece("7 Bde HQ")["location"], "03.08");
+    assert_eq!(piece("1/7 Inf Bn")["strength"], "2", "the table's attack");
+}

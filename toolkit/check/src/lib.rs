@@ -15,6 +15,7 @@ pub mod errata;
 pub mod region;
 pub mod resolve;
 pub mod solve;
+pub mod start_values;
 pub mod stored;
 pub(crate) mod unit_messages;
 pub mod validate;

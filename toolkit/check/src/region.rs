@@ -290,6 +290,7 @@ pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
         LocationExpr::Named { hex, .. } | LocationExpr::InState { hex, .. } => {
             region(game, resolver, &LocationExpr::Hex { hex: hex.clone() })
         }
+        LocationExpr::Limited { location, .. } => region(game, resolver, location),
         LocationExpr::Hexes { hexes, runs, extended } => {
             let mut all = match cells(hexes) {
                 Ok(c) => c,

@@ -594,7 +594,7 @@ impl<'g> Resolver<'g> {
         true
     }
 
-    /// A single word printed after ` & ` that is no counter's whole name, read with the
+    /// A single word printed after ` & ` or ` and ` that is no counter's whole name, read with the
     /// head of the unit before it (`Supply` in `5 Corps HQ & Supply` is `5 Corps Supply`,
     /// and is reported under that name when no counter has it); none for any other item.
     fn with_shared_head(&self, item: &UnitItem, at: &Printed) -> Option<UnitItem> {
@@ -942,7 +942,45 @@ impl<'g> Resolver<'g> {
                 };
             }
         }
-        Resolved::Unknown { nearest: self.suggestions(&full, side) }
+        self.by_surname(item, side, in_scope, used).unwrap_or_else(|| Resolved::Unknown {
+            nearest: self.suggestions(&full, side),
+        })
+    }
+
+    /// A leader printed by the last word of his counter's name (`Lee` for `RE Lee`), when
+    /// exactly one leader of the side in scope has it: found, and reported as a name that
+    /// differs.
+    fn by_surname(
+        &self,
+        item: &UnitItem,
+        side: &str,
+        in_scope: impl Fn(&muster_model::Unit) -> bool,
+        used: &mut BTreeMap<String, u32>,
+    ) -> Option<Resolved> {
+        let word = normalise(&item.name);
+        if word.is_empty() || word.contains(' ') {
+            return None;
+        }
+        let leaders: Vec<&muster_model::Unit> = self
+            .game
+            .units
+            .iter()
+            .filter(|u| u.side == side && u.category == Category::Leader && in_scope(u))
+            .filter(|u| {
+                normalise(&u.printed.v)
+                    .rsplit_once(' ')
+                    .is_some_and(|(_, last)| last == word)
+            })
+            .collect();
+        let [u] = leaders[..] else { return None };
+        *used.entry(u.id.clone()).or_default() += item.count.unwrap_or(1);
+        Some(Resolved::Unit {
+            id: u.id.clone(),
+            differs_from: Some(u.printed.v.clone()),
+            listed_under: None,
+            other_side: None,
+            by_type: None,
+        })
     }
 
     /// The counters worth offering for a printed name that names none: those of the

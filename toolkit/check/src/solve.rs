@@ -28,6 +28,10 @@ pub struct SolvedUnit {
     pub holding: Option<String>,
     /// Starts on its reduced side.
     pub reduced: bool,
+    /// The values the scenario starts it with where they are not its counter's own (a
+    /// table of starting strengths, a strength its line prints), by value id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub values: BTreeMap<String, String>,
     /// Index of the printed placement it comes from.
     pub placement: usize,
     /// Board cell, for units on the map.
@@ -243,7 +247,7 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
             .filter(|r| !matches!(r, Region::Box { .. }))
             .map(|r| candidates(game, r, &units, &regions, &placements, pi));
         let mut failed: Vec<String> = Vec::new();
-        for (id, reduced) in &wanted[pi] {
+        for (id, reduced, printed) in &wanted[pi] {
             let counter =
                 game.unit(id).or_else(|| game.markers.iter().find(|m| m.id == *id));
             let name = counter.map(|u| u.printed.v.clone()).unwrap_or_default();
@@ -259,6 +263,13 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
                 hex: None,
                 holding: holding.clone(),
                 reduced: *reduced,
+                values: crate::start_values::of(
+                    game,
+                    scenario,
+                    p,
+                    id,
+                    printed.as_deref(),
+                ),
                 placement: pi,
                 cell: None,
             };
@@ -312,6 +323,7 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
             ));
         }
     }
+    problems.extend(crate::start_values::unread(game, &placements, &resolutions));
     units.sort_by_key(|u| u.placement);
     problems.sort_by_key(|p| p.placement);
     Solution {
@@ -348,13 +360,17 @@ fn spread<'a>(
     }
 }
 
-/// The counters each placement asks for (id, starts reduced), in printed order, with no
+/// A counter a placement asks for: its id, whether it starts reduced, and the strength
+/// its line prints when that is a starting value rather than a side of the counter.
+type Wanted = (String, bool, Option<String>);
+
+/// The counters each placement asks for (id, starts reduced, printed strength), in printed order, with no
 /// counter asked for more often than the manifest has it; the uses beyond that.
 fn wanted_counters(
     game: &Game,
     placements: &[&ParsedPlacement],
     resolutions: &[Vec<Resolution>],
-) -> (Vec<Vec<(String, bool)>>, Vec<Duplicate>) {
+) -> (Vec<Vec<Wanted>>, Vec<Duplicate>) {
     let mut uses: BTreeMap<String, Vec<(usize, Span)>> = BTreeMap::new();
     let mut duplicates = Vec::new();
     let mut wanted = Vec::new();
@@ -389,7 +405,11 @@ fn wanted_counters(
                     }
                     _ => {
                         seen.push((pi, r.span));
-                        list.push((id.clone(), r.reduced || strength_reduced));
+                        list.push((
+                            id.clone(),
+                            r.reduced || strength_reduced,
+                            crate::start_values::own_strength(game, r),
+                        ));
                     }
                 }
             }

@@ -104,6 +104,7 @@ pub fn validate_solved(game: &Game, scenario: &str, solution: &Solution) -> Vec<
     let reported = fixed_placements(&mut out, solution, &placements);
     not_placed(&mut out, solution, &reported);
     named_places(&mut out, &placements);
+    unchecked_limits(&mut out, &placements);
     for a in crate::areas::unknown_areas(game, &placements) {
         out.push(
             FindingKind::UnknownArea,
@@ -518,6 +519,31 @@ fn named_places(out: &mut Findings, placements: &[&ParsedPlacement]) {
             vec![],
             message,
             hex_span(text, hex),
+        );
+    }
+}
+
+/// Limits printed after a location that muster cannot check (`…, but west or south of
+/// Boatswain’s Swamp`): the units stand in the location, perhaps outside the limit.
+fn unchecked_limits(out: &mut Findings, placements: &[&ParsedPlacement]) {
+    use muster_model::notation::LocationExpr;
+    for p in placements {
+        let (Some(LocationExpr::Limited { limit, .. }), Some(text)) =
+            (&p.location, &p.location_text)
+        else {
+            continue;
+        };
+        out.push(
+            FindingKind::UncheckedLimit,
+            &limit.label,
+            &p.section,
+            &text.v,
+            vec![],
+            format!(
+                "`{}` is not checked: muster cannot tell which hexes it allows; the units stand anywhere in the location before it",
+                limit.label
+            ),
+            hex_span(text, limit),
         );
     }
 }

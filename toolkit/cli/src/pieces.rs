@@ -202,6 +202,9 @@ fn print(
                 if p.reduced {
                     notes.push("reduced".into());
                 }
+                if let Some(st) = &p.strength {
+                    notes.push(format!("strength {st}"));
+                }
                 let line = format!(
                     "  {:<28} {:<14} {:<30} ({}, {}){}",
                     p.name,

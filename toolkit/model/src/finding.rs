@@ -162,6 +162,8 @@ kinds! {
     WrongBox = "wrong-box", Error;
     /// A counter the setup places is on no map of a saved position, or not in it at all.
     Missing = "missing", Error;
+    /// A counter of a saved position shows another strength than the scenario starts it with.
+    WrongStrength = "wrong-strength", Error;
 
     // Warnings: probably wrong, or not carried out.
     /// A printed unit that names no counter of the manifest.
@@ -202,8 +204,12 @@ kinds! {
     UnknownArea = "unknown-area", Warning;
     /// A hex printed with a place name that the maps put elsewhere, or a place no map names; the units stand on the printed hex.
     PlaceDiffers = "place-differs", Warning;
+    /// A printed strength whose numbers are not as many as the counter values it stands for; it sets no value.
+    UnreadStrength = "unread-strength", Warning;
     /// A printed turn (a scenario's first or last turn, a reinforcement's) that the turn track does not have; an arrival at it is not checked against the turn.
     UnknownTurn = "unknown-turn", Warning;
+    /// A limit printed after a location (`w/i 8 B51.30, but west or south of Boatswain’s Swamp`) that muster cannot check; the units stand in the location, perhaps outside the limit.
+    UncheckedLimit = "unchecked-limit", Warning;
     /// A location that fits no placement form; its units are not placed.
     UnparsedLocation = "unparsed-location", Warning;
     /// A zone, stretch or map edge whose hexes the rulebook does not print; its units are not placed.

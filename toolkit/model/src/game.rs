@@ -205,6 +205,9 @@ pub struct ParsedScenario {
     pub id: String,
     /// Every at-start, reinforcement and group placement in printed order.
     pub placements: Vec<ParsedPlacement>,
+    /// The values its tables of starting values give, by counter id and value id.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub starting_values: BTreeMap<String, BTreeMap<String, crate::StartValue>>,
 }
 
 /// Where a placement comes from in the scenario.
@@ -250,6 +253,10 @@ pub struct ParsedPlacement {
     pub location: Option<LocationExpr>,
     /// The units.
     pub units: ParsedUnits,
+    /// The counter values its printed strengths give, in order (a set-up table's
+    /// `strength` column); empty for all the game's values (`4-1-7`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub strength_values: Vec<String>,
 }
 
 /// A printed unit list and its parse.
@@ -290,6 +297,15 @@ impl Game {
             Some(_) => self.formations.iter().find(|f| f.id == id),
             None => None,
         }
+    }
+
+    /// The values a scenario's tables of starting values give a counter, by value id.
+    pub fn starting_values(
+        &self,
+        scenario: &str,
+        unit: &str,
+    ) -> Option<&BTreeMap<String, crate::StartValue>> {
+        self.parsed.iter().find(|p| p.id == scenario)?.starting_values.get(unit)
     }
 
     /// Placements of a scenario.

@@ -26,6 +26,7 @@ pub mod notation;
 mod setup_table;
 pub mod source;
 mod span;
+mod starting_values;
 mod symbols;
 pub mod template;
 mod turn_track;
@@ -41,6 +42,7 @@ pub use game::{
 };
 pub use load::{LoadOptions, Loaded, discover_games, load, load_game};
 pub use span::{FileId, Span, Spanned};
+pub use starting_values::StartValue;
 pub use validate::template_values;
 pub use yaml::parse_yaml;
 

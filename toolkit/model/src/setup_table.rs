@@ -92,6 +92,7 @@ pub(crate) fn placements(
             location: (!location_text.v.is_empty()).then_some(location),
             location_text: (!location_text.v.is_empty()).then_some(location_text),
             units,
+            strength_values: table.strength.iter().map(|v| v.v.clone()).collect(),
         });
     }
     out

@@ -192,6 +192,14 @@ pub(crate) fn build(
         &mut errors,
         &mut warnings,
     );
+    crate::starting_values::attach(
+        &docs.game,
+        &docs.scenarios,
+        &units,
+        &mut parsed,
+        &mut errors,
+        &mut warnings,
+    );
     check_play(&docs, &markers, &mut errors);
     let (documents, chart_images) = read_assets(dir, &docs, &mut errors, &mut warnings);
     if !errors.is_empty() {
@@ -830,6 +838,9 @@ fn read_scenarios(
         if let Some(track) = &g.play.turns {
             crate::turn_track::check_printed_turns(track, s, warnings);
         }
+        for t in &s.starting_values {
+            sides.check(&t.side, errors);
+        }
         for d in found {
             if d.is_fatal() { errors.push(d) } else { warnings.push(d) }
         }
@@ -1211,6 +1222,7 @@ fn parse_scenario(
                 location_text,
                 location,
                 units,
+                strength_values: Vec::new(),
             });
         }
         if let Some(table) = &block.table {
@@ -1231,6 +1243,7 @@ fn parse_scenario(
             group: None,
             location_text: None,
             location: None,
+            strength_values: Vec::new(),
             units: parse_units_field(&r.units, marks),
         });
     }
@@ -1246,10 +1259,11 @@ fn parse_scenario(
             group: Some(gr.name.clone()),
             location_text: None,
             location: None,
+            strength_values: Vec::new(),
             units: parse_units_field(&gr.units, marks),
         });
     }
-    ParsedScenario { id: s.id.v.clone(), placements }
+    ParsedScenario { id: s.id.v.clone(), placements, starting_values: BTreeMap::new() }
 }
 
 /// A word that has a sheet's printed form but wrong digits (`134` for a four-digit

@@ -39,6 +39,7 @@ pub fn request(listing: &Listing, doc: &RulesetDoc, scenario: Option<&str>) -> R
                 standing,
                 category: p.category.clone(),
                 piece: Some(p.id.clone()),
+                strength: p.strength.clone(),
             })
         })
         .collect();

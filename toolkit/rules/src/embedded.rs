@@ -127,6 +127,9 @@ pub struct PieceAt {
     /// The piece's id in the saved game, to name it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub piece: Option<String>,
+    /// The strength its label shows (`17`, `2-0-7`), when it has a strength label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<String>,
 }
 
 fn is_hex(s: &Standing) -> bool {
@@ -142,6 +145,7 @@ impl PieceAt {
             standing: Standing::Hex,
             category: None,
             piece: None,
+            strength: None,
         }
     }
 }
@@ -250,6 +254,7 @@ pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
             name: &u.name,
             location: &p.location,
             standing: p.standing,
+            strength: p.strength.as_deref(),
         });
         if p.standing != Standing::Hex {
             continue;
@@ -365,6 +370,7 @@ mod tests {
             arrives: arrives.map(|t| Turn::new(t, &days)),
             place: holding.unwrap_or("0101").to_string(),
             rule: "13.2".into(),
+            strength: None,
         };
         let allowed = |s: Start| Allowed { starts: vec![s], ..Allowed::default() };
         RulesetDoc {

@@ -45,6 +45,10 @@ pub struct Start {
     pub place: String,
     /// Rule section of its line.
     pub rule: String,
+    /// The strength the scenario starts it with where that is not its counter's own
+    /// (`17`, `2-0-7`), as its strength label shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<String>,
 }
 
 /// The message of the counter `name` standing in `hex`, outside what its setup `says` (the
@@ -105,10 +109,12 @@ pub struct Stand<'a> {
     pub location: &'a str,
     /// Where it is.
     pub standing: Standing,
+    /// The strength its label shows, when it has a strength label.
+    pub strength: Option<&'a str>,
 }
 
 /// A difference between a position and the setup, with its kind: `early-reinforcement`,
-/// `outside-setup`, `wrong-box` or `missing`.
+/// `outside-setup`, `wrong-box`, `missing` or `wrong-strength`.
 pub type Difference = (&'static str, Finding);
 
 fn arrived(s: &Start, turn: Option<&Turn>) -> bool {
@@ -129,8 +135,9 @@ fn take(starts: &mut Vec<&Start>, pick: impl Fn(&Start) -> bool) -> Option<Start
 /// is a difference: a reinforcement on a hex before its turn, a counter on a hex that
 /// starts in a box, a counter in a box or deck it does not start in, a counter on no map,
 /// and, when `complete` says the position holds every piece of the game, a start no
-/// counter fills. Counters without starts (not in the setup, or from an older ruleset)
-/// are not compared, nor copies beyond the setup's.
+/// counter fills. A counter that fills a start with a strength and whose label shows
+/// another is a difference too. Counters without starts (not in the setup, or from an
+/// older ruleset) are not compared, nor copies beyond the setup's.
 pub fn compare_setup(
     allowed: &BTreeMap<String, Allowed>,
     stands: &[Stand],
@@ -157,8 +164,9 @@ pub fn compare_setup(
                     .or_else(|| take(&mut starts, |s| arrived(s, turn))),
                 _ => None,
             };
-            if fits.is_none() {
-                left.push(p);
+            match fits {
+                Some(s) => out.extend(wrong_strength(p, &s)),
+                None => left.push(p),
             }
         }
         for p in left {
@@ -193,6 +201,26 @@ pub fn compare_setup(
         }
     }
     out
+}
+
+/// A counter whose strength label shows another strength than its start gives it.
+fn wrong_strength(p: &Stand, s: &Start) -> Option<Difference> {
+    let (Some(want), Some(shows)) = (&s.strength, p.strength) else { return None };
+    (want != shows).then(|| {
+        (
+            "wrong-strength",
+            Finding {
+                kind: RuleKind::Setup,
+                rule: s.rule.clone(),
+                location: p.location.to_string(),
+                units: vec![p.name.to_string()],
+                message: format!(
+                    "{} shows strength {shows}, but the scenario starts it at {want}",
+                    p.name
+                ),
+            },
+        )
+    })
 }
 
 /// `places it at `w/i 2 of 2403`` or `puts it in Reinforcements: turn 28 May`.
@@ -272,6 +300,7 @@ mod tests {
             arrives: arrives.map(|(p, n)| Turn { printed: p.into(), number: Some(n) }),
             place: holding.unwrap_or("w/i 1 of 0101").to_string(),
             rule: "13.1".into(),
+            strength: None,
         }
     }
 
@@ -284,7 +313,27 @@ mod tests {
     }
 
     fn at<'a>(unit: &'a str, location: &'a str, standing: Standing) -> Stand<'a> {
-        Stand { unit, name: unit, location, standing }
+        Stand { unit, name: unit, location, standing, strength: None }
+    }
+
+    #[test]
+    fn a_counter_showing_another_strength_than_its_start_is_a_difference() {
+        let mut s = start(None, true, None);
+        s.strength = Some("17".into());
+        let a: BTreeMap<String, Allowed> =
+            [("a-ah".to_string(), allowed(vec![s]))].into_iter().collect();
+        let with = |strength| Stand { strength, ..at("a-ah", "B32.10", Standing::Hex) };
+        assert!(compare_setup(&a, &[with(Some("17"))], None, true).is_empty());
+        // A module without strength labels shows none: nothing to compare.
+        assert!(compare_setup(&a, &[with(None)], None, true).is_empty());
+        let d = compare_setup(&a, &[with(Some("16"))], None, true);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].0, "wrong-strength");
+        assert_eq!(
+            d[0].1.message,
+            "a-ah shows strength 16, but the scenario starts it at 17"
+        );
+        assert_eq!(d[0].1.location, "B32.10");
     }
 
     #[test]

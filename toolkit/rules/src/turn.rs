@@ -34,12 +34,19 @@ const CONDITION_WORDS: [&str; 16] = [
 const LEAD_WORDS: [&str; 6] = ["on", "at", "game", "turn", "gt", "t"];
 
 /// Is the printed arrival a condition rather than a turn (`each turn`, `When the last
-/// Allied unit is destroyed.`)? Such an arrival is not placed on the track.
+/// Allied unit is destroyed.`, `On the first successful roll`)? Such an arrival is not
+/// placed on the track.
 pub fn is_condition(printed: &str) -> bool {
     let first = printed.split_whitespace().next().unwrap_or_default();
     let first = first.trim_matches(|c: char| !c.is_alphanumeric());
     CONDITION_WORDS.iter().any(|w| w.eq_ignore_ascii_case(first))
+        || printed
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| DIE_WORDS.iter().any(|d| d.eq_ignore_ascii_case(w)))
 }
+
+/// Words that make an arrival depend on a die roll (`on a roll of 5 or 6`).
+const DIE_WORDS: [&str; 5] = ["roll", "rolls", "rolled", "die", "dice"];
 
 /// The place of a printed turn on a track, counted from 1:
 /// - on a track whose turns have names (`23 May`, `June 15 AM`, `Spring 1862`): the name
@@ -207,6 +214,8 @@ mod tests {
         assert!(is_condition("When last Allied unit is destroyed."));
         assert!(is_condition("between the Assault Periods (11.5)"));
         assert!(is_condition("[See Rules below]"));
+        assert!(is_condition("On the first successful roll"));
+        assert!(!is_condition("On Turn 3"));
         assert!(!is_condition("Turn 3"));
         assert!(!is_condition("June 15 AM"));
     }

@@ -56,7 +56,14 @@ pub struct ListedPiece {
     pub index: usize,
     /// Shows its reduced side (Layer `Step` at level 2).
     pub reduced: bool,
+    /// The text of its `Strength` label (the values a scenario started it with, as the
+    /// players have changed them), when it has one and it is not empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength: Option<String>,
 }
+
+/// The property of the Text Label that shows the values a scenario starts a counter with.
+pub const STRENGTH: &str = "Strength";
 
 /// A deck of a saved game.
 #[derive(Debug, Clone, Serialize)]
@@ -238,6 +245,7 @@ pub fn listing(saved: &SavedGame, module: Option<&ModuleInfo>) -> Listing {
             deck: hold.deck.map(str::to_string),
             index: hold.index,
             reduced,
+            strength: piece.label_text(STRENGTH).filter(|s| !s.is_empty()),
         });
     }
     out.unread.extend(reader.unread);

@@ -139,6 +139,15 @@ pub enum LocationExpr {
         /// The alternatives.
         options: Vec<LocationExpr>,
     },
+    /// A location and a limit printed after it that muster cannot check (`w/i 8 B51.30,
+    /// but west or south of Boatswain’s Swamp`): the units stand in the location, and
+    /// the limit is named in an `unchecked-limit` finding.
+    Limited {
+        /// The location before the limit.
+        location: Box<LocationExpr>,
+        /// The limit as printed (`west or south of Boatswain’s Swamp`), and where it is.
+        limit: HexRef,
+    },
     /// Text that fits no printed form.
     Unparsed {
         /// The text.
@@ -165,6 +174,7 @@ impl LocationExpr {
             LocationExpr::Either { options } => {
                 options.iter().flat_map(|o| o.hexes()).collect()
             }
+            LocationExpr::Limited { location, .. } => location.hexes(),
             _ => vec![],
         }
     }
@@ -177,6 +187,17 @@ const NUMBER_WORDS: [&str; 11] = [
 /// Parses a printed location. `is_label` says whether a word looks like a hex label of
 /// this game (it need not lie on the map; that is checked later).
 pub fn parse_location(text: &str, is_label: &dyn Fn(&str) -> bool) -> LocationExpr {
+    if let Some(at) = text.find(", but ") {
+        let head = parse_location(&text[..at], is_label);
+        let start = at + ", but ".len();
+        let limit = text[start..].trim_end().trim_end_matches('.');
+        if !matches!(head, LocationExpr::Unparsed { .. }) && !limit.trim().is_empty() {
+            return LocationExpr::Limited {
+                location: Box::new(head),
+                limit: HexRef { range: start..start + limit.len(), label: limit.into() },
+            };
+        }
+    }
     let mut c = Cursor { s: text, i: 0, is_label };
     c.expr()
         .or_else(|| c.place())
@@ -714,6 +735,27 @@ mod tests {
         assert!(matches!(e, LocationExpr::Within { distance: 2, .. }), "{e:?}");
         let e = parse_location("within 3 hexes of the 2627", &four);
         assert_eq!(labels(&e), ["2627"]);
+    }
+
+    #[test]
+    fn a_limit_after_a_location_is_kept_apart() {
+        let t = "w/i 8 B51.30, but west or south of Boatswain’s Swamp.";
+        let is_label = |w: &str| w == "B51.30";
+        let LocationExpr::Limited { location, limit } = parse_location(t, &is_label)
+        else {
+            panic!("{t}")
+        };
+        assert!(
+            matches!(*location, LocationExpr::Within { distance: 8, .. }),
+            "{location:?}"
+        );
+        assert_eq!(limit.label, "west or south of Boatswain’s Swamp");
+        assert_eq!(&t[limit.range.clone()], limit.label);
+        // Nothing after `, but`: no limit.
+        assert!(matches!(
+            parse_location("w/i 8 B51.30, but ", &is_label),
+            LocationExpr::Unparsed { .. } | LocationExpr::Within { .. }
+        ));
     }
 
     #[test]

@@ -99,8 +99,8 @@ pub struct UnitItem {
     /// game whose rules say so (`notation.joined_stacks`) reads joined items as one stack.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub joined: bool,
-    /// Printed after ` & ` (`Supply` in `5 Corps HQ & Supply`): a single word may share
-    /// the head of the unit before it.
+    /// Printed after ` & ` or ` and ` (`Supply` in `5 Corps HQ & Supply`, `Valley HQ and
+    /// Supply`): a single word may share the head of the unit before it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub after_ampersand: bool,
     /// Its count is printed after it in parentheses (`(2 units)`, `(2 units each)`), and so
@@ -282,7 +282,7 @@ impl Parser<'_> {
                     let text = &self.s[before_separator..self.i];
                     if text != "," {
                         pending_read = Some(before_separator..self.i);
-                        ampersand = text.trim() == "&";
+                        ampersand = matches!(text.trim(), "&" | "and" | "And");
                     }
                 }
                 None => {
@@ -598,12 +598,18 @@ fn one_each(items: &mut Vec<UnitItem>) {
     }
 }
 
-/// `All 4SP Artillery units of …`: a leading `All` before a name is read, not named.
+/// `All 4SP Artillery units of …`, `the 1-6 Division`, `a Resb`: a leading `All` or
+/// article before a name is read, not named (`A` is no article: it starts names such as
+/// `A NVa HQ`).
 fn strip_all(item: &mut UnitItem) {
     if item.whole || item.unparsed {
         return;
     }
-    if let Some(rest) = item.name.strip_prefix("All ").filter(|r| !r.trim().is_empty()) {
+    let rest = ["All ", "the ", "The ", "a ", "an "]
+        .iter()
+        .find_map(|w| item.name.strip_prefix(w))
+        .filter(|r| !r.trim().is_empty());
+    if let Some(rest) = rest {
         let cut = item.name.len() - rest.len();
         item.read.push(item.range.start..item.range.start + cut);
         item.range = item.range.start + cut..item.range.end;
@@ -1261,6 +1267,12 @@ mod tests {
             names(&items),
             ["Lnb/YG", "Boy/YG", "5 Corps HQ", "Supply", "1st Grenadiers"]
         );
+        assert!(items[3].after_ampersand && !items[4].after_ampersand);
+        let items =
+            parse_units("Valley HQ and Supply, the 1-6 Division and a Resb", &marks());
+        assert_eq!(names(&items), ["Valley HQ", "Supply", "1-6 Division", "Resb"]);
+        assert!(items[1].after_ampersand, "a word after `and` may share the head");
+        assert!(!items[2].after_ampersand);
         let items =
             parse_units("1x Pioneers (No Flamethrower or smoke capabilities.)", &marks());
         assert_eq!(names(&items), ["Pioneers"]);

@@ -38,7 +38,8 @@ pub use oob::{FormationDef, OobFile};
 pub use printed::Printed;
 pub use scenario::{
     Comparison, Group, GroupKind, LocationField, Placement, Reinforcement, ScenarioFile,
-    SetupBlock, SetupColumn, SetupTable, StatedCount, StructuredLocation, UnitsField,
+    SetupBlock, SetupColumn, SetupTable, StartingValue, StartingValues, StatedCount,
+    StructuredLocation, UnitsField,
 };
 pub use sequence::{Sequence, Step};
 pub use statements::{Contradiction, Mention, Statement, Table};

@@ -69,6 +69,39 @@ pub struct ScenarioFile {
     /// Remarks on the transcription (a sentence printed unfinished). Default: none.
     #[serde(default)]
     pub notes: Vec<Spanned<String>>,
+    /// Values the units start this scenario with, printed apart from the setup lines (a
+    /// table of starting strengths). Default: none (units start with their counters'
+    /// printed values, or those their setup lines print).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub starting_values: Vec<StartingValues>,
+}
+
+/// A printed table of the values one side's units start a scenario with (`6.8 Scenario
+/// Starting Strengths`: `A-AH 17`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartingValues {
+    /// The side whose units the table lists.
+    pub side: Ref,
+    /// Rule section.
+    pub section: String,
+    /// The counter value the table gives (`strength`), an id of `game.yaml`'s `values`.
+    pub value: Spanned<String>,
+    /// A remark (which column of a printed table). Default: none.
+    #[serde(default)]
+    pub note: Option<String>,
+    /// One row per unit, as printed.
+    pub units: Vec<StartingValue>,
+}
+
+/// One row of a table of starting values.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartingValue {
+    /// The unit, by the name the counter prints.
+    pub unit: Spanned<String>,
+    /// Its value, as printed.
+    pub value: Spanned<String>,
 }
 
 /// A printed block of at-start placements for one side.
@@ -104,6 +137,10 @@ pub struct SetupTable {
     /// Marks mean different things in different tables. Default: none.
     #[serde(default)]
     pub marks: std::collections::BTreeMap<String, String>,
+    /// The counter values the `strength` column prints, in order, as ids of `game.yaml`'s
+    /// `values` (`[strength]`). Default: all the game's values, printed as `4-1-7`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strength: Vec<Spanned<String>>,
 }
 
 /// What a column of a set-up table holds.

@@ -87,7 +87,9 @@ pub fn build(
     }
 
     let dead_piles = DeadPiles::plan(game, painter.counter_px);
-    let prototypes = pieces::prototypes(game, &dead_piles, &live_traits);
+    let strength_label =
+        solutions.iter().flat_map(|s| &s.units).any(|u| !u.values.is_empty());
+    let prototypes = pieces::prototypes(game, &dead_piles, &live_traits, strength_label);
     let mut slots = pieces::slots(game, &dead_piles);
     let decks = game
         .meta

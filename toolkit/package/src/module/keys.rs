@@ -81,3 +81,5 @@ pub const NAME_SIDE: Key = named(11, "NameSideUnit");
 pub const NAME_HEX: Key = named(12, "NameHexUnit");
 /// A counter checks that it stands where its setup line allows, while the setup is checked.
 pub const CHECK_SETUP: Key = named(13, "CheckSetup");
+/// Asks the player for the counter's strength (its Text Label `Strength`).
+pub const CHANGE_STRENGTH: Key = named(14, "ChangeStrength");

@@ -5,7 +5,7 @@
 //!
 //! | traits | from | what they do |
 //! | --- | --- | --- |
-//! | `prototype;Counter` | [`COUNTER`] | the live rule checks (Trigger and Report Actions, the highlight Layer; [`super::live_rules`]), Clone (Ctrl+C), Delete (Ctrl+D), Mark Moved (Ctrl+M, drawn while moved), Movement Trail (Ctrl+T) |
+//! | `prototype;Counter` | [`COUNTER`] | the live rule checks (Trigger and Report Actions, the highlight Layer; [`super::live_rules`]), the Text Label `Strength` with Change strength (in games whose scenarios start counters with values of their own), Clone (Ctrl+C), Delete (Ctrl+D), Mark Moved (Ctrl+M, drawn while moved), Movement Trail (Ctrl+T) |
 //! | `prototype;Side <side>` | one per side | markers `Side`, `SideName` |
 //! | `prototype;Unit <side>` | one per side, units only, when the game has dead piles | Report Action on Eliminate, then Send to Location: Eliminate (Ctrl+E) to the side's dead pile |
 //! | `prototype;Two-sided` | two-sided counters | Restrict Commands (no Step loss once reduced), Report Actions on Flip and Step loss |
@@ -92,20 +92,31 @@ fn two_sided(unit: &Unit) -> bool {
 }
 
 /// Every prototype the pieces refer to: `Counter` (the commands of every counter, after
-/// the traits that check the rules live, [`super::live_rules`]), `Card`,
+/// the traits that check the rules live, [`super::live_rules`], and, with
+/// `strength_label`, the Text Label `Strength` that shows the values a scenario starts a
+/// counter with), `Card`,
 /// `Two-sided`, and one per side, unit type and size in use; `Unit <side>` when the game
 /// has dead piles.
 pub fn prototypes(
     game: &Game,
     dead_piles: &DeadPiles,
     live_rules: &[Trait],
+    strength_label: bool,
 ) -> Vec<Prototype> {
+    let label = strength_label.then(|| {
+        Trait::text_label(
+            "Change strength",
+            &keys::CHANGE_STRENGTH.encode(),
+            muster_vassal::listing::STRENGTH,
+        )
+    });
     let mut out = vec![
         Prototype {
             name: COUNTER.into(),
             piece: Piece {
                 traits: [
                     live_rules,
+                    label.as_slice(),
                     &[
                         Trait::clone_command("Clone", &keys::CLONE.encode()),
                         Trait::delete(),

@@ -46,6 +46,10 @@ pub struct PlacedPiece {
     pub y: i64,
     /// Shows its reduced side.
     pub reduced: bool,
+    /// The strength its label shows: the values the scenario starts it with where they
+    /// are not its counter's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength: Option<String>,
 }
 
 /// A predefined setup file and what it holds.
@@ -96,6 +100,8 @@ struct Wanted {
     /// The holding box, for the others.
     holding: Option<String>,
     reduced: bool,
+    /// The strength its label shows, if the scenario gives it one.
+    strength: Option<String>,
     /// The printed placement it comes from, if any.
     placement: Option<usize>,
 }
@@ -112,6 +118,7 @@ fn wanted(game: &Game, solution: &Solution) -> Vec<Wanted> {
                 cell: None,
                 holding: Some(NOT_PLACED.to_string()),
                 reduced: false,
+                strength: None,
                 placement: None,
             })
             .collect();
@@ -124,6 +131,7 @@ fn wanted(game: &Game, solution: &Solution) -> Vec<Wanted> {
             cell: u.cell.filter(|_| u.hex.is_some()),
             holding: holding_of(u),
             reduced: u.reduced,
+            strength: muster_check::start_values::label(game, &u.values),
             placement: Some(u.placement),
         })
         .collect()
@@ -164,6 +172,7 @@ pub fn starts(
             arrives,
             place,
             rule: line.map_or_else(|| section.clone(), |p| p.section.clone()),
+            strength: w.strength,
         });
     }
     out
@@ -225,6 +234,8 @@ struct SavedPiece {
     name: String,
     /// The layer that shows the reduced side, when it has one.
     step_layer: Option<usize>,
+    /// The Text Label that shows its strength, when it has one.
+    strength_label: Option<usize>,
 }
 
 impl<'a> SlotPieces<'a> {
@@ -295,19 +306,25 @@ impl SavedPiece {
         let step_layer = piece.traits.iter().position(|t| {
             t.id() == "emb2" && t.fields().get(18).map(String::as_str) == Some("Step")
         });
+        let strength_label = piece.traits.iter().position(|t| {
+            t.id() == "label"
+                && t.fields().get(15).map(String::as_str)
+                    == Some(muster_vassal::listing::STRENGTH)
+        });
         let type_chain = chain(&kinds);
         let states: Vec<String> = piece.traits.iter().map(|t| t.state.clone()).collect();
-        Self { type_chain, states, image, name, step_layer }
+        Self { type_chain, states, image, name, step_layer, strength_label }
     }
 
     /// The `AddPiece` command that puts this piece at `at` with `properties`, showing its
-    /// reduced side when `reduced` and it has one.
+    /// reduced side when `reduced` and it has one, and `strength` on its strength label.
     fn add_command(
         &self,
         id: &str,
         at: &Position,
         properties: &[(&str, &str)],
         reduced: bool,
+        strength: Option<&str>,
     ) -> String {
         let basic = Trait::basic_with(&self.image, &self.name, at, properties);
         let mut states: Vec<&str> = self.states.iter().map(String::as_str).collect();
@@ -316,6 +333,9 @@ impl SavedPiece {
         }
         if reduced && let Some(layer) = self.step_layer {
             states[layer] = "2";
+        }
+        if let (Some(k), Some(text)) = (self.strength_label, strength) {
+            states[k] = text;
         }
         format!("+/{}", encode(&[id, &self.type_chain, &chain(&states)], '/'))
     }
@@ -333,6 +353,8 @@ struct PlacedSpec<'p> {
     properties: Vec<(&'static str, String)>,
     /// Whether it shows its reduced side.
     reduced: bool,
+    /// The strength its label shows.
+    strength: Option<String>,
 }
 
 impl PlacedSpec<'_> {
@@ -346,6 +368,7 @@ impl PlacedSpec<'_> {
         field(out, &self.at.y.to_le_bytes());
         field(out, self.at.gpid.as_bytes());
         field(out, &[u8::from(self.reduced)]);
+        field(out, self.strength.as_deref().unwrap_or_default().as_bytes());
         field(out, &(self.properties.len() as u64).to_le_bytes());
         for (k, v) in &self.properties {
             field(out, k.as_bytes());
@@ -357,7 +380,13 @@ impl PlacedSpec<'_> {
     fn add_command(&self) -> String {
         let properties: Vec<(&str, &str)> =
             self.properties.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        self.piece.saved().add_command(&self.id, &self.at, &properties, self.reduced)
+        self.piece.saved().add_command(
+            &self.id,
+            &self.at,
+            &properties,
+            self.reduced,
+            self.strength.as_deref(),
+        )
     }
 }
 
@@ -403,7 +432,9 @@ pub fn save(
     let mut stacks: BTreeMap<(String, i64, i64), Vec<String>> = BTreeMap::new();
     let mut order: Vec<(String, i64, i64)> = Vec::new();
     let mut properties_of = super::live_rules::SetupProperties::default();
-    for (k, Wanted { unit, cell, holding, reduced, .. }) in wanted.iter().enumerate() {
+    for (k, Wanted { unit, cell, holding, reduced, strength, .. }) in
+        wanted.iter().enumerate()
+    {
         let piece = slots.get(unit).ok_or_else(|| {
             PackageError(format!(
                 "scenario {} places {unit}, which has no counter",
@@ -445,7 +476,14 @@ pub fn save(
             order.push(key.clone());
         }
         stacks.entry(key).or_default().push(id.clone());
-        specs.push(PlacedSpec { id, piece, at, properties, reduced: *reduced });
+        specs.push(PlacedSpec {
+            id,
+            piece,
+            at,
+            properties,
+            reduced: *reduced,
+            strength: strength.clone(),
+        });
         pieces.push(PlacedPiece {
             unit: unit.clone(),
             name: piece.name().to_string(),
@@ -454,6 +492,7 @@ pub fn save(
             x,
             y,
             reduced: *reduced,
+            strength: strength.clone(),
         });
     }
     let stack_adds: Vec<String> = order

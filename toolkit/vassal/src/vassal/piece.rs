@@ -114,6 +114,33 @@ impl Trait {
         }
     }
 
+    /// A Text Label whose text is the property `property`, drawn in black on white
+    /// below the piece, which the player changes with `menu` (on `key`). Its state is
+    /// the text; the piece keeps its own name.
+    pub fn text_label(menu: &str, key: &str, property: &str) -> Trait {
+        let fields = [
+            key,
+            menu,
+            "10",
+            "255,255,255",
+            "0,0,0",
+            "b",
+            "0",
+            "c",
+            "0",
+            "t",
+            "c",
+            "$pieceName$",
+            "Dialog",
+            "1",
+            "0",
+            property,
+            property,
+            "false",
+        ];
+        Trait { kind: format!("label;{}", encode(&fields, ';')), state: String::new() }
+    }
+
     /// A reference to a prototype, expanded by VASSAL at run time.
     pub fn prototype(name: &str) -> Trait {
         Trait { kind: format!("prototype;{name}"), state: String::new() }
@@ -480,6 +507,17 @@ impl Piece {
                 t.id() == "mark" && t.fields().first().map(String::as_str) == Some(key)
             })
             .map(|t| decode(&t.state, ',').remove(0))
+    }
+
+    /// The text of the Text Label whose property is `property`, if the piece has one.
+    pub fn label_text(&self, property: &str) -> Option<String> {
+        self.traits
+            .iter()
+            .find(|t| {
+                t.id() == "label"
+                    && t.fields().get(15).map(String::as_str) == Some(property)
+            })
+            .map(|t| t.state.trim().to_string())
     }
 
     /// The BasicPiece's name.

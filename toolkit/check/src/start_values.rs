@@ -1,0 +1,156 @@
+//! The values a scenario starts each counter with, where they are not its counter's own:
+//! a table of starting values (`6.8 Scenario Starting Strengths`), or a strength its setup
+//! line prints (`6/2 (I) [2-0-7]`, a set-up table's strength column) that neither side
+//! of the counter prints.
+
+use std::collections::BTreeMap;
+
+use muster_model::{FindingKind, Game, ParsedPlacement, PlacementKind};
+
+use crate::resolve::{Resolution, Resolved, strength};
+use crate::solve::Problem;
+
+/// The counter values a printed strength gives, by value id: its numbers in the order of
+/// `ids`; when `ids` is empty, in the order of the game's values, all of them when the
+/// numbers are as many, else the values the counter's own sides print, else the values
+/// that every side of the game printing that many numbers prints (`2-0-7`: combat, armor
+/// and movement where artillery alone prints a range). `None` when nothing decides.
+pub(crate) fn printed_values(
+    game: &Game,
+    ids: &[String],
+    printed: &str,
+    unit: Option<&muster_model::Unit>,
+) -> Option<BTreeMap<String, String>> {
+    let parts: Vec<&str> = printed.split('-').map(str::trim).collect();
+    if parts.iter().any(|p| p.is_empty()) {
+        return None;
+    }
+    let ids =
+        if ids.is_empty() { form_of(game, parts.len(), unit)? } else { ids.to_vec() };
+    (parts.len() == ids.len())
+        .then(|| ids.into_iter().zip(parts.iter().map(|p| (*p).to_string())).collect())
+}
+
+/// The value ids, in the game's order, that a strength of `n` numbers stands for.
+fn form_of(
+    game: &Game,
+    n: usize,
+    unit: Option<&muster_model::Unit>,
+) -> Option<Vec<String>> {
+    let order = |face: &BTreeMap<String, String>| -> Vec<String> {
+        game.meta
+            .values
+            .iter()
+            .filter(|v| face.contains_key(&v.id.v))
+            .map(|v| v.id.v.clone())
+            .collect()
+    };
+    if game.meta.values.len() == n {
+        return Some(game.meta.values.iter().map(|v| v.id.v.clone()).collect());
+    }
+    let own = unit.into_iter().flat_map(|u| [order(&u.front), order(&u.back)]);
+    if let Some(ids) = own.into_iter().find(|ids| ids.len() == n) {
+        return Some(ids);
+    }
+    let mut forms: Vec<Vec<String>> = game
+        .units
+        .iter()
+        .flat_map(|u| [order(&u.front), order(&u.back)])
+        .filter(|ids| ids.len() == n)
+        .collect();
+    forms.sort();
+    forms.dedup();
+    match <[Vec<String>; 1]>::try_from(forms) {
+        Ok([one]) => Some(one),
+        Err(_) => None,
+    }
+}
+
+/// The values a scenario starts a counter with as its strength label shows them: in the
+/// order of the game's values, joined by `-` (`17`, `2-0-7`); `None` when there are none.
+pub fn label(game: &Game, values: &BTreeMap<String, String>) -> Option<String> {
+    let parts: Vec<&str> = game
+        .meta
+        .values
+        .iter()
+        .filter_map(|v| values.get(&v.id.v).map(String::as_str))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("-"))
+}
+
+/// The printed strength of `r` when it is a starting value: one that neither side of its
+/// counter prints (a strength that matches a side only chooses that side).
+pub(crate) fn own_strength(game: &Game, r: &Resolution) -> Option<String> {
+    let Resolved::Unit { id, .. } = &r.to else { return None };
+    let printed = r.strength.as_ref()?;
+    let unit = game.unit(id)?;
+    let face =
+        |v: &BTreeMap<String, String>| !v.is_empty() && strength(game, v) == *printed;
+    (!face(&unit.front) && !face(&unit.back)).then(|| printed.clone())
+}
+
+/// The values the scenario starts counter `id` of line `p` with, by value id: its
+/// scenario's table of starting values, overridden by the strength its line prints.
+pub(crate) fn of(
+    game: &Game,
+    scenario: &str,
+    p: &ParsedPlacement,
+    id: &str,
+    printed: Option<&str>,
+) -> BTreeMap<String, String> {
+    let mut out: BTreeMap<String, String> = game
+        .starting_values(scenario, id)
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.value.clone())).collect())
+        .unwrap_or_default();
+    if p.kind == PlacementKind::Setup
+        && let Some(values) = printed
+            .and_then(|s| printed_values(game, &p.strength_values, s, game.unit(id)))
+    {
+        out.extend(values);
+    }
+    out
+}
+
+/// An `unread-strength` problem for each printed strength that is a starting value but
+/// whose numbers no form of the game's values fits.
+pub(crate) fn unread(
+    game: &Game,
+    placements: &[&ParsedPlacement],
+    resolutions: &[Vec<Resolution>],
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (pi, (p, res)) in placements.iter().zip(resolutions).enumerate() {
+        for r in res {
+            let Some(s) = own_strength(game, r) else { continue };
+            let unit = match &r.to {
+                Resolved::Unit { id, .. } => game.unit(id),
+                _ => None,
+            };
+            if printed_values(game, &p.strength_values, &s, unit).is_some() {
+                continue;
+            }
+            let ids: Vec<String> = if p.strength_values.is_empty() {
+                game.meta.values.iter().map(|v| v.id.v.clone()).collect()
+            } else {
+                p.strength_values.clone()
+            };
+            out.push(Problem {
+                placement: pi,
+                kind: FindingKind::UnreadStrength,
+                rule: p.section.clone(),
+                units: vec![r.printed.clone()],
+                span: r.span,
+                location: s.clone(),
+                message: format!(
+                    "the strength `{s}` printed for {} gives {} number(s), but the game's values are {} ({}) and no side of a counter prints {} of them; it sets no value",
+                    r.printed,
+                    s.split('-').count(),
+                    ids.len(),
+                    ids.join("-"),
+                    s.split('-').count(),
+                ),
+            });
+        }
+    }
+    out
+}
