@@ -72,6 +72,9 @@ struct Expected {
     /// Any of these hexes is right (`4108-09`).
     #[serde(default)]
     one_of: Vec<String>,
+    /// The strength the scenario starts it with, where it is not its counter's own.
+    #[serde(default)]
+    strength: Option<String>,
     /// Why muster does not place this counter although the setup prints its hex: a gap
     /// of muster's, stated where the expectation is, and held to (muster must not place it).
     #[serde(default)]
@@ -118,16 +121,22 @@ fn expected(game: &str) -> Placements {
         .unwrap_or_else(|e| panic!("{game}: placements.yaml: {e}"))
 }
 
-/// Does a piece at `at` (its hex label) answer to an expectation, by the board's distance?
-fn answers(board: &muster_hex::Board, e: &Expected, at: &str, back: bool) -> bool {
-    if back != e.back {
+/// One counter muster placed on a hex: unit, hex, on its back, the strength its label
+/// shows.
+type Piece = (String, String, bool, Option<String>);
+
+/// Does a piece answer to an expectation: its side, its strength, and its hex by the
+/// board's distance?
+fn answers(board: &muster_hex::Board, e: &Expected, piece: &Piece) -> bool {
+    let (_, at, back, strength) = piece;
+    if *back != e.back || *strength != e.strength {
         return false;
     }
     if !e.one_of.is_empty() {
         return e.one_of.iter().any(|h| h == at);
     }
     match e.within {
-        None | Some(0) => e.location == at,
+        None | Some(0) => e.location == *at,
         Some(n) => match (board.parse(&e.location), board.parse(at)) {
             (Ok(a), Ok(b)) => board.distance(a, b) <= n,
             _ => false,
@@ -136,21 +145,19 @@ fn answers(board: &muster_hex::Board, e: &Expected, at: &str, back: bool) -> boo
 }
 
 /// What differs between a scenario's hand-written placements and the pieces muster placed
-/// on hexes (`unit`, `location`, `reduced`), counter by counter.
+/// on hexes, counter by counter.
 fn differences(
     board: &muster_hex::Board,
     expected: &[Expected],
-    pieces: &[(String, String, bool)],
+    pieces: &[Piece],
 ) -> Vec<String> {
-    let mut left: Vec<&(String, String, bool)> = pieces.iter().collect();
+    let mut left: Vec<&Piece> = pieces.iter().collect();
     let mut out = Vec::new();
     // The tightest expectations first, so that a zone does not take an exact hex's piece.
     let mut order: Vec<&Expected> = expected.iter().collect();
     order.sort_by_key(|e| (e.muster.is_some(), e.within.unwrap_or(0), e.one_of.len()));
     for e in order {
-        let found = left.iter().position(|(unit, at, back)| {
-            *unit == e.counter && answers(board, e, at, *back)
-        });
+        let found = left.iter().position(|p| p.0 == e.counter && answers(board, e, p));
         match (found, &e.muster) {
             (Some(k), None) => {
                 left.remove(k);
@@ -163,9 +170,10 @@ fn differences(
             (None, Some(_)) => {}
         }
     }
-    out.extend(
-        left.iter().map(|(unit, at, _)| format!("{unit} placed at {at}, not expected")),
-    );
+    out.extend(left.iter().map(|(unit, at, _, strength)| {
+        let strength = strength.as_ref().map(|s| format!(" (strength {s})"));
+        format!("{unit} placed at {at}{}, not expected", strength.unwrap_or_default())
+    }));
     out
 }
 
@@ -200,7 +208,7 @@ fn every_corpus_game_builds_strict_and_places_its_setups_as_printed() {
                 .iter()
                 .find(|s| s["scenario"] == scenario.as_str())
                 .unwrap_or_else(|| panic!("{game}: no setup of {scenario}"));
-            let pieces: Vec<(String, String, bool)> = setup["pieces"]
+            let pieces: Vec<Piece> = setup["pieces"]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -212,6 +220,7 @@ fn every_corpus_game_builds_strict_and_places_its_setups_as_printed() {
                         p["unit"].as_str().unwrap().to_string(),
                         p["location"].as_str().unwrap().to_string(),
                         p["reduced"] == true,
+                        p["strength"].as_str().map(str::to_string),
                     )
                 })
                 .collect();
@@ -321,4 +330,91 @@ fn a_back_that_is_a_state_is_turned_to_by_its_name_in_vassal() {
         "the command and its report name the state (Borodino 2.2): {chat:?}"
     );
     assert!(!chat.iter().any(|l| l.contains("step loss")), "{chat:?}");
+}
+
+/// A piece of `muster pieces`' JSON as the checker reads it.
+fn piece_at(p: &Value, hexes: &[String]) -> Option<muster_rules::embedded::PieceAt> {
+    let location = p["location"].as_str().or(p["map"].as_str()).unwrap_or_default();
+    let standing = match (p["in"].as_str(), p["map"].as_str()) {
+        (Some("deck"), _) => muster_rules::Standing::Deck,
+        (_, None) => muster_rules::Standing::Nowhere,
+        _ if hexes.iter().any(|h| h == location) => muster_rules::Standing::Hex,
+        _ => muster_rules::Standing::Box,
+    };
+    Some(muster_rules::embedded::PieceAt {
+        unit: p["unit_id"].as_str()?.to_string(),
+        location: location.to_string(),
+        standing,
+        category: p["category"].as_str().map(str::to_string),
+        piece: p["id"].as_str().map(str::to_string),
+        strength: p["strength"].as_str().map(str::to_string),
+    })
+}
+
+/// Gaines Mill 6.4 starts the brigades 6.8 lists at their June 27 strengths: after VASSAL
+/// 3.7.26 loads the module's setup and saves the game, each piece's `Strength` label
+/// still shows its scenario's strength, `muster check` finds the saved setup whole, and the
+/// module's ruleset finds a counter showing another strength a `wrong-strength`.
+#[test]
+fn starting_strengths_reach_the_module_vassal_and_the_checker() {
+    let dir = built();
+    let module = dir.join("dist/gaines-mill-1862.vmod");
+    let mut archive =
+        muster_package::archive::Archive::open(std::fs::read(&module).unwrap()).unwrap();
+    let doc: muster_rules::embedded::RulesetDoc =
+        serde_json::from_slice(&archive.read("rules/ruleset.json").unwrap()).unwrap();
+    let start = &doc.scenarios["across-the-chickahominy"]["a-ah"].starts;
+    assert_eq!(start[0].strength.as_deref(), Some("17"), "6.8, June 27: A-AH 17");
+    assert_eq!(doc.scenarios["the-26th-of-june"]["a-ah"].starts[0].strength, None);
+    let Some(tools) = tools() else { return };
+    let saved = dir.join("gaines-mill-6.4.vsav");
+    let saved_arg = saved.to_str().unwrap();
+    let label = "corpus-gaines-mill-strengths";
+    let args =
+        ["--setup", "across-the-chickahominy.vsav", "--no-render", "--save", saved_arg];
+    run(&tools, &module, &args, label).assert_clean(label);
+    let module_arg = module.to_str().unwrap();
+    let out =
+        muster(dir, &["pieces", saved_arg, "--module", module_arg, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pieces = listed[0]["pieces"].as_array().unwrap();
+    let strength = |unit: &str| {
+        pieces.iter().find(|p| p["unit_id"] == unit).map(|p| p["strength"].clone())
+    };
+    assert_eq!(strength("a-ah"), Some(Value::from("17")), "as VASSAL saved it");
+    assert_eq!(strength("3-par-5"), Some(Value::from("27")));
+    assert_eq!(strength("g-ah"), Some(Value::Null), "6.8 lists none: full strength");
+    let check = [
+        "check",
+        saved_arg,
+        "--module",
+        module_arg,
+        "--scenario",
+        "across-the-chickahominy",
+        "--format",
+        "json",
+    ];
+    let out = muster(dir, &check);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["violations"], Value::Array(vec![]), "{report}");
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    let mut position: Vec<_> =
+        pieces.iter().filter_map(|p| piece_at(p, &doc.hexes)).collect();
+    for p in position.iter_mut().filter(|p| p.unit == "a-ah") {
+        p.strength = Some("16".into());
+    }
+    let request = muster_rules::embedded::Request {
+        scenario: Some("across-the-chickahominy".into()),
+        pieces: position,
+        turn: None,
+        complete: true,
+    };
+    let report = muster_rules::embedded::check(&doc, &request);
+    let kinds: Vec<(&str, &str)> =
+        report.violations.iter().map(|v| (v.kind.as_str(), v.message.as_str())).collect();
+    assert_eq!(
+        kinds,
+        [("wrong-strength", "A-AH shows strength 16, but the scenario starts it at 17")]
+    );
 }
