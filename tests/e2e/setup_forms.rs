@@ -298,3 +298,38 @@ fn starting_strengths_reach_the_setup_and_what_cannot_be_read_is_found() {
     assert_eq!(piece("7 Bde HQ")["location"], "03.08");
     assert_eq!(piece("1/7 Inf Bn")["strength"], "2", "the table's attack");
 }
+
+const BY_STEP: &str = r#"id: meeting
+title: Arrivals by a step of the sequence (test)
+section: "E.60"
+setup:
+  - side: north
+    section: "E.61"
+    placements:
+      - {location: "09.03", units: "1/1 Inf Bn"}
+reinforcements:
+  - {side: north, section: "E.62", turn: "Turn 2", units: "1 Bde HQ", area: "North player turn Movement"}
+  - {side: south, section: "E.62", turn: "Turn 2", units: "7 Bde HQ", area: "Q"}
+"#;
+
+/// A reinforcement that arrives by a step of the sequence of play (`North player turn
+/// Movement`) is held for its turn with no finding; an entry area no map names still is.
+#[test]
+fn an_arrival_by_a_step_of_the_sequence_is_no_unknown_area() {
+    let tmp = tempfile::tempdir().unwrap();
+    game_with(tmp.path(), BY_STEP);
+    let serious = serious_findings(tmp.path());
+    let areas: Vec<&str> = serious
+        .iter()
+        .filter(|f| f["kind"] == "unknown-area")
+        .filter_map(|f| f["location"].as_str())
+        .collect();
+    assert_eq!(areas, ["Q"], "{serious:#?}");
+    assert!(
+        serious[0]["message"].as_str().unwrap().contains("(reinforcements of Turn 2)"),
+        "{serious:#?}"
+    );
+    let pieces = built_pieces(tmp.path());
+    let hq = pieces.iter().find(|p| p["name"] == "1 Bde HQ").unwrap();
+    assert_eq!(hq["location"], "Reinforcements: Turn 2, area North player turn Movement");
+}

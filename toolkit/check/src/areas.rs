@@ -1,6 +1,7 @@
 //! Reinforcement entry areas linked to the maps: each printed area (`D`, `B or C`) must be
 //! the name of an `entry-area` feature of a map, or lie in a range such a feature names
-//! (`A to K`). An area printed as a description (`on the play area edge`, starting with a
+//! (`A to K`), or be a hex or place of the map, or name a step of the sequence of play
+//! (`Command Phase`: units placed by a step of the sequence, not at an entry area). An area printed as a description (`on the play area edge`, starting with a
 //! lowercase word) names no area and is kept as printed.
 
 use muster_model::source::FeatureKind;
@@ -72,13 +73,16 @@ pub(crate) fn unknown_areas(
             continue;
         }
         for name in area_names(&area.v) {
-            if named.iter().any(|f| covers(f, &name)) || is_hex_or_place(game, &name) {
+            if named.iter().any(|f| covers(f, &name))
+                || is_hex_or_place(game, &name)
+                || names_step(game, &name)
+            {
                 continue;
             }
             out.push(UnknownArea {
                 message: format!(
-                    "entry area `{name}` (reinforcements of turn {}) is on no map: the maps name the entry areas {}",
-                    p.turn.as_deref().unwrap_or("?"),
+                    "entry area `{name}` (reinforcements of {}) is on no map: the maps name the entry areas {}",
+                    crate::solve::turn_words(p.turn.as_deref().unwrap_or("?")),
                     named.join(", ")
                 ),
                 area: name,
@@ -103,6 +107,29 @@ fn is_hex_or_place(game: &Game, name: &str) -> bool {
         .fold(bare, |b, p| b.strip_prefix(p).unwrap_or(b));
     game.board.as_ref().is_some_and(|b| b.parse(bare).is_ok())
         || !crate::region::place_cells(game, bare).is_empty()
+}
+
+/// Does a printed arrival name a step of the game's sequence of play (`Command Phase`,
+/// `during the Command Phase`): units that arrive by a step of the sequence rather than
+/// at an entry area, as the rulebook says they are placed then?
+fn names_step(game: &Game, name: &str) -> bool {
+    let Some(sequence) = &game.meta.sequence_of_play else { return false };
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let printed = words(name);
+    let mut steps: Vec<&muster_model::source::Step> = sequence.steps.iter().collect();
+    while let Some(step) = steps.pop() {
+        let text = words(&step.text);
+        if !text.is_empty() && printed.windows(text.len()).any(|w| w == text.as_slice()) {
+            return true;
+        }
+        steps.extend(&step.steps);
+    }
+    false
 }
 
 /// The areas of a game whose maps name none, as one finding: no line is wrong that

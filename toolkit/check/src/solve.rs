@@ -572,7 +572,7 @@ pub fn descendants(game: &Game, id: &str) -> Vec<String> {
 
 /// A printed turn as a holding box names it: `turn 3` for a bare number (`3`, `2 GER`,
 /// `28 May`), else as printed (`Turn 3`, `June 16 PM`, `each turn`).
-fn turn_words(printed: &str) -> String {
+pub(crate) fn turn_words(printed: &str) -> String {
     if printed.starts_with(|c: char| c.is_ascii_digit()) {
         format!("turn {printed}")
     } else {
