@@ -334,7 +334,9 @@ impl<'g> Resolver<'g> {
         {
             return out;
         }
-        for (k, item) in placement.units.items.iter().enumerate() {
+        let items = self.with_parent_formations(placement);
+        for (k, (item, scope)) in items.iter().enumerate() {
+            let Some(item) = item else { continue };
             let cell = placement.units.origin[k];
             let previous = k
                 .checked_sub(1)
@@ -351,9 +353,67 @@ impl<'g> Resolver<'g> {
                 previous,
                 next,
             };
-            self.resolve_item(item, &at, heading.clone(), None, used, &mut out);
+            let scope = scope.clone().or_else(|| heading.clone());
+            self.resolve_item(item, &at, scope, None, used, &mut out);
         }
         out
+    }
+
+    /// The placement's items, each with the formation it is to be looked for in: a
+    /// formation printed after a comma that holds the item before it (`Compans’ Division, I
+    /// Corps (9 units)`) is that item's formation, not a unit of its own; it is read with
+    /// that item (which takes its count) and leaves `None` in its place.
+    fn with_parent_formations(
+        &self,
+        placement: &ParsedPlacement,
+    ) -> Vec<(Option<UnitItem>, Option<String>)> {
+        let units = &placement.units;
+        let mut out: Vec<(Option<UnitItem>, Option<String>)> =
+            units.items.iter().map(|i| (Some(i.clone()), None)).collect();
+        for k in 1..units.items.len() {
+            let (a, b) = (&units.items[k - 1], &units.items[k]);
+            let plain = |i: &UnitItem| {
+                !i.unparsed && i.children.is_empty() && !i.joined && !i.after_ampersand
+            };
+            if units.origin[k] != units.origin[k - 1]
+                || !plain(a)
+                || !plain(b)
+                || out[k - 1].0.is_none()
+                || (a.count.is_some() && b.count.is_some())
+            {
+                continue;
+            }
+            let side = placement.side.as_str();
+            let Some(parent) = self.formation_on(&b.name, side, None) else { continue };
+            let Some(child) = self.formation_on(&a.name, side, Some(parent)) else {
+                continue;
+            };
+            if child == parent || !self.holds(parent, child) {
+                continue;
+            }
+            let mut merged = a.clone();
+            merged.count = a.count.or(b.count);
+            merged.count_after = a.count_after.or(b.count_after);
+            merged.notes.extend(b.notes.iter().cloned());
+            merged.read.push(b.range.clone());
+            merged.read.extend(b.read.iter().cloned());
+            out[k - 1] = (Some(merged), Some(parent.to_string()));
+            out[k] = (None, None);
+        }
+        out
+    }
+
+    /// Does formation `parent` hold formation `child`, at any depth?
+    fn holds(&self, parent: &str, child: &str) -> bool {
+        let mut at = self.game.formation(child).and_then(|f| f.parent.clone());
+        for _ in 0..32 {
+            match at {
+                Some(p) if p == parent => return true,
+                Some(p) => at = self.game.formation(&p).and_then(|f| f.parent.clone()),
+                None => return false,
+            }
+        }
+        false
     }
 
     /// Resolves items parsed from `origin` for a side, outside any scenario (units the rules
@@ -384,6 +444,15 @@ impl<'g> Resolver<'g> {
         used: &mut BTreeMap<String, u32>,
         out: &mut Vec<Resolution>,
     ) {
+        if let Some((unit, formation)) = self.qualified_by_formation(item, at.side)
+            && matches!(
+                self.unit(item, at, scope.as_deref(), &mut used.clone()),
+                Resolved::Unknown { .. }
+            )
+        {
+            let scope = Some(formation.to_string());
+            return self.resolve_item(&unit, at, scope, parent, used, out);
+        }
         let shared = self.with_shared_head(item, at);
         let item = shared.as_ref().unwrap_or(item);
         let side = at.side;
@@ -592,6 +661,33 @@ impl<'g> Resolver<'g> {
             });
         }
         true
+    }
+
+    /// A unit printed with the formation it belongs to after a slash (`27th
+    /// Division/VIII Corps`), when the whole is no counter's name and the part after the
+    /// slash is a formation of the side: the unit, to be looked for in that formation
+    /// (only where the whole names no counter otherwise either).
+    fn qualified_by_formation(
+        &self,
+        item: &UnitItem,
+        side: &str,
+    ) -> Option<(UnitItem, &str)> {
+        if item.unparsed || !item.children.is_empty() || item.whole {
+            return None;
+        }
+        let (unit, formation) = item.name.rsplit_once('/')?;
+        let (unit, formation) = (unit.trim(), formation.trim());
+        if unit.is_empty()
+            || formation.contains(char::is_numeric) && !formation.contains(' ')
+        {
+            return None;
+        }
+        let whole = normalise(&item.name);
+        if self.game.units.iter().any(|u| normalise(&u.printed.v) == whole) {
+            return None;
+        }
+        let f = self.formation_on(formation, side, None)?;
+        Some((UnitItem { name: unit.to_string(), ..item.clone() }, f))
     }
 
     /// A single word printed after ` & ` or ` and ` that is no counter's whole name, read with the

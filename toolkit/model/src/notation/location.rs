@@ -156,6 +156,37 @@ pub enum LocationExpr {
 }
 
 impl LocationExpr {
+    /// Calls `f` on every printed piece of the location (hexes, the ends of runs, a state,
+    /// a limit), so that their ranges can be moved.
+    fn for_each_ref(&mut self, f: &mut dyn FnMut(&mut HexRef)) {
+        match self {
+            LocationExpr::Hex { hex } | LocationExpr::Named { hex, .. } => f(hex),
+            LocationExpr::InState { hex, state } => {
+                f(hex);
+                f(state);
+            }
+            LocationExpr::Hexes { hexes, runs, extended } => {
+                hexes.iter_mut().chain(extended.iter_mut()).for_each(&mut *f);
+                for r in runs {
+                    f(&mut r.from);
+                    f(&mut r.to);
+                }
+            }
+            LocationExpr::Within { of, .. } => of.iter_mut().for_each(f),
+            LocationExpr::WithinFeature { between, .. } => between.iter_mut().for_each(f),
+            LocationExpr::Zone { hexes, .. } => hexes.iter_mut().for_each(f),
+            LocationExpr::NearEdge { farthest, .. } => farthest.iter_mut().for_each(f),
+            LocationExpr::Either { options } => {
+                options.iter_mut().for_each(|o| o.for_each_ref(&mut *f));
+            }
+            LocationExpr::Limited { location, limit } => {
+                location.for_each_ref(&mut *f);
+                f(limit);
+            }
+            _ => {}
+        }
+    }
+
     /// Every hex label the location names.
     pub fn hexes(&self) -> Vec<&HexRef> {
         match self {
@@ -198,10 +229,42 @@ pub fn parse_location(text: &str, is_label: &dyn Fn(&str) -> bool) -> LocationEx
             };
         }
     }
+    if let Some(limited) = on_road(text, is_label) {
+        return limited;
+    }
     let mut c = Cursor { s: text, i: 0, is_label };
     c.expr()
         .or_else(|| c.place())
         .unwrap_or_else(|| LocationExpr::Unparsed { text: text.trim().to_string() })
+}
+
+/// `On Road 4015-4515`: hexes with a limit printed before them, which muster cannot check
+/// (no road is known by hex).
+fn on_road(text: &str, is_label: &dyn Fn(&str) -> bool) -> Option<LocationExpr> {
+    let lead = text.len() - text.trim_start().len();
+    let rest = &text[lead..];
+    let prefix = ["on road ", "on a road ", "on the road "]
+        .iter()
+        .find(|p| rest.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p)))?;
+    let head = parse_location(&rest[prefix.len()..], is_label);
+    if matches!(head, LocationExpr::Unparsed { .. }) {
+        return None;
+    }
+    let label = rest[..prefix.len() - 1].to_string();
+    Some(LocationExpr::Limited {
+        location: Box::new(shifted(head, lead + prefix.len())),
+        limit: HexRef { range: lead..lead + label.len(), label },
+    })
+}
+
+/// A location parsed from a slice of the printed text, with its hexes' ranges moved by
+/// `by` bytes so that they point into the whole text.
+fn shifted(expr: LocationExpr, by: usize) -> LocationExpr {
+    let mut expr = expr;
+    expr.for_each_ref(&mut |h: &mut HexRef| {
+        h.range = h.range.start + by..h.range.end + by
+    });
+    expr
 }
 
 struct Cursor<'a> {
@@ -751,6 +814,16 @@ mod tests {
         );
         assert_eq!(limit.label, "west or south of Boatswain’s Swamp");
         assert_eq!(&t[limit.range.clone()], limit.label);
+        let t = "On Road 4015-4515";
+        let is_label = |w: &str| w.len() == 4 && w.chars().all(|c| c.is_ascii_digit());
+        let LocationExpr::Limited { location, limit } = parse_location(t, &is_label)
+        else {
+            panic!("{t}")
+        };
+        assert_eq!(&t[limit.range.clone()], "On Road");
+        let LocationExpr::Hexes { runs, .. } = *location else { panic!("{location:?}") };
+        assert_eq!(&t[runs[0].from.range.clone()], "4015", "ranges point into the cell");
+        assert_eq!(&t[runs[0].to.range.clone()], "4515");
         // Nothing after `, but`: no limit.
         assert!(matches!(
             parse_location("w/i 8 B51.30, but ", &is_label),
