@@ -440,3 +440,41 @@ fn every_legend_covers_no_hex_or_is_printed_on_a_sheet_of_its_own() {
     assert_eq!(apart, ["gazala-scs/a", "gazala-scs/b"]);
     assert_eq!(checked, 3);
 }
+
+/// A road whose printed hexes step between hexes that are not neighbours (a hex left out,
+/// or a wrong stagger) is a `path-gap` warning at the step; every path of the seed games
+/// runs from hex to neighbouring hex.
+#[test]
+fn a_road_that_skips_a_hex_is_a_path_gap() {
+    let loaded = seeds();
+    assert!(!loaded.games.is_empty());
+    let gaps: Vec<String> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == Some(muster_model::FindingKind::PathGap))
+        .map(|d| loaded.sources.render(d))
+        .collect();
+    assert!(gaps.is_empty(), "{gaps:#?}");
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("sources/example-oasis");
+    copy_tree(&root().join("sources/example-oasis"), &game);
+    let path = game.join("maps/oasis.yaml");
+    let text = fs::read_to_string(&path).unwrap();
+    let road = r#"{kind: road, hexes: ["09.02", "09.03", "08.03""#;
+    assert!(text.contains(road), "the example's road");
+    fs::write(&path, text.replace(road, r#"{kind: road, hexes: ["09.02", "08.03""#))
+        .unwrap();
+    let out = muster(tmp.path(), &["validate", "--format", "json"]);
+    let findings: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let gaps: Vec<&serde_json::Value> =
+        findings.iter().filter(|f| f["kind"] == "path-gap").collect();
+    assert_eq!(gaps.len(), 1, "{findings:#?}");
+    assert_eq!(
+        (gaps[0]["line"].as_u64(), gaps[0]["column"].as_u64()),
+        (Some(27), Some(26))
+    );
+    assert_eq!(
+        gaps[0]["message"],
+        "1 of the 11 steps of the road join hexes that are not neighbours (09.02 to 08.03)"
+    );
+}

@@ -210,6 +210,8 @@ kinds! {
     UnknownTurn = "unknown-turn", Warning;
     /// A limit printed after a location (`w/i 8 B51.30, but west or south of Boatswain’s Swamp`) that muster cannot check; the units stand in the location, perhaps outside the limit.
     UncheckedLimit = "unchecked-limit", Warning;
+    /// A road, track or railway whose printed hexes, in order, step between hexes that are not neighbours: a wrong map stagger or numbering, or a hex left out.
+    PathGap = "path-gap", Warning;
     /// A location that fits no placement form; its units are not placed.
     UnparsedLocation = "unparsed-location", Warning;
     /// A zone, stretch or map edge whose hexes the rulebook does not print; its units are not placed.

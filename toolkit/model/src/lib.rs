@@ -23,6 +23,7 @@ mod game;
 pub mod input;
 mod load;
 pub mod notation;
+mod paths;
 mod setup_table;
 pub mod source;
 mod span;

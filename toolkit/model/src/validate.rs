@@ -402,6 +402,7 @@ fn join_maps(
     if let Some(board) = &board {
         for m in &board_maps {
             check_map_contents(m, board, &declared.terrain, &declared.sides, errors);
+            crate::paths::check(m, board, warnings);
         }
     }
     Ok((board, board_maps))
