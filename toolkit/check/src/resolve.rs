@@ -1149,15 +1149,7 @@ pub fn least_similarity(printed: &str) -> f64 {
     if normalise(printed).chars().count() <= 4 { 0.75 } else { 0.6 }
 }
 
-/// Values joined with `-` in the order the game declares them (`4-1-7`).
-pub fn strength(game: &Game, values: &BTreeMap<String, String>) -> String {
-    game.meta
-        .values
-        .iter()
-        .filter_map(|v| values.get(&v.id.v).cloned())
-        .collect::<Vec<_>>()
-        .join("-")
-}
+pub use crate::start_values::strength;
 
 /// Does word `a` abbreviate word `b`: equal, a prefix, or its letters in order starting
 /// with the same letter (`mtr` in `motorized`, `divs` in `division`)?

@@ -196,18 +196,7 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
     for &pi in &order {
         resolutions[pi] = resolver.resolve_placement(placements[pi], &mut used);
     }
-    let regions: Vec<Option<Region>> = placements
-        .iter()
-        .map(|p| {
-            (p.kind == PlacementKind::Setup).then(|| match &p.location {
-                Some(expr) => region(game, resolver, expr),
-                None => Region::unresolved(
-                    FindingKind::UnresolvedLocation,
-                    "the line prints no location",
-                ),
-            })
-        })
-        .collect();
+    let regions = setup_regions(resolver, &placements);
     let (wanted, duplicates) = wanted_counters(game, &placements, &resolutions);
 
     let mut units: Vec<SolvedUnit> = Vec::new();
@@ -323,7 +312,7 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
             ));
         }
     }
-    problems.extend(crate::start_values::unread(game, &placements, &resolutions));
+    problems.extend(unread_strengths(game, &placements, &resolutions));
     units.sort_by_key(|u| u.placement);
     problems.sort_by_key(|p| p.placement);
     Solution {
@@ -334,6 +323,64 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
         resolutions,
         regions,
     }
+}
+
+/// The region of each setup line's location (none for reinforcements and groups).
+fn setup_regions(
+    resolver: &Resolver,
+    placements: &[&ParsedPlacement],
+) -> Vec<Option<Region>> {
+    placements
+        .iter()
+        .map(|p| {
+            (p.kind == PlacementKind::Setup).then(|| match &p.location {
+                Some(expr) => region(resolver.game(), resolver, expr),
+                None => Region::unresolved(
+                    FindingKind::UnresolvedLocation,
+                    "the line prints no location",
+                ),
+            })
+        })
+        .collect()
+}
+
+/// An `unread-strength` problem for each printed strength that sets no value.
+fn unread_strengths(
+    game: &Game,
+    placements: &[&ParsedPlacement],
+    resolutions: &[Vec<Resolution>],
+) -> Vec<Problem> {
+    let mut printed = Vec::new();
+    let mut spans = Vec::new();
+    for (placement, res) in resolutions.iter().enumerate() {
+        for r in res {
+            if let (Resolved::Unit { id, .. }, Some(strength)) = (&r.to, &r.strength) {
+                let unit = &r.printed;
+                printed.push(crate::start_values::Printed {
+                    placement,
+                    unit,
+                    id,
+                    strength,
+                });
+                spans.push(r.span);
+            }
+        }
+    }
+    crate::start_values::unread(game, placements, &printed)
+        .into_iter()
+        .map(|u| {
+            let x = &printed[u.index];
+            Problem {
+                placement: x.placement,
+                kind: FindingKind::UnreadStrength,
+                rule: placements[x.placement].section.clone(),
+                units: vec![x.unit.to_string()],
+                span: spans[u.index],
+                location: x.strength.clone(),
+                message: u.message,
+            }
+        })
+        .collect()
 }
 
 /// The holding box of units the printed setup cannot put on a hex.
@@ -408,7 +455,11 @@ fn wanted_counters(
                         list.push((
                             id.clone(),
                             r.reduced || strength_reduced,
-                            crate::start_values::own_strength(game, r),
+                            crate::start_values::own_strength(
+                                game,
+                                id,
+                                r.strength.as_ref(),
+                            ),
                         ));
                     }
                 }

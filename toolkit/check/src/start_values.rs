@@ -5,10 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use muster_model::{FindingKind, Game, ParsedPlacement, PlacementKind};
-
-use crate::resolve::{Resolution, Resolved, strength};
-use crate::solve::Problem;
+use muster_model::{Game, ParsedPlacement, PlacementKind};
 
 /// The counter values a printed strength gives, by value id: its numbers in the order of
 /// `ids`; when `ids` is empty, in the order of the game's values, all of them when the
@@ -78,11 +75,24 @@ pub fn label(game: &Game, values: &BTreeMap<String, String>) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("-"))
 }
 
-/// The printed strength of `r` when it is a starting value: one that neither side of its
-/// counter prints (a strength that matches a side only chooses that side).
-pub(crate) fn own_strength(game: &Game, r: &Resolution) -> Option<String> {
-    let Resolved::Unit { id, .. } = &r.to else { return None };
-    let printed = r.strength.as_ref()?;
+/// Values joined with `-` in the order the game declares them (`4-1-7`).
+pub fn strength(game: &Game, values: &BTreeMap<String, String>) -> String {
+    game.meta
+        .values
+        .iter()
+        .filter_map(|v| values.get(&v.id.v).cloned())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// The strength `printed` for counter `id` when it is a starting value: one that neither
+/// side of the counter prints (a strength that matches a side only chooses that side).
+pub(crate) fn own_strength(
+    game: &Game,
+    id: &str,
+    printed: Option<&String>,
+) -> Option<String> {
+    let printed = printed?;
     let unit = game.unit(id)?;
     let face =
         |v: &BTreeMap<String, String>| !v.is_empty() && strength(game, v) == *printed;
@@ -111,46 +121,57 @@ pub(crate) fn of(
     out
 }
 
-/// An `unread-strength` problem for each printed strength that is a starting value but
-/// whose numbers no form of the game's values fits.
+/// A printed strength that sets no value: its index among those given to [`unread`], and
+/// what is wrong.
+pub(crate) struct Unread {
+    /// Its index among the printed strengths.
+    pub index: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A unit a placement prints with a strength: the placement's index, the unit as printed,
+/// its counter and the strength.
+pub(crate) struct Printed<'a> {
+    /// Index of the printed placement.
+    pub placement: usize,
+    /// The unit as printed.
+    pub unit: &'a str,
+    /// Its counter.
+    pub id: &'a str,
+    /// The strength as printed.
+    pub strength: &'a String,
+}
+
+/// Each printed strength that is a starting value but whose numbers no form of the game's
+/// values fits (an `unread-strength` finding).
 pub(crate) fn unread(
     game: &Game,
     placements: &[&ParsedPlacement],
-    resolutions: &[Vec<Resolution>],
-) -> Vec<Problem> {
+    printed: &[Printed],
+) -> Vec<Unread> {
     let mut out = Vec::new();
-    for (pi, (p, res)) in placements.iter().zip(resolutions).enumerate() {
-        for r in res {
-            let Some(s) = own_strength(game, r) else { continue };
-            let unit = match &r.to {
-                Resolved::Unit { id, .. } => game.unit(id),
-                _ => None,
-            };
-            if printed_values(game, &p.strength_values, &s, unit).is_some() {
-                continue;
-            }
-            let ids: Vec<String> = if p.strength_values.is_empty() {
-                game.meta.values.iter().map(|v| v.id.v.clone()).collect()
-            } else {
-                p.strength_values.clone()
-            };
-            out.push(Problem {
-                placement: pi,
-                kind: FindingKind::UnreadStrength,
-                rule: p.section.clone(),
-                units: vec![r.printed.clone()],
-                span: r.span,
-                location: s.clone(),
-                message: format!(
-                    "the strength `{s}` printed for {} gives {} number(s), but the game's values are {} ({}) and no side of a counter prints {} of them; it sets no value",
-                    r.printed,
-                    s.split('-').count(),
-                    ids.len(),
-                    ids.join("-"),
-                    s.split('-').count(),
-                ),
-            });
+    for (index, x) in printed.iter().enumerate() {
+        let p = placements[x.placement];
+        let Some(s) = own_strength(game, x.id, Some(x.strength)) else { continue };
+        if printed_values(game, &p.strength_values, &s, game.unit(x.id)).is_some() {
+            continue;
         }
+        let ids: Vec<String> = if p.strength_values.is_empty() {
+            game.meta.values.iter().map(|v| v.id.v.clone()).collect()
+        } else {
+            p.strength_values.clone()
+        };
+        let n = s.split('-').count();
+        out.push(Unread {
+            index,
+            message: format!(
+                "the strength `{s}` printed for {} gives {n} number(s), but the game's values are {} ({}) and no side of a counter prints {n} of them; it sets no value",
+                x.unit,
+                ids.len(),
+                ids.join("-"),
+            ),
+        });
     }
     out
 }

@@ -539,49 +539,7 @@ pub fn save(
     parts.extend(placed.iter().map(Vec::as_slice));
     parts.extend(stack_adds.iter().chain(&restores).map(String::as_bytes));
     let bytes = keep(&file, &parts, &|| {
-        // The adds go in runs of `RUN` pieces, each written, obfuscated and deflated on its
-        // own and kept: a changed counter writes only its run again.
-        let run = |adds: &[String]| -> Result<DeflatedPart, String> {
-            let mut text = String::new();
-            for add in adds {
-                push_add(&mut text, add);
-            }
-            let mut bytes = Vec::new();
-            obfuscate_into(&mut bytes, text.as_bytes(), KEY);
-            DeflatedPart::of(&bytes).map_err(|e| e.0)
-        };
-        let mut head = obfuscation_header(KEY);
-        obfuscate_into(&mut head, STREAM_HEAD.as_bytes(), KEY);
-        let mut tail = Vec::new();
-        obfuscate_into(&mut tail, stream_tail(&restores).as_bytes(), KEY);
-        let mut parts = vec![DeflatedPart::of(&head).map_err(|e| e.0)?];
-        let runs = specs
-            .par_chunks(RUN)
-            .zip(&placed)
-            .enumerate()
-            .map(|(i, (run_specs, placed))| {
-                let kept =
-                    keep(&format!("{file} pieces run {}", i + 1), &[placed], &|| {
-                        let adds: Vec<String> =
-                            run_specs.iter().map(PlacedSpec::add_command).collect();
-                        Ok(run(&adds)?.to_bytes())
-                    })?;
-                DeflatedPart::from_bytes(&kept).map_err(|e| e.0)
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        parts.extend(runs);
-        parts.push(run(&stack_adds)?);
-        parts.push(DeflatedPart::of(&tail).map_err(|e| e.0)?);
-        let mut entries = BTreeMap::new();
-        entries.insert(
-            "savedGame".to_string(),
-            joined_entry("savedGame", &parts).map_err(|e| e.0)?,
-        );
-        entries.insert(
-            "moduledata".to_string(),
-            deflated_entry("moduledata", data.as_bytes()).map_err(|e| e.0)?,
-        );
-        write_zip_entries(&entries).map_err(|e| e.0)
+        archive(&file, &specs, &placed, &stack_adds, &restores, &data, keep)
     })
     .map_err(|e| PackageError(format!("failed to archive {file} ({e})")))?;
     Ok((
@@ -594,4 +552,60 @@ pub fn save(
             pieces,
         },
     ))
+}
+
+/// The saved game's archive: its adds in runs of [`RUN`] pieces, each written, obfuscated
+/// and deflated on its own and kept under `placed` (its specs), then the stacks and the
+/// restore commands, and the module data.
+fn archive(
+    file: &str,
+    specs: &[PlacedSpec],
+    placed: &[Vec<u8>],
+    stack_adds: &[String],
+    restores: &[String],
+    data: &str,
+    keep: &super::Keep,
+) -> Result<Vec<u8>, String> {
+    // The adds go in runs of `RUN` pieces, each written, obfuscated and deflated on its
+    // own and kept: a changed counter writes only its run again.
+    let run = |adds: &[String]| -> Result<DeflatedPart, String> {
+        let mut text = String::new();
+        for add in adds {
+            push_add(&mut text, add);
+        }
+        let mut bytes = Vec::new();
+        obfuscate_into(&mut bytes, text.as_bytes(), KEY);
+        DeflatedPart::of(&bytes).map_err(|e| e.0)
+    };
+    let mut head = obfuscation_header(KEY);
+    obfuscate_into(&mut head, STREAM_HEAD.as_bytes(), KEY);
+    let mut tail = Vec::new();
+    obfuscate_into(&mut tail, stream_tail(restores).as_bytes(), KEY);
+    let mut parts = vec![DeflatedPart::of(&head).map_err(|e| e.0)?];
+    let runs = specs
+        .par_chunks(RUN)
+        .zip(placed)
+        .enumerate()
+        .map(|(i, (run_specs, placed))| {
+            let kept = keep(&format!("{file} pieces run {}", i + 1), &[placed], &|| {
+                let adds: Vec<String> =
+                    run_specs.iter().map(PlacedSpec::add_command).collect();
+                Ok(run(&adds)?.to_bytes())
+            })?;
+            DeflatedPart::from_bytes(&kept).map_err(|e| e.0)
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    parts.extend(runs);
+    parts.push(run(stack_adds)?);
+    parts.push(DeflatedPart::of(&tail).map_err(|e| e.0)?);
+    let mut entries = BTreeMap::new();
+    entries.insert(
+        "savedGame".to_string(),
+        joined_entry("savedGame", &parts).map_err(|e| e.0)?,
+    );
+    entries.insert(
+        "moduledata".to_string(),
+        deflated_entry("moduledata", data.as_bytes()).map_err(|e| e.0)?,
+    );
+    write_zip_entries(&entries).map_err(|e| e.0)
 }
