@@ -175,3 +175,61 @@ pub(crate) fn unread(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed(id: &str) -> Game {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sources");
+        let loaded = muster_model::load(
+            &root,
+            &[id.into()],
+            &muster_model::LoadOptions::default(),
+        );
+        loaded.games.into_iter().next().expect("the seed loads")
+    }
+
+    fn values(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(k, v)| ((*k).to_string(), (*v).to_string())).collect()
+    }
+
+    #[test]
+    fn a_printed_strength_is_read_in_the_form_the_counters_print() {
+        // The example's values are attack, defense and movement, all printed.
+        let g = seed("example-oasis");
+        assert_eq!(
+            printed_values(&g, &[], "2-3-5", None),
+            Some(values(&[("attack", "2"), ("defense", "3"), ("movement", "5")]))
+        );
+        assert_eq!(printed_values(&g, &[], "6-3", None), None, "no form of two numbers");
+        assert_eq!(
+            printed_values(&g, &["defense".into()], "4", None),
+            Some(values(&[("defense", "4")])),
+            "a table's strength column names its values"
+        );
+        // Gazala 1942 has four values; only artillery prints a range, so three numbers
+        // are combat, armor and movement.
+        let g = seed("gazala-1942");
+        assert_eq!(
+            printed_values(&g, &[], "2-0-7", None),
+            Some(values(&[("armor", "0"), ("combat", "2"), ("movement", "7")]))
+        );
+        assert_eq!(
+            label(&g, &values(&[("movement", "7"), ("combat", "2")])).as_deref(),
+            Some("2-7")
+        );
+        assert_eq!(label(&g, &BTreeMap::new()), None);
+    }
+
+    #[test]
+    fn a_strength_that_is_a_side_of_the_counter_is_no_starting_value() {
+        let g = seed("example-oasis");
+        let u = g.units.iter().find(|u| u.printed.v == "1/1 Inf Bn").expect("1/1 Inf Bn");
+        let s = |t: &str| own_strength(&g, &u.id, Some(&t.to_string()));
+        assert_eq!(s("3-4-5"), None, "its front");
+        assert_eq!(s("1-2-5"), None, "its back");
+        assert_eq!(s("2-3-5").as_deref(), Some("2-3-5"));
+        assert_eq!(own_strength(&g, &u.id, None), None);
+    }
+}
