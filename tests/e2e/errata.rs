@@ -106,7 +106,8 @@ fn the_seed_games_real_misprints_are_found() {
     let order = |c: &serde_json::Value| match c.as_str() {
         Some("certain") => 0,
         Some("likely") => 1,
-        _ => 2,
+        Some("possible") => 2,
+        _ => 3,
     };
     let ranks: Vec<u8> = scs.iter().map(|e| order(&e["certainty"])).collect();
     assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
@@ -115,6 +116,15 @@ fn the_seed_games_real_misprints_are_found() {
     let (certain, likely) =
         (md.find("\n## Certain\n").unwrap(), md.find("\n## Likely\n").unwrap());
     assert!(certain < likely);
+    // What muster could not check is no erratum: listed apart, last.
+    let unchecked = md.find("\n## Not checked (muster's reading, no erratum)\n").unwrap();
+    assert!(likely < unchecked);
+    for e in scs.iter().filter(|e| e["kind"] == "unprinted-zone") {
+        assert_eq!(e["certainty"], "unchecked", "{e}");
+    }
+    assert!(scs.iter().any(|e| e["kind"] == "unprinted-zone"));
+    let zone = md.lines().position(|l| l.contains("(unprinted-zone,")).unwrap();
+    assert!(md.lines().position(|l| l.starts_with("## Not checked")).unwrap() < zone);
     let line = md.lines().find(|l| l.contains("`3/18 Gurk`")).unwrap();
     assert!(
         line.starts_with("- **15.5.2.4, 15.6.4.5** `3/18 Gurk`:")

@@ -66,6 +66,9 @@ pub enum Certainty {
     Likely,
     /// Weak evidence: worth a look, often as printed on purpose.
     Possible,
+    /// No erratum is claimed: what muster could not check (a zone whose hexes the text
+    /// does not print, a limit after a location, entry areas no map names).
+    Unchecked,
 }
 
 impl Certainty {
@@ -75,13 +78,16 @@ impl Certainty {
             Certainty::Certain => "certain",
             Certainty::Likely => "likely",
             Certainty::Possible => "possible",
+            Certainty::Unchecked => "unchecked",
         }
     }
 
-    /// One step less sure: certain becomes likely, likely becomes possible.
+    /// One step less sure: certain becomes likely, likely becomes possible; what is not
+    /// checked stays so.
     pub fn weaker(self) -> Certainty {
         match self {
             Certainty::Certain => Certainty::Likely,
+            Certainty::Unchecked => Certainty::Unchecked,
             _ => Certainty::Possible,
         }
     }
@@ -337,6 +343,8 @@ mod tests {
         assert!(Certainty::Likely < Certainty::Possible);
         assert_eq!(Certainty::Certain.weaker(), Certainty::Likely);
         assert_eq!(Certainty::Possible.weaker(), Certainty::Possible);
+        assert_eq!(Certainty::Unchecked.weaker(), Certainty::Unchecked);
+        assert!(Certainty::Possible < Certainty::Unchecked);
         assert_eq!(
             serde_json::to_value(Certainty::Likely).unwrap_or_default(),
             serde_json::json!("likely")

@@ -81,12 +81,13 @@ pub fn errata_markdown(game: &Game, errata: &[Erratum], sources: &Sources) -> St
     let count = |c: Certainty| errata.iter().filter(|e| e.certainty == c).count();
     let attention = errata.iter().filter(|e| e.needs_attention()).count();
     let mut s = format!(
-        "# Errata: {}\n\n{} finding(s) from the game's own data: {} certain, {} likely, {} possible; {attention} need(s) attention.\n",
+        "# Errata: {}\n\n{} finding(s) from the game's own data: {} certain, {} likely, {} possible, and {} that muster could not check; {attention} need(s) attention.\n",
         game.meta.title,
         errata.len(),
         count(Certainty::Certain),
         count(Certainty::Likely),
         count(Certainty::Possible),
+        count(Certainty::Unchecked),
     );
     let place = |span: muster_model::Span| {
         if span.is_detached() {
@@ -100,7 +101,9 @@ pub fn errata_markdown(game: &Game, errata: &[Erratum], sources: &Sources) -> St
             )
         }
     };
-    for certainty in [Certainty::Certain, Certainty::Likely, Certainty::Possible] {
+    for certainty in
+        [Certainty::Certain, Certainty::Likely, Certainty::Possible, Certainty::Unchecked]
+    {
         let list: Vec<&Erratum> =
             errata.iter().filter(|e| e.certainty == certainty).collect();
         if list.is_empty() {
@@ -110,6 +113,7 @@ pub fn errata_markdown(game: &Game, errata: &[Erratum], sources: &Sources) -> St
             Certainty::Certain => "Certain",
             Certainty::Likely => "Likely",
             Certainty::Possible => "Possible",
+            Certainty::Unchecked => "Not checked (muster's reading, no erratum)",
         };
         let _ = write!(s, "\n## {title}\n\n");
         for e in list {

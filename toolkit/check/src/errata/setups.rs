@@ -272,7 +272,7 @@ fn validation(cx: &Context, s: &Scenario) -> Vec<Erratum> {
             )
         })
         .map(|f| {
-            let (certainty, evidence) = evidence(f.kind, &f.rule);
+            let (certainty, evidence) = evidence(f.kind, &f.rule, &f.message);
             Erratum::new(cx.game, f.kind, &f.subject, f.message.clone(), &f.rule, f.span)
                 .scenario(s.id)
                 .sure(certainty, evidence)
@@ -367,9 +367,22 @@ fn joined_stacks(cx: &Context, s: &Scenario) -> Vec<Erratum> {
     out
 }
 
-/// How sure a validation finding of `kind` is, and what that rests on.
-fn evidence(kind: FindingKind, rule: &str) -> (Certainty, String) {
+/// How sure a validation finding of `kind` is, and what that rests on. What muster could
+/// not check is no erratum: a zone or location it cannot turn into hexes, a limit after a
+/// location, entry areas when no map names any.
+fn evidence(kind: FindingKind, rule: &str, message: &str) -> (Certainty, String) {
     match kind {
+        FindingKind::UnprintedZone
+        | FindingKind::UnresolvedLocation
+        | FindingKind::UncheckedLimit => (
+            Certainty::Unchecked,
+            "muster cannot tell which hexes the text means, so it checks nothing here"
+                .to_string(),
+        ),
+        FindingKind::UnknownArea if message.contains("no map names any entry area") => (
+            Certainty::Unchecked,
+            "no map names an entry area, so muster checks none".to_string(),
+        ),
         FindingKind::Overstack => (
             Certainty::Certain,
             format!("the line names one hex; rule {rule} counts its units"),
