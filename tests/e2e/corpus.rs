@@ -366,6 +366,14 @@ fn starting_strengths_reach_the_module_vassal_and_the_checker() {
     let start = &doc.scenarios["across-the-chickahominy"]["a-ah"].starts;
     assert_eq!(start[0].strength.as_deref(), Some("17"), "6.8, June 27: A-AH 17");
     assert_eq!(doc.scenarios["the-26th-of-june"]["a-ah"].starts[0].strength, None);
+    let help = String::from_utf8(archive.read("help/module.html").unwrap()).unwrap();
+    assert!(help.contains("<td>Change strength</td><td>menu</td>"), "the help names it");
+    let borodino = built().join("dist/borodino-1812.vmod");
+    let mut other =
+        muster_package::archive::Archive::open(std::fs::read(&borodino).unwrap())
+            .unwrap();
+    let help = String::from_utf8(other.read("help/module.html").unwrap()).unwrap();
+    assert!(!help.contains("Change strength"), "a game with no starting strengths");
     let Some(tools) = tools() else { return };
     let saved = dir.join("gaines-mill-6.4.vsav");
     let saved_arg = saved.to_str().unwrap();

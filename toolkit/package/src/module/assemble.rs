@@ -416,6 +416,9 @@ fn help_and_charts(
         holding_boxes: help.plan.has_table(),
         line_of_sight: help.line_of_sight,
         two_sided: help.prototypes.iter().any(|p| p.name == pieces::TWO_SIDED),
+        strength_label: help.prototypes.iter().any(|p| {
+            p.name == pieces::COUNTER && p.piece.traits.iter().any(|t| t.id() == "label")
+        }),
         live_rules,
     };
     files.insert(

@@ -102,6 +102,9 @@ pub struct Contents<'a> {
     pub line_of_sight: bool,
     /// Whether any counter has two sides.
     pub two_sided: bool,
+    /// Whether counters carry the `Strength` label (a scenario starts some with
+    /// strengths of their own).
+    pub strength_label: bool,
     /// The rules checked live on the main map, if any.
     pub live_rules: Option<&'a LiveRules>,
 }
@@ -172,6 +175,13 @@ pub fn module_page(game: &Game, c: &Contents) -> String {
             "Eliminate",
             key(keys::ELIMINATE),
             "sends the unit to its side's dead pile; reported in the chat",
+        );
+    }
+    if c.strength_label {
+        row(
+            "Change strength",
+            "menu".into(),
+            "asks for the strength shown under the counter, which the setup fills in where the scenario starts the counter with a strength of its own",
         );
     }
     row("Clone", key(keys::CLONE), "puts a copy of the counter beside it");
