@@ -20,6 +20,7 @@ pub mod calendar;
 mod diag;
 mod finding;
 mod game;
+pub mod hex_terrain;
 pub mod input;
 mod load;
 pub mod notation;

@@ -1022,7 +1022,7 @@ fn check_map_contents(
     errors: &mut Vec<Diagnostic>,
 ) {
     terrain.check(&m.terrain.default, errors);
-    for t in &m.terrain.hexes {
+    for t in m.terrain.hexes.iter().chain(&m.terrain.also) {
         terrain.check(&t.terrain, errors);
         for h in &t.hexes {
             check_label(board, h, errors);

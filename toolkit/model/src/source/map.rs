@@ -115,6 +115,10 @@ pub struct TerrainLayer {
     /// Hexes of other terrain. Default: none.
     #[serde(default)]
     pub hexes: Vec<TerrainHexes>,
+    /// Terrain that shares its hexes with each hex's own terrain (a stream through a town
+    /// hex, a village in a woods hex), drawn inside the hex over it. Default: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<TerrainHexes>,
 }
 
 fn unknown() -> Ref {
@@ -123,7 +127,7 @@ fn unknown() -> Ref {
 
 impl Default for TerrainLayer {
     fn default() -> Self {
-        TerrainLayer { default: unknown(), hexes: vec![] }
+        TerrainLayer { default: unknown(), hexes: vec![], also: vec![] }
     }
 }
 
