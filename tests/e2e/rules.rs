@@ -5,7 +5,7 @@ use muster_check::{check_position, solve, validate_scenario};
 use muster_model::{FindingKind, Game};
 use muster_rules::{Category, PlacedUnit, Position, check_stacking};
 
-use crate::util::seeds;
+use crate::util::{corpus, seeds};
 
 fn game<'a>(games: &'a [Game], id: &str) -> &'a Game {
     games.iter().find(|g| g.id == id).unwrap()
@@ -29,6 +29,8 @@ fn unit(
         steps,
         formation: formation.map(String::from),
         location: "h".into(),
+        values: Default::default(),
+        terrain: vec![],
     }
 }
 
@@ -304,5 +306,35 @@ fn a_planted_overstack_in_a_players_position_is_found() {
             && x.rule == "6.0"
             && x.location == target),
         "{f:?}"
+    );
+}
+
+#[test]
+fn gaines_mill_cwb_12_1_counts_each_batterys_printed_gun_points() {
+    let loaded = corpus();
+    let g = game(&loaded.games, "gaines-mill-1862");
+    // Batteries as the manifest prints them (p. 32): `Resb` of 5 gun points, `Resb (4)` of
+    // 4, `6b (2)` of 2; an infantry brigade has none.
+    let at = |ids: &[&str]| -> Vec<String> {
+        let units: Vec<PlacedUnit> = ids
+            .iter()
+            .enumerate()
+            .map(|(k, id)| muster_check::solve::placed(g, id, k, "A20.20").unwrap())
+            .collect();
+        check_position(g, "across-the-chickahominy", &Position { units })
+            .into_iter()
+            .filter(|f| f.kind == FindingKind::Overstack)
+            .map(|f| f.message)
+            .collect()
+    };
+    assert_eq!(at(&["resb", "resb"]), Vec::<String>::new(), "5 + 5 = 10 gun points");
+    assert_eq!(at(&["resb-4", "resb-4", "6b-2"]), Vec::<String>::new(), "4 + 4 + 2 = 10");
+    let over = at(&["resb", "resb-4", "6b-2"]);
+    assert_eq!(over.len(), 1, "{over:?}");
+    assert!(
+        over[0].contains(
+            "11 stacking points of units where at most 10 may stack (rule CWB 12.1)"
+        ),
+        "{over:?}"
     );
 }

@@ -22,6 +22,7 @@ pub mod validate;
 pub(crate) mod words;
 
 pub use errata::{Erratum, errata, errata_of_checked};
+pub use region::rule_terrain;
 pub use resolve::{Resolution, Resolved, Resolver, normalise};
 pub use solve::{
     Duplicate, NOT_PLACED, Solution, SolvedUnit, ruleset, solve, solve_with,

@@ -79,6 +79,45 @@ pub fn prohibited_hexes(game: &Game) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// The terrains stacking rules hold in or not (`only_in`, `except_in`) of each hex that
+/// has any, by label: what the checker needs to know of a hex's terrain.
+pub fn rule_terrain(game: &Game) -> BTreeMap<String, Vec<String>> {
+    let named: BTreeSet<&str> = game
+        .rules
+        .stacking
+        .iter()
+        .flat_map(|r| r.only_in.iter().chain(&r.except_in))
+        .map(|t| t.v.as_str())
+        .collect();
+    let Some(board) = game.board.as_ref().filter(|_| !named.is_empty()) else {
+        return BTreeMap::new();
+    };
+    muster_model::hex_terrain::terrains(game, board)
+        .into_iter()
+        .filter_map(|(cell, terrains)| {
+            let terrains: Vec<String> = terrains
+                .into_iter()
+                .filter(|t| named.contains(t))
+                .map(String::from)
+                .collect();
+            (!terrains.is_empty()).then(|| Some((board.label(cell)?, terrains)))?
+        })
+        .collect()
+}
+
+/// Gives each unit the terrains of its hex that stacking rules name ([`rule_terrain`]).
+pub fn on_terrain<'u>(
+    terrain: &BTreeMap<String, Vec<String>>,
+    units: impl IntoIterator<Item = &'u mut muster_rules::PlacedUnit>,
+) {
+    if terrain.is_empty() {
+        return;
+    }
+    for u in units {
+        u.terrain = terrain.get(&u.location).cloned().unwrap_or_default();
+    }
+}
+
 /// The terrain of `cell` when the rules prohibit it.
 fn prohibited_terrain(game: &Game, board: &Board, cell: Cell) -> Option<String> {
     if !prohibited(game, board).contains(&cell) {

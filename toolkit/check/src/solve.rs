@@ -120,15 +120,21 @@ pub fn placements<'g>(game: &'g Game, scenario: &str) -> Vec<&'g ParsedPlacement
 /// The rules-checker view of a counter at a location.
 pub fn placed(game: &Game, id: &str, copy: usize, location: &str) -> Option<PlacedUnit> {
     let u = game.unit(id).or_else(|| game.markers.iter().find(|m| m.id == id))?;
-    let mut placed = unit_facts(u).placed(location);
+    let mut placed = unit_facts(game, u).placed(location);
     if copy != 0 {
         placed.id = format!("{}#{copy}", u.id);
     }
     Some(placed)
 }
 
-/// What the rules read of a counter, as the checker and the module's ruleset give it.
-pub fn unit_facts(u: &muster_model::Unit) -> UnitFacts {
+/// What the rules read of a counter, as the checker and the module's ruleset give it:
+/// of its printed values, those the game's stacking rules count as points.
+pub fn unit_facts(game: &Game, u: &muster_model::Unit) -> UnitFacts {
+    let values = game
+        .rules
+        .point_values()
+        .filter_map(|v| Some((v.v.clone(), u.front.get(&v.v)?.trim().parse().ok()?)))
+        .collect();
     UnitFacts {
         id: u.id.clone(),
         name: u.printed.v.clone(),
@@ -139,6 +145,7 @@ pub fn unit_facts(u: &muster_model::Unit) -> UnitFacts {
         unit_type: u.unit_type.clone(),
         size: u.size.clone(),
         steps: u.steps,
+        values,
     }
 }
 
@@ -183,6 +190,7 @@ pub fn solve(game: &Game, scenario: &str) -> Solution {
 pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
     let game = resolver.game();
     let rules = ruleset(game);
+    let terrain = crate::region::rule_terrain(game);
     let placements = placements(game, scenario);
     // Lines that name one exact hex are resolved and placed first, so flexible groups work
     // around them; everything is still reported by printed order.
@@ -276,6 +284,7 @@ pub fn solve_with(resolver: &Resolver, scenario: &str) -> Solution {
                             .and_then(|b| b.label(cell))
                             .unwrap_or_default()
                     }));
+                    crate::region::on_terrain(&terrain, [&mut *pu]);
                     let here = stacks.get(&cell).map_or(&[][..], Vec::as_slice);
                     if stacking_holds(&rules, here.iter().chain([&*pu])) {
                         let label = pu.location.clone();

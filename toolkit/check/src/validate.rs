@@ -425,6 +425,7 @@ fn fixed_placements(
 ) -> Vec<usize> {
     let game = out.game;
     let rules = ruleset(game);
+    let terrain = crate::region::rule_terrain(game);
     let mut fixed: BTreeMap<Cell, Vec<(usize, String)>> = BTreeMap::new();
     for (pi, reg) in solution.regions.iter().enumerate() {
         if let Some(Region::Hexes { anchors, distance: 0, .. }) = reg
@@ -446,11 +447,12 @@ fn fixed_placements(
     let mut reported = Vec::new();
     for (cell, list) in &fixed {
         let label = game.board.as_ref().and_then(|b| b.label(*cell)).unwrap_or_default();
-        let units: Vec<_> = list
+        let mut units: Vec<_> = list
             .iter()
             .enumerate()
             .filter_map(|(k, (_, id))| placed(game, id, k, &label))
             .collect();
+        crate::region::on_terrain(&terrain, &mut units);
         let lines: Vec<usize> = list.iter().map(|(pi, _)| *pi).collect();
         let left = not_placed(&lines);
         let held = if left.is_empty() {
@@ -657,13 +659,15 @@ pub fn check_position(game: &Game, scenario: &str, position: &Position) -> Vec<F
             span: Span::detached(),
         }
     };
-    let mut out: Vec<Finding> = check_stacking(&ruleset(game), position)
+    let mut position = position.clone();
+    crate::region::on_terrain(&crate::region::rule_terrain(game), &mut position.units);
+    let mut out: Vec<Finding> = check_stacking(&ruleset(game), &position)
         .into_iter()
         .map(|f| finding(f.kind.into())(f))
         .collect();
     let allowed = allowed_hexes(game, scenario);
     out.extend(
-        check_placement(&allowed, position)
+        check_placement(&allowed, &position)
             .into_iter()
             .map(finding(FindingKind::OutsideSetup)),
     );

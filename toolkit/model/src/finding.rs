@@ -278,6 +278,8 @@ kinds! {
     UnknownType = "unknown-type", Info;
     /// A way of naming units the rulebook uses for several formations, reported once.
     NamingHabit = "naming-habit", Info;
+    /// A rule the public text does not give, recorded as unknown in `rules.yaml` with its reason: it is not checked.
+    UnknownRule = "unknown-rule", Info;
 }
 
 impl fmt::Display for FindingKind {

@@ -25,6 +25,7 @@ pub mod input;
 mod load;
 pub mod notation;
 mod paths;
+mod rules_shape;
 mod setup_table;
 pub mod source;
 mod span;

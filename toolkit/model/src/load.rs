@@ -232,7 +232,19 @@ pub fn load_game(
     if !errors.is_empty() {
         return Err(errors);
     }
-    if !game.scenarios.is_empty() && game.rules.stacking.is_empty() {
+    if let Some(why) = &game.rules.stacking_unknown {
+        warnings.push(
+            Diagnostic::finding(
+                FindingKind::UnknownRule,
+                why.span,
+                format!(
+                    "the setups of {} are not checked against stacking rules: the text gives none ({})",
+                    game.id, why.v
+                ),
+            )
+            .with_subject(game.id.clone()),
+        );
+    } else if !game.scenarios.is_empty() && game.rules.stacking.is_empty() {
         let rules = dir.join("rules.yaml");
         let (at, why) = match sources.find(&rules) {
             Some(f) => (Span::file_start(f), "it states no `stacking` rule"),
@@ -249,7 +261,7 @@ pub fn load_game(
             )
             .with_subject(game.id.clone())
             .with_hint(format!(
-                "state the rulebook's stacking rules in {} (see muster's book, docs/book/src/files/rules.md)",
+                "state the rulebook's stacking rules in {}, or record why the text gives none with `stacking_unknown` (see muster's book, docs/book/src/files/rules.md)",
                 rules.display()
             )),
         );

@@ -157,7 +157,6 @@ pub(crate) fn build(
     docs: Documents,
     sources: &Sources,
 ) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let _ = sources;
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let g = &docs.game;
@@ -184,6 +183,9 @@ pub(crate) fn build(
         &mut errors,
     );
     check_rule_references(&docs, &declared, &units, &mut errors);
+    let rules_at =
+        sources.find(&dir.join("rules.yaml")).map_or(Span::detached(), Span::file_start);
+    crate::rules_shape::check(&docs.rules, &units, rules_at, &mut errors, &mut warnings);
     let mut parsed = read_scenarios(
         &docs,
         board.as_ref(),
@@ -774,6 +776,7 @@ fn check_rule_references(
             "type" => declared.types.check(r, errors),
             "size" => declared.sizes.check(r, errors),
             "terrain" => declared.terrain.check(r, errors),
+            "value" => declared.values.check(r, errors),
             _ => {
                 if !units.iter().any(|u| u.printed.v == r.v) {
                     errors.push(

@@ -37,6 +37,10 @@ pub struct UnitFacts {
     pub size: Option<String>,
     /// Steps.
     pub steps: Option<u8>,
+    /// The numbers its front prints for the values stacking rules count as points, by
+    /// value id. Default: none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub values: BTreeMap<String, u32>,
 }
 
 impl UnitFacts {
@@ -53,6 +57,8 @@ impl UnitFacts {
             steps: self.steps.unwrap_or(2),
             formation: self.formation.clone(),
             location: location.to_string(),
+            values: self.values.clone(),
+            terrain: vec![],
         }
     }
 }
@@ -89,6 +95,10 @@ pub struct RulesetDoc {
     /// Default: none.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub prohibited: BTreeMap<String, String>,
+    /// The terrains stacking rules hold in or not (`only_in`, `except_in`) of each hex
+    /// that has any, by label. Default: none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub terrain: BTreeMap<String, Vec<String>>,
 }
 
 /// One side's dead pile in a module.
@@ -266,7 +276,8 @@ pub fn check(doc: &RulesetDoc, request: &Request) -> Report {
         let n = copies.entry(u.id.as_str()).or_default();
         let id = if *n == 0 { u.id.clone() } else { format!("{}#{n}", u.id) };
         *n += 1;
-        position.units.push(PlacedUnit { id, ..u.placed(&p.location) });
+        let terrain = doc.terrain.get(&p.location).cloned().unwrap_or_default();
+        position.units.push(PlacedUnit { id, terrain, ..u.placed(&p.location) });
     }
     let tag = |kind: &str| {
         let kind = kind.to_string();
@@ -355,6 +366,7 @@ mod tests {
             unit_type: None,
             size: None,
             steps: Some(1),
+            values: BTreeMap::new(),
         };
         let rules: Ruleset<String> = serde_json::from_str(
             r#"{"stacking": [{"section": "5.1", "any_of": [{"all_of": [{"count": {}, "max": 1}]}]}]}"#,
@@ -396,6 +408,7 @@ mod tests {
             )]
             .into(),
             dead_piles: Vec::new(),
+            terrain: BTreeMap::new(),
             first_turns: [("s".to_string(), Turn::new("26 May", &days))].into(),
             turn_names: days,
             prohibited: [("0103".to_string(), "lake".to_string())].into(),

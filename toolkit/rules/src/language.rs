@@ -124,6 +124,40 @@ pub struct Limit<S> {
     /// The counted units must all belong to one formation. Default: false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub same_formation: bool,
+    /// `max` and `min` bound the counted units' stacking points (the rule's `points`),
+    /// not their number. Default: false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub points: bool,
+}
+
+/// How many stacking points a unit is worth, for limits that count points
+/// ([`Limit::points`]): the printed value `value` of its counter, or the first entry of
+/// `by` that describes it, else `otherwise`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, bound(deserialize = "S: Deserialize<'de>"))]
+pub struct Points<S> {
+    /// A unit's points are this value as its counter's front prints it (a value id of
+    /// the game's `values`: gun points, strength points); a unit whose front prints no
+    /// number for it is worth `otherwise`. Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<S>,
+    /// Points by kind of unit (a division 3, a brigade 2); the first entry that
+    /// describes a unit gives its points. Default: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by: Vec<PointsFor<S>>,
+    /// The points of a unit neither `value` nor `by` gives points. Default: 0.
+    #[serde(default)]
+    pub otherwise: u32,
+}
+
+/// The stacking points of the units a filter describes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, bound(deserialize = "S: Deserialize<'de>"))]
+pub struct PointsFor<S> {
+    /// Which units.
+    pub units: Filter<S>,
+    /// Their points each.
+    pub points: u32,
 }
 
 /// One way a stack can be legal: every limit holds.
@@ -154,6 +188,22 @@ pub struct StackingRule<S> {
     pub free: Vec<Free<S>>,
     /// The stack is legal if any alternative holds.
     pub any_of: Vec<Alternative<S>>,
+    /// What a unit is worth for the limits that count points. Default: none (no limit
+    /// of the rule may count points).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Points<S>>,
+    /// The rule holds only in hexes of these terrains (a hex's own terrain or one it
+    /// shares, ids from the game's terrain list). Default: every hex.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub only_in: Vec<S>,
+    /// The rule does not hold in hexes of these terrains. Default: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except_in: Vec<S>,
+    /// The public text does not give this rule as stated here: why it is read so (a
+    /// rule inferred from the printed deployment, a series rule not in the text).
+    /// Default: none (the rule is as printed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<S>,
 }
 
 /// Whether units of opposing sides may share a hex.
@@ -186,6 +236,15 @@ pub struct Ruleset<S> {
     /// The rule section that forbids (or allows) opposing units to stack. Default: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opposing_units_section: Option<String>,
+    /// Units that may share a hex with enemy units where opposing units are forbidden
+    /// (an HQ marker, a leader): they never make a hex hold opposing units. Markers never
+    /// do. Default: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opposing_units_except: Vec<Filter<S>>,
+    /// The public text gives no stacking rule (it is in series rules not read, or not
+    /// printed at all): why, so the gap is recorded rather than reported. Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stacking_unknown: Option<S>,
     /// Terrain no unit may occupy (ids from the game's terrain list). Default: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prohibited_terrain: Vec<S>,
@@ -241,6 +300,8 @@ impl<S> Default for Ruleset<S> {
             stacking: vec![],
             opposing_units: OpposingUnits::default(),
             opposing_units_section: None,
+            opposing_units_except: vec![],
+            stacking_unknown: None,
             prohibited_terrain: vec![],
             prohibited_terrain_section: None,
             strength_splits: vec![],
@@ -249,6 +310,11 @@ impl<S> Default for Ruleset<S> {
 }
 
 impl<S> Ruleset<S> {
+    /// The values whose printed numbers stacking rules count as points.
+    pub fn point_values(&self) -> impl Iterator<Item = &S> {
+        self.stacking.iter().filter_map(|r| r.points.as_ref()?.value.as_ref())
+    }
+
     /// Converts the vocabulary references with `f`.
     pub fn map<T>(self, mut f: impl FnMut(S) -> T) -> Ruleset<T> {
         let f = &mut f;
@@ -281,15 +347,37 @@ impl<S> Ruleset<S> {
                                     max: l.max,
                                     min: l.min,
                                     same_formation: l.same_formation,
+                                    points: l.points,
                                 })
                                 .collect(),
                             says: a.says,
                         })
                         .collect(),
+                    points: r.points.map(|p| Points {
+                        value: p.value.map(&mut *f),
+                        by: p
+                            .by
+                            .into_iter()
+                            .map(|b| PointsFor {
+                                units: b.units.map(f),
+                                points: b.points,
+                            })
+                            .collect(),
+                        otherwise: p.otherwise,
+                    }),
+                    only_in: r.only_in.into_iter().map(&mut *f).collect(),
+                    except_in: r.except_in.into_iter().map(&mut *f).collect(),
+                    assumed: r.assumed.map(&mut *f),
                 })
                 .collect(),
             opposing_units: self.opposing_units,
             opposing_units_section: self.opposing_units_section,
+            opposing_units_except: self
+                .opposing_units_except
+                .into_iter()
+                .map(|x| x.map(f))
+                .collect(),
+            stacking_unknown: self.stacking_unknown.map(&mut *f),
             prohibited_terrain: self
                 .prohibited_terrain
                 .into_iter()
@@ -301,7 +389,7 @@ impl<S> Ruleset<S> {
     }
 
     /// Every vocabulary reference in the ruleset, with its kind (`type`, `size`, `name`,
-    /// `terrain`).
+    /// `terrain`, `value`).
     pub fn references(&self) -> Vec<(&'static str, &S)> {
         let mut out = Vec::new();
         for r in &self.stacking {
@@ -317,6 +405,16 @@ impl<S> Ruleset<S> {
                     out.extend(l.count.references());
                 }
             }
+            if let Some(p) = &r.points {
+                out.extend(p.value.iter().map(|s| ("value", s)));
+                for b in &p.by {
+                    out.extend(b.units.references());
+                }
+            }
+            out.extend(r.only_in.iter().chain(&r.except_in).map(|s| ("terrain", s)));
+        }
+        for f in &self.opposing_units_except {
+            out.extend(f.references());
         }
         out.extend(self.prohibited_terrain.iter().map(|s| ("terrain", s)));
         out

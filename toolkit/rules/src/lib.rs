@@ -19,7 +19,8 @@
 //! let unit = |id: &str| PlacedUnit {
 //!     id: id.into(), name: id.into(), side: "axis".into(), category: Category::Combat,
 //!     unit_type: "infantry".into(), size: "battalion".into(), steps: 2,
-//!     formation: None, location: "A10.10".into(),
+//!     formation: None, location: "A10.10".into(), values: Default::default(),
+//!     terrain: vec![],
 //! };
 //! let position = Position { units: ["a", "b", "c", "d"].map(unit).to_vec() };
 //! let findings = check_stacking(&ruleset, &position);
@@ -36,14 +37,15 @@ mod stacking;
 mod turn;
 
 pub use language::{
-    Alternative, Category, Filter, Free, Limit, OpposingUnits, Ruleset, StackingRule,
+    Alternative, Category, Filter, Free, Limit, OpposingUnits, Points, PointsFor,
+    Ruleset, StackingRule,
 };
 pub use placement::{
     Allowed, Difference, Stand, Standing, Start, check_placement, compare_setup,
     setup_message,
 };
 pub use stacking::{
-    Breach, Finding, PlacedUnit, Position, RuleKind, check_stacking, opposing_message,
-    stacking_holds, stacking_message,
+    Breach, Finding, PlacedUnit, Position, RuleKind, check_stacking, counts_as_opposing,
+    opposing_message, stacking_holds, stacking_message,
 };
 pub use turn::{Turn, is_condition, turn_number};

@@ -1,9 +1,13 @@
 //! Applying stacking rules to a position.
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::language::{Category, Filter, Limit, OpposingUnits, Ruleset, StackingRule};
+use crate::language::{
+    Category, Filter, Limit, OpposingUnits, Points, Ruleset, StackingRule,
+};
 
 /// A unit on the table, with the attributes rules look at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -26,6 +30,14 @@ pub struct PlacedUnit {
     pub formation: Option<String>,
     /// Where it stands: a printed hex label or the name of a holding box.
     pub location: String,
+    /// The numbers its counter's front prints for the values stacking rules count as
+    /// points, by value id. Default: none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub values: BTreeMap<String, u32>,
+    /// The terrains of its hex, where stacking rules hold only in some terrains: its own
+    /// and those it shares. Default: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<String>,
 }
 
 /// Units on the table.
@@ -114,6 +126,36 @@ impl Filter<String> {
     }
 }
 
+impl Points<String> {
+    /// What `u`, counted as a unit of `size`, is worth.
+    pub fn of(&self, u: &PlacedUnit, size: &str) -> u32 {
+        let printed = self.value.as_ref().and_then(|v| u.values.get(v).copied());
+        printed
+            .or_else(|| {
+                self.by.iter().find(|b| b.units.matches(u, size)).map(|b| b.points)
+            })
+            .unwrap_or(self.otherwise)
+    }
+}
+
+impl Limit<String> {
+    /// What the limit counts, in the words of the checker's messages: the units
+    /// ([`Filter::describe`]), or their stacking points.
+    pub fn counted(&self) -> String {
+        let units = self.count.describe();
+        if self.points { format!("stacking points of {units}") } else { units }
+    }
+}
+
+impl<S: AsRef<str>> StackingRule<S> {
+    /// Whether the rule holds in a hex of these terrains (`only_in`, `except_in`).
+    pub fn holds_in(&self, terrain: &[String]) -> bool {
+        let any =
+            |list: &[S]| list.iter().any(|t| terrain.iter().any(|h| h == t.as_ref()));
+        (self.only_in.is_empty() || any(&self.only_in)) && !any(&self.except_in)
+    }
+}
+
 /// A unit as a rule sees it: possibly counted at another size.
 struct Counted<'a> {
     unit: &'a PlacedUnit,
@@ -172,19 +214,26 @@ struct Failing<'r> {
 impl Failing<'_> {
     /// Why the limit fails, in words ([`Breach::reason`]).
     fn reason(&self) -> String {
-        self.breach.reason(&self.counted.to_string(), &self.limit.count.describe())
+        self.breach.reason(&self.counted.to_string(), &self.limit.counted())
     }
 }
 
-fn failing_limit<'r>(limit: &'r Limit<String>, stack: &[Counted]) -> Option<Failing<'r>> {
+fn failing_limit<'r>(
+    limit: &'r Limit<String>,
+    points: Option<&Points<String>>,
+    stack: &[Counted],
+) -> Option<Failing<'r>> {
     // Counted without being collected: the solver asks this of every hex it tries.
     let hit = || stack.iter().filter(|c| limit.count.matches(c.unit, c.size));
-    let n = hit().count() as u32;
+    let n = match points.filter(|_| limit.points) {
+        Some(p) => hit().map(|c| p.of(c.unit, c.size)).sum(),
+        None => hit().count() as u32,
+    };
     let breach = if limit.max.is_some_and(|max| n > max) {
         limit.max.map(Breach::Max)
     } else if limit.min.is_some_and(|min| n < min) {
         limit.min.map(Breach::Min)
-    } else if limit.same_formation && n > 1 {
+    } else if limit.same_formation && hit().nth(1).is_some() {
         let mut units = hit().map(|c| &c.unit.formation);
         let first = units.next().and_then(Option::as_ref);
         (first.is_none() || units.any(|f| f.as_ref() != first))
@@ -201,6 +250,9 @@ fn check_rule<'r>(
     rule: &'r StackingRule<String>,
     units: &[&PlacedUnit],
 ) -> Option<Failing<'r>> {
+    if !units.first().is_some_and(|u| rule.holds_in(&u.terrain)) {
+        return None;
+    }
     let mut stack: Vec<Counted> = units
         .iter()
         .filter(|u| !rule.ignore.iter().any(|f| f.matches(u, &u.size)))
@@ -224,7 +276,8 @@ fn check_rule<'r>(
     }
     let mut first = None;
     for alt in &rule.any_of {
-        match alt.all_of.iter().find_map(|l| failing_limit(l, &stack)) {
+        let points = rule.points.as_ref();
+        match alt.all_of.iter().find_map(|l| failing_limit(l, points, &stack)) {
             None => return None,
             Some(failing) => {
                 first.get_or_insert(failing);
@@ -270,7 +323,7 @@ fn broken<'r, 'u>(
         if ruleset.opposing_units == OpposingUnits::Forbidden {
             let armed: Vec<&str> = sides
                 .iter()
-                .filter(|us| us.iter().any(|u| u.category != Category::Marker))
+                .filter(|us| us.iter().any(|u| counts_as_opposing(ruleset, u)))
                 .map(|us| us[0].side.as_str())
                 .collect();
             if armed.len() > 1 {
@@ -295,6 +348,13 @@ fn broken<'r, 'u>(
         }
     }
     found
+}
+
+/// Whether `u` makes its hex hold its side's units, for the rule on opposing units:
+/// markers and the units the rule excepts do not.
+pub fn counts_as_opposing(ruleset: &Ruleset<String>, u: &PlacedUnit) -> bool {
+    u.category != Category::Marker
+        && !ruleset.opposing_units_except.iter().any(|f| f.matches(u, &u.size))
 }
 
 /// Checks every hex of a position against the ruleset's stacking rules and the
@@ -354,6 +414,8 @@ mod tests {
             steps: 2,
             formation: formation.map(String::from),
             location: "2403".into(),
+            values: BTreeMap::new(),
+            terrain: vec![],
         }
     }
 
@@ -520,5 +582,84 @@ mod tests {
             }
         }
         assert!(held > 10 && broken > 10, "{held} held, {broken} broken");
+    }
+
+    #[test]
+    fn an_excepted_unit_may_share_a_hex_with_enemy_units() {
+        let r = ruleset(
+            r#"{ "opposing_units": "forbidden", "opposing_units_except": [{ "category": ["hq"] }] }"#,
+        );
+        let mut hq = unit("hq", Category::Hq, "hq", None);
+        hq.side = "allied".into();
+        let a = unit("a", Category::Combat, "battalion", None);
+        assert!(check_stacking(&r, &Position { units: vec![a.clone(), hq] }).is_empty());
+        let mut b = unit("b", Category::Combat, "battalion", None);
+        b.side = "allied".into();
+        let f = check_stacking(&r, &Position { units: vec![a, b] });
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].kind, RuleKind::OpposingUnits);
+    }
+
+    #[test]
+    fn points_come_from_the_printed_value_then_by_kind_then_otherwise() {
+        let r = ruleset(
+            r#"{ "stacking": [{ "section": "12.1",
+              "points": { "value": "guns", "by": [{ "units": { "size": ["division"] }, "points": 3 }], "otherwise": 1 },
+              "any_of": [{ "all_of": [{ "count": {}, "max": 10, "points": true }] }] }] }"#,
+        );
+        let gun = |id: &str, n: u32| {
+            let mut u = unit(id, Category::Combat, "battery", None);
+            u.values.insert("guns".into(), n);
+            u
+        };
+        let p = |units: Vec<PlacedUnit>| check_stacking(&r, &Position { units });
+        // 5 + 4 + 1 (a battalion, otherwise) = 10: legal.
+        assert!(
+            p(vec![
+                gun("a", 5),
+                gun("b", 4),
+                unit("c", Category::Combat, "battalion", None)
+            ])
+            .is_empty()
+        );
+        // 5 + 3 (a division) + 4 = 12.
+        let f = p(vec![
+            gun("a", 5),
+            unit("d", Category::Combat, "division", None),
+            gun("b", 4),
+        ]);
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].message
+                .contains("12 stacking points of units where at most 10 may stack"),
+            "{}",
+            f[0].message
+        );
+    }
+
+    #[test]
+    fn a_rule_of_some_terrains_holds_only_in_their_hexes() {
+        let r = ruleset(
+            r#"{ "stacking": [{ "section": "5.2", "only_in": ["swamp"], "any_of": [{ "all_of": [{ "count": {}, "max": 1 }] }] },
+                              { "section": "5.1", "except_in": ["town"], "any_of": [{ "all_of": [{ "count": {}, "max": 2 }] }] }] }"#,
+        );
+        let at = |terrain: &[&str], n: usize| {
+            let units: Vec<PlacedUnit> = (0..n)
+                .map(|i| {
+                    let mut u =
+                        unit(&format!("u{i}"), Category::Combat, "battalion", None);
+                    u.terrain = terrain.iter().map(|t| t.to_string()).collect();
+                    u
+                })
+                .collect();
+            check_stacking(&r, &Position { units })
+                .into_iter()
+                .map(|f| f.rule)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(at(&["clear"], 2), Vec::<String>::new());
+        assert_eq!(at(&["clear", "swamp"], 2), ["5.2"]);
+        assert_eq!(at(&["clear"], 3), ["5.1"]);
+        assert_eq!(at(&["town"], 3), Vec::<String>::new());
     }
 }

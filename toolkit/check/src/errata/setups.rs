@@ -319,7 +319,10 @@ fn joined_stacks(cx: &Context, s: &Scenario) -> Vec<Erratum> {
     let Some(section) = game.meta.notation.joined_stacks.as_deref() else {
         return vec![];
     };
-    let rules = crate::solve::ruleset(game);
+    // A printed stack names no hex: rules that hold only in some terrains are not
+    // checked on it.
+    let mut rules = crate::solve::ruleset(game);
+    rules.stacking.retain(|r| r.only_in.is_empty() && r.except_in.is_empty());
     let mut out = Vec::new();
     for (pi, p) in s.placements.iter().enumerate() {
         if p.kind != PlacementKind::Setup {

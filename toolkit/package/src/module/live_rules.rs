@@ -44,7 +44,7 @@ use std::sync::Arc;
 
 use muster_rules::embedded::{RulesetDoc, prohibited_message};
 use muster_rules::{
-    Allowed, Breach, Category, Filter, Limit, OpposingUnits, StackingRule,
+    Allowed, Breach, Category, Filter, Limit, OpposingUnits, Points, StackingRule,
     opposing_message, setup_message, stacking_message,
 };
 
@@ -205,6 +205,49 @@ fn count_location(c: &Cond) -> String {
     format!("CountLocation({HERE}, {}, {})", quote(MAIN_MAP), quote(&format!("{{{e}}}")))
 }
 
+/// The sum of the numeric `property` of the pieces in the checking piece's hex of the main
+/// map that meet `c` (a piece without it, or not a number, adds 0): a BeanShell integer.
+fn sum_location(property: &str, c: &Cond) -> String {
+    let e = match c {
+        Cond::Never => return "0".into(),
+        Cond::Always => "true",
+        Cond::Expr(e) => e,
+    };
+    format!(
+        "SumLocation({}, {HERE}, {}, {})",
+        quote(property),
+        quote(MAIN_MAP),
+        quote(&format!("{{{e}}}"))
+    )
+}
+
+/// `n` times a BeanShell integer, leaving out what adds nothing.
+fn times(n: u32, count: String) -> Option<String> {
+    match (n, count.as_str()) {
+        (0, _) | (_, "0") => None,
+        (1, _) => Some(count),
+        _ => Some(format!("{n} * {count}")),
+    }
+}
+
+/// The pieces whose counter's front prints a number for `value`: those the checker counts
+/// by it, named by their `UnitId`.
+fn prints_value(doc: &RulesetDoc, value: &str) -> Cond {
+    let ids: Vec<&str> = doc
+        .units
+        .iter()
+        .filter(|u| u.values.contains_key(value))
+        .map(|u| u.id.as_str())
+        .collect();
+    if ids.is_empty() {
+        return Cond::Never;
+    }
+    Cond::Expr(format!(
+        "{}.contains(\",\" + UnitId + \",\")",
+        quote(&format!(",{},", ids.join(",")))
+    ))
+}
+
 /// A BeanShell string: `text` with each placeholder replaced by the expression given for it.
 fn concat(text: &str, args: &[(&str, &str)]) -> String {
     let mut parts: Vec<String> = Vec::new();
@@ -290,15 +333,18 @@ pub fn setup_restore() -> String {
 }
 
 /// How one stacking rule counts the units of the checking piece's side in its hex.
-struct Counting {
+struct Counting<'r> {
     /// Units counted at their own size: not ignored, not free.
     own: Cond,
     /// Units free up to a number: which, how many, the size the excess counts as.
     free: Vec<(Cond, u32, Option<String>)>,
+    /// What a unit is worth, for limits that count points; with the pieces that print
+    /// the value it reads.
+    points: Option<(&'r Points<String>, Cond)>,
 }
 
-impl Counting {
-    fn new(rule: &StackingRule<String>) -> Counting {
+impl<'r> Counting<'r> {
+    fn new(rule: &'r StackingRule<String>, doc: &RulesetDoc) -> Counting<'r> {
         let base = counter()
             .and(own_side())
             .and(Cond::all(rule.ignore.iter().map(|f| filter_cond(f, None).not())));
@@ -313,7 +359,41 @@ impl Counting {
             ));
             earlier = Cond::any([earlier, units]);
         }
-        Counting { own: base.and(earlier.not()), free }
+        let points = rule.points.as_ref().map(|p| {
+            let printed = p.value.as_ref().map_or(Cond::Never, |v| prints_value(doc, v));
+            (p, printed)
+        });
+        Counting { own: base.and(earlier.not()), free, points }
+    }
+
+    /// The stacking points of the units that match `f`, as BeanShell: the printed value
+    /// of those that print it, then by kind, then the rule's `otherwise`. Free units are
+    /// not counted apart: a rule that counts points frees none.
+    fn points(&self, f: &Filter<String>) -> String {
+        let Some((points, printed)) = &self.points else { return "0".into() };
+        let counted = self.own.clone().and(filter_cond(f, None));
+        let mut terms: Vec<String> = Vec::new();
+        if let Some(v) = &points.value {
+            terms.extend(times(
+                1,
+                sum_location(&format!("Full_{v}"), &counted.clone().and(printed.clone())),
+            ));
+        }
+        let mut rest = counted.and(printed.clone().not());
+        for by in &points.by {
+            let units = filter_cond(&by.units, None);
+            terms.extend(times(
+                by.points,
+                count_location(&rest.clone().and(units.clone())),
+            ));
+            rest = rest.and(units.not());
+        }
+        terms.extend(times(points.otherwise, count_location(&rest)));
+        match terms.len() {
+            0 => "0".into(),
+            1 => terms.remove(0),
+            _ => format!("({})", terms.join(" + ")),
+        }
     }
 
     /// How many units that match `f` (and `extra`) the rule counts: the units counted at
@@ -340,8 +420,9 @@ impl Counting {
 
     /// When `limit` fails, and the checker's reason, as BeanShell.
     fn limit(&self, limit: &Limit<String>, formations: &[String]) -> (Cond, String) {
-        let n = self.count(&limit.count, &Cond::Always);
-        let what = limit.count.describe();
+        let units = self.count(&limit.count, &Cond::Always);
+        let n = if limit.points { self.points(&limit.count) } else { units.clone() };
+        let what = limit.counted();
         let mut cases: Vec<(String, Breach)> = Vec::new();
         if let Some(max) = limit.max {
             cases.push((format!("{n} > {max}"), Breach::Max(max)));
@@ -354,11 +435,11 @@ impl Counting {
             // as many of them as there are.
             let one = Cond::any(formations.iter().map(|f| {
                 Cond::Expr(format!(
-                    "{} == {n}",
+                    "{} == {units}",
                     self.count(&limit.count, &is("Formation", f))
                 ))
             }));
-            cases.push((format!("{n} > 1 && !{}", one.text()), Breach::Formation));
+            cases.push((format!("{units} > 1 && !{}", one.text()), Breach::Formation));
         }
         let fails = Cond::any(cases.iter().map(|(c, _)| Cond::Expr(c.clone())));
         let reason = |b: Breach| concat(&b.reason(N, &what), &[(N, &n)]);
@@ -447,7 +528,7 @@ impl LiveRules {
         let mut stacking = Vec::new();
         for rule in &doc.rules.stacking {
             approximations.extend(approximations_of(rule, doc));
-            let counting = Counting::new(rule);
+            let counting = Counting::new(rule, doc);
             let alternatives: Vec<Vec<(Cond, String)>> = rule
                 .any_of
                 .iter()
@@ -455,13 +536,15 @@ impl LiveRules {
                     a.all_of.iter().map(|l| counting.limit(l, &formations)).collect()
                 })
                 .collect();
-            // Broken when no alternative holds: each has a limit that fails.
+            // Broken when no alternative holds: each has a limit that fails, in a hex of
+            // the terrains the rule holds in.
             let broken = if alternatives.is_empty() {
                 Cond::Never
             } else {
                 Cond::all(
                     alternatives.iter().map(|a| Cond::any(a.iter().map(|l| l.0.clone()))),
                 )
+                .and(holds_here(rule, doc))
             };
             if broken == Cond::Never {
                 continue;
@@ -719,6 +802,32 @@ impl LiveRules {
     }
 }
 
+/// Whether `rule` holds in the checking piece's hex, going by the terrains it holds in or
+/// not (`only_in`, `except_in`).
+fn holds_here(rule: &StackingRule<String>, doc: &RulesetDoc) -> Cond {
+    let hexes = |terrains: &[String]| -> Vec<&String> {
+        doc.terrain
+            .iter()
+            .filter(|(_, ts)| ts.iter().any(|t| terrains.contains(t)))
+            .map(|(hex, _)| hex)
+            .collect()
+    };
+    let inside = |terrains: &[String]| match hexes(terrains) {
+        list if list.is_empty() => Cond::Never,
+        list => Cond::Expr(here_in(list)),
+    };
+    let only = if rule.only_in.is_empty() { Cond::Always } else { inside(&rule.only_in) };
+    only.and(inside(&rule.except_in).not())
+}
+
+/// The pieces that make their hex hold their side's units, for the rule on opposing units:
+/// counters other than markers and the units the rule excepts.
+fn opposing_presence(doc: &RulesetDoc) -> Cond {
+    counter().and(not_marker()).and(Cond::all(
+        doc.rules.opposing_units_except.iter().map(|f| filter_cond(f, None).not()),
+    ))
+}
+
 /// The check of opposing units sharing the hex, when the rules forbid it and the game has
 /// two sides.
 fn opposing(doc: &RulesetDoc) -> Option<Check> {
@@ -732,7 +841,7 @@ fn opposing(doc: &RulesetDoc) -> Option<Check> {
         return None;
     }
     let armed = |s: &str| {
-        format!("{} > 0", count_location(&counter().and(not_marker()).and(is("Side", s))))
+        format!("{} > 0", count_location(&opposing_presence(doc).and(is("Side", s))))
     };
     let count: Vec<String> =
         sides.iter().map(|s| format!("({} ? 1 : 0)", armed(s))).collect();

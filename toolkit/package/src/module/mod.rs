@@ -166,7 +166,7 @@ pub fn ruleset_doc(game: &Game, solutions: &[Solution]) -> RulesetDoc {
         .units
         .iter()
         .chain(&game.markers)
-        .map(muster_check::solve::unit_facts)
+        .map(|u| muster_check::solve::unit_facts(game, u))
         .collect();
     let hexes = game
         .board
@@ -198,6 +198,7 @@ pub fn ruleset_doc(game: &Game, solutions: &[Solution]) -> RulesetDoc {
         game: game.id.clone(),
         title: game.meta.title.clone(),
         rules: muster_check::ruleset(game),
+        terrain: muster_check::rule_terrain(game),
         units,
         hexes,
         scenarios,
