@@ -28,7 +28,7 @@ pub fn games() -> Vec<String> {
 }
 
 /// One strict build of every corpus game, shared by the tests that read it.
-fn built() -> &'static Path {
+pub fn built() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpus");

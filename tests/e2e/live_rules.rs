@@ -7,7 +7,7 @@
 //! the game VASSAL saves. One engine run per game.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use muster_package::module::live_rules::{END_SETUP, PREFERENCE};
@@ -15,9 +15,9 @@ use muster_rules::embedded::{PieceAt, Request, RulesetDoc, Violation, check};
 use muster_rules::{Breach, Category};
 use serde_json::Value;
 
-use crate::modules::built;
-use crate::table::{chromium, serve};
-use crate::util::{muster, root, seeds};
+use crate::modules::{BUILD, built};
+use crate::table::{chromium, serve_in};
+use crate::util::{copy_tree, corpus, muster, root, seeds};
 use crate::vassal::{Run, play, tools};
 
 /// Each game with a map and the setup the moves start from.
@@ -65,6 +65,12 @@ fn read_line(l: &str) -> Reported {
 struct Game {
     name: &'static str,
     scenario: &'static str,
+    /// The folder the game was built in (its `dist/` holds the module and the table).
+    dir: PathBuf,
+    /// What names its runs: the game's name, or the variant's.
+    label: String,
+    /// Moves made after the setup ends (and made back), each checked like the others.
+    extra: Vec<(String, String)>,
     doc: RulesetDoc,
     /// The counters on hexes: unit id and hex.
     position: Vec<PieceAt>,
@@ -74,8 +80,19 @@ struct Game {
 }
 
 impl Game {
+    /// A seed game, as the shared build of the seeds made it.
     fn new(name: &'static str, scenario: &'static str) -> Game {
-        let dist = built().join(format!("dist/{name}"));
+        Game::built_in(name, scenario, built(), &seeds())
+    }
+
+    /// A game built in `dir`, of the games `loaded` (its sources).
+    fn built_in(
+        name: &'static str,
+        scenario: &'static str,
+        dir: &Path,
+        loaded: &muster_model::Loaded,
+    ) -> Game {
+        let dist = dir.join(format!("dist/{name}"));
         let doc: RulesetDoc = serde_json::from_slice(
             &std::fs::read(dist.join("web/ruleset.json")).unwrap(),
         )
@@ -99,8 +116,7 @@ impl Game {
                 position.push(PieceAt::on_hex(unit, at));
             }
         }
-        let loaded = seeds();
-        let game = loaded.games.iter().find(|g| g.id == name).expect("a seed game");
+        let game = loaded.games.iter().find(|g| g.id == name).expect("the game");
         let chits: BTreeSet<Category> =
             game.meta.play.decks.iter().flat_map(|d| d.one_per_unit_of.clone()).collect();
         let movable = doc
@@ -109,7 +125,21 @@ impl Game {
             .filter(|u| copies.get(&u.id) == Some(&1) && !chits.contains(&u.category))
             .map(|u| u.id.clone())
             .collect();
-        Game { name, scenario, doc, position, movable }
+        Game {
+            name,
+            scenario,
+            dir: dir.to_path_buf(),
+            label: name.to_string(),
+            extra: Vec::new(),
+            doc,
+            position,
+            movable,
+        }
+    }
+
+    /// The game's module.
+    fn module(&self) -> PathBuf {
+        self.dir.join(format!("dist/{}.vmod", self.name))
     }
 
     fn findings(&self, position: &[PieceAt]) -> Vec<Violation> {
@@ -164,7 +194,7 @@ impl Game {
         let mut out = Vec::new();
         for r in &self.doc.rules.stacking {
             for l in r.any_of.iter().take(1).flat_map(|a| &a.all_of) {
-                let what = l.count.describe();
+                let what = l.counted();
                 let mut breaches = Vec::new();
                 breaches.extend(l.max.map(Breach::Max));
                 breaches.extend(l.min.map(Breach::Min));
@@ -365,7 +395,7 @@ fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
     let mut position = game.position.clone();
     let start = position.clone();
     let plants = game.plants(&mut position);
-    let save = dir.join(format!("{}-broken.vsav", game.name));
+    let save = dir.join(format!("{}-broken.vsav", game.label));
     let level = |u: &str| format!("{u}=$RuleBroken_Level$");
 
     // Expected, action by action.
@@ -430,6 +460,12 @@ fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
             }
         }
     }
+    // The game's own moves, and back.
+    for (unit, to) in &game.extra {
+        let from = walk.iter().find(|p| p.unit == *unit).unwrap().location.clone();
+        step(&mut args, &mut expect, &mut walk, (unit, to), false);
+        step(&mut args, &mut expect, &mut walk, (unit, &from), false);
+    }
     // Legal only by a later alternative (Gazala 1942's two regiments or brigades of one
     // formation), then back.
     let alternative = game.legal_by_a_later_alternative(&start);
@@ -449,8 +485,8 @@ fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
         expect.push((format!("level {}=1", p.unit), BTreeSet::new()));
     }
 
-    let label = format!("live-rules-{}", game.name);
-    let module = built().join(format!("dist/{}.vmod", game.name));
+    let label = format!("live-rules-{}", game.label);
+    let module = game.module();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let run: Run = play(tools, &module, &args, &label);
     run.assert_clean(&label);
@@ -511,16 +547,15 @@ fn live_checks(tools: &Path, game: &Game, dir: &Path) -> Outcome {
     (wrong.into_iter().map(|w| format!("{label}: {w}")).collect(), kinds)
 }
 
-#[test]
-fn vassal_reports_each_broken_rule_as_the_checker_words_it_and_frames_the_hex() {
-    let Some(tools) = tools() else { return };
+/// The live checks of each game, run side by side; every run's failures, and the kinds of
+/// breach planted in each game, by name.
+fn run_live(tools: &Path, games: &[Game]) -> Vec<(String, Vec<String>)> {
     let dir = tempfile::tempdir().unwrap();
-    let games: Vec<Game> = SETUPS.iter().map(|(g, s)| Game::new(g, s)).collect();
     let results: Vec<Outcome> = std::thread::scope(|scope| {
         let handles: Vec<_> = games
             .iter()
             .map(|game| {
-                let (tools, dir) = (&tools, dir.path());
+                let dir = dir.path();
                 scope.spawn(move || live_checks(tools, game, dir))
             })
             .collect();
@@ -528,18 +563,132 @@ fn vassal_reports_each_broken_rule_as_the_checker_words_it_and_frames_the_hex() 
     });
     let failures: Vec<&String> = results.iter().flat_map(|r| &r.0).collect();
     assert!(failures.is_empty(), "{failures:#?}");
+    games
+        .iter()
+        .zip(results)
+        .map(|(g, (_, kinds))| {
+            let kinds = kinds.iter().map(|(s, w)| format!("{s}:{}", w.trim())).collect();
+            (g.label.clone(), kinds)
+        })
+        .collect()
+}
+
+/// The corpus games (real games of other eras) and the scenario the moves start from.
+const CORPUS: [(&str, &str); 5] = [
+    ("agincourt-1415", "agincourt"),
+    ("awakening-the-bear-2012", "firefight-1"),
+    ("borodino-1812", "borodino"),
+    ("gaines-mill-1862", "across-the-chickahominy"),
+    ("hastings-1066", "hastings"),
+];
+
+fn corpus_games() -> Vec<Game> {
+    let loaded = corpus();
+    let dir = crate::corpus::built();
+    CORPUS.iter().map(|(g, s)| Game::built_in(g, s, dir, &loaded)).collect()
+}
+
+/// The example game built with rules that use every form the seeds do not: a unit that
+/// may share a hex with the enemy (its HQs), a rule of town hexes only that counts points
+/// (the printed attack value), and a rule kept out of towns. Its north HQ stands alone in
+/// the town 09.02.
+fn variant() -> Game {
+    let dir = variant_built();
+    let loaded = muster_model::load(
+        &dir.join("sources"),
+        &[],
+        &muster_model::LoadOptions::default(),
+    );
+    let mut g = Game::built_in("example-oasis", "meeting", dir, &loaded);
+    g.label = "example-oasis-variant".into();
+    // A southern battalion joins the northern HQ alone in its town: the HQ is excepted.
+    g.extra = vec![("7-bde-1-7-inf-bn".into(), "09.02".into())];
+    g
+}
+
+/// One build of [`variant`], shared by the tests that read it.
+fn variant_built() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(build_variant)
+}
+
+fn build_variant() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("live-rules-variant");
+    let _ = std::fs::remove_dir_all(&dir);
+    let game = dir.join("sources/example-oasis");
+    copy_tree(&root().join("sources/example-oasis"), &game);
+    std::fs::write(
+        game.join("rules.yaml"),
+        r#"stacking:
+  - section: "E.1"
+    text: "Two units per hex; HQs are free."
+    ignore: [{category: [hq, marker]}]
+    except_in: [town]
+    any_of: [{all_of: [{count: {}, max: 2}]}]
+  - section: "V.1"
+    text: "In a town, units of at most 5 attack strength points."
+    only_in: [town]
+    ignore: [{category: [hq, marker]}]
+    points: {value: attack}
+    any_of: [{all_of: [{count: {}, max: 5, points: true}]}]
+opposing_units: forbidden
+opposing_units_section: "E.2"
+opposing_units_except: [{category: [hq]}]
+prohibited_terrain: [sea]
+"#,
+    )
+    .unwrap();
+    let out = muster(&dir, &BUILD);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    dir
+}
+
+#[test]
+fn vassal_checks_the_corpus_and_every_form_of_rule_as_the_checker_words_them() {
+    let Some(tools) = tools() else { return };
+    let mut games = corpus_games();
+    games.push(variant());
+    // The southern battalion beside the northern HQ breaks nothing, though opposing
+    // units are forbidden: the checker says so, and VASSAL must agree.
+    let v = games.last().unwrap();
+    let mut moved = v.position.clone();
+    let (unit, to) = &v.extra[0];
+    moved.iter_mut().find(|p| p.unit == *unit).unwrap().location = to.clone();
+    assert!(
+        moved.iter().any(|p| p.location == *to && p.unit != *unit),
+        "the HQ is there"
+    );
+    assert_eq!(v.findings(&moved), [], "an HQ may share a hex with the enemy");
+    let planted = run_live(&tools, &games);
+    let kinds = |label: &str| planted.iter().find(|(l, _)| l == label).unwrap().1.clone();
+    // Gun points (CWB 12.1), counted in VASSAL by the printed rating.
+    assert!(
+        kinds("gaines-mill-1862").contains(
+            &"CWB 12.1:stacking points of units where at most 10 may stack".into()
+        ),
+        "{planted:#?}"
+    );
+    // The town rule's points, and opposing units where no HQ is alone.
+    let oasis = kinds("example-oasis-variant");
+    for want in [
+        "V.1:stacking points of units where at most 5 may stack",
+        "E.2:units of opposing sides",
+    ] {
+        assert!(oasis.contains(&want.to_string()), "{oasis:?}");
+    }
+}
+
+#[test]
+fn vassal_reports_each_broken_rule_as_the_checker_words_it_and_frames_the_hex() {
+    let Some(tools) = tools() else { return };
+    let games: Vec<Game> = SETUPS.iter().map(|(g, s)| Game::new(g, s)).collect();
+    let planted = run_live(&tools, &games);
     // Each kind of breach the setups allow was planted: every limit of the first
     // alternative that a move of a single counter can break, and opposing units. (Oasis
     // is too small for a side to overstack a hex of its own; Gazala 1942's other limits
     // need two brigades of different formations in reach, which its setup does not
     // give; SCS's rule has one limit.)
-    let planted: Vec<(&str, Vec<String>)> = SETUPS
-        .iter()
-        .zip(&results)
-        .map(|((game, _), (_, kinds))| {
-            (*game, kinds.iter().map(|(s, w)| format!("{s}:{}", w.trim())).collect())
-        })
-        .collect();
+
     let want = [
         (
             "dance-of-war",
@@ -578,7 +727,7 @@ fn vassal_reports_each_broken_rule_as_the_checker_words_it_and_frames_the_hex() 
     ];
     for ((game, got), (name, want)) in planted.iter().zip(want) {
         assert_eq!(
-            (*game, got.iter().map(String::as_str).collect::<Vec<_>>()),
+            (game.as_str(), got.iter().map(String::as_str).collect::<Vec<_>>()),
             (name, want)
         );
     }
@@ -623,8 +772,11 @@ fn the_browser_table_lists_what_the_checker_finds_on_the_same_moves() {
     let dir = tempfile::tempdir().unwrap();
     let mut wrong = Vec::new();
     let mut planted = 0;
-    for (name, scenario) in SETUPS {
-        let game = Game::new(name, scenario);
+    let mut games: Vec<Game> = SETUPS.iter().map(|(g, s)| Game::new(g, s)).collect();
+    games.extend(corpus_games());
+    games.push(variant());
+    for game in &games {
+        let (name, scenario) = (game.name, game.scenario);
         let mut position = game.position.clone();
         let plants = game.plants(&mut position);
         planted += plants.len();
@@ -642,17 +794,22 @@ fn the_browser_table_lists_what_the_checker_finds_on_the_same_moves() {
             moves.push((unit.clone(), from.clone(), to.clone()));
             moves.push((unit, to, from));
         }
+        for (unit, to) in &game.extra {
+            let from = game.position.iter().find(|p| p.unit == *unit).unwrap();
+            moves.push((unit.clone(), from.location.clone(), to.clone()));
+            moves.push((unit.clone(), to.clone(), from.location.clone()));
+        }
         let mut walk = game.position.clone();
-        let mut expected = vec![table_lines(&game, &walk)];
+        let mut expected = vec![table_lines(game, &walk)];
         for (unit, _, to) in &moves {
             let i = walk.iter().position(|p| p.unit == *unit).unwrap();
             walk[i].location = to.clone();
-            expected.push(table_lines(&game, &walk));
+            expected.push(table_lines(game, &walk));
         }
-        let file = dir.path().join(format!("{name}.json"));
+        let file = dir.path().join(format!("{}.json", game.label));
         std::fs::write(&file, serde_json::to_vec(&moves).unwrap()).unwrap();
 
-        let (mut server, url) = serve(name);
+        let (mut server, url) = serve_in(&game.dir, name);
         let out = Command::new("node")
             .current_dir(root().join("tests/browser"))
             .env("MUSTER_CHROMIUM", &chromium)

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::util::{copy_tree, muster, root};
 
-const BUILD: [&str; 8] =
+pub const BUILD: [&str; 8] =
     ["build", "--quiet", "--map-dpi", "40", "--dpi", "20", "--sheet-dpi", "10"];
 pub const GAMES: [&str; 5] =
     ["dance-of-war", "example-oasis", "gazala-1942", "gazala-line-1942", "gazala-scs"];

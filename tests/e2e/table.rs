@@ -332,9 +332,14 @@ pub fn chromium() -> Option<String> {
 
 /// `muster serve` of the built `game`'s table on a free port, and its address.
 pub fn serve(game: &str) -> (Child, String) {
+    serve_in(built(), game)
+}
+
+/// `muster serve` of a game built in `dir`, and the address it serves.
+pub fn serve_in(dir: &Path, game: &str) -> (Child, String) {
     let mut server = Command::new(env!("CARGO_BIN_EXE_muster"))
         .args(["serve", "--game", game, "--port", "0"])
-        .current_dir(built())
+        .current_dir(dir)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();

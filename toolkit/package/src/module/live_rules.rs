@@ -1040,6 +1040,61 @@ mod tests {
     }
 
     #[test]
+    fn points_are_the_printed_value_of_those_that_print_it_then_by_kind() {
+        let mut d = doc(r#"{"stacking": [{"section": "12.1",
+                 "points": {"value": "guns", "by": [{"units": {"size": ["regiment"]}, "points": 3}]},
+                 "any_of": [{"all_of": [{"count": {}, "max": 10, "points": true}]}]}]}"#);
+        d.units[1].values.insert("guns".into(), 5);
+        let live = LiveRules::compile(&d);
+        let own = format!("{COUNTER} && Side == '$Side$'");
+        let printed = "',b,'.contains(',' + UnitId + ',')";
+        let sum = format!(
+            "SumLocation(\"Full_guns\", GetString(\"LocationName\"), \"Main Map\", \"{{{own} && {printed}}}\")"
+        );
+        let regiments = cl(&format!("{own} && !({printed}) && Size == 'regiment'"));
+        let c = &live.stacking[0];
+        assert_eq!(plain(&c.broken), format!("(({sum} + 3 * {regiments}) > 10)"));
+        assert!(plain(&c.message).contains("stacking points of units where at most 10"));
+    }
+
+    #[test]
+    fn excepted_units_never_make_a_hex_hold_opposing_units() {
+        let live = LiveRules::compile(&doc(
+            r#"{"opposing_units": "forbidden", "opposing_units_except": [{"category": ["hq"]}]}"#,
+        ));
+        let broken = plain(&live.hex[0].broken);
+        let axis = cl(&format!(
+            "{COUNTER} && Category != 'marker' && !(Category == 'hq') && Side == 'axis'"
+        ));
+        assert!(broken.contains(&format!("{axis} > 0")), "{broken}");
+    }
+
+    #[test]
+    fn a_rule_of_some_terrains_is_broken_only_in_their_hexes() {
+        let mut d = doc(
+            r#"{"stacking": [{"section": "5.2", "only_in": ["town"], "except_in": ["river"],
+                 "any_of": [{"all_of": [{"count": {}, "max": 6}]}]}]}"#,
+        );
+        d.terrain = [
+            ("0101".to_string(), vec!["town".to_string()]),
+            ("0102".to_string(), vec!["town".to_string(), "river".to_string()]),
+        ]
+        .into();
+        let live = LiveRules::compile(&d);
+        let broken = plain(&live.stacking[0].broken);
+        let here = "GetString(\"LocationName\")";
+        assert!(
+            broken.ends_with(&format!(
+                " && \",0101,0102,\".contains(\",\" + {here} + \",\") && !(\",0102,\".contains(\",\" + {here} + \",\")))"
+            )),
+            "{broken}"
+        );
+        // No hex of the terrain: the rule is never broken, and not compiled.
+        d.terrain.clear();
+        assert!(LiveRules::compile(&d).stacking.is_empty());
+    }
+
+    #[test]
     fn free_units_count_beyond_their_number_at_the_size_of_their_excess() {
         let live = LiveRules::compile(&doc(r#"{"stacking": [{"section": "5.1",
                  "free": [{"units": {"category": ["hq"]}, "count": 1, "excess_counts_as": "battalion"}],
