@@ -253,7 +253,7 @@ fn every_seed_map_tells_its_terrain_types_apart_without_colour() {
     assert!(pairs >= 28, "{pairs} pairs checked");
 }
 
-/// The terrain id of every cell of a map's sheet, as its map file lists it.
+/// The own terrain id of every cell of a map's sheet, as its map file lists it.
 fn terrain_of_cells(
     g: &muster_model::Game,
     map_index: usize,
@@ -261,20 +261,11 @@ fn terrain_of_cells(
     let board = g.board.as_ref().unwrap();
     let m = &g.maps[map_index];
     let sheet = board.sheets().iter().find(|s| s.id == m.id.v).unwrap();
-    let mut out: std::collections::BTreeMap<_, _> = board
-        .cells()
-        .filter(|c| sheet.contains(*c))
-        .map(|c| (c, m.terrain.default.v.clone()))
-        .collect();
-    for t in &m.terrain.hexes {
-        for h in &t.hexes {
-            let c = board.parse(&h.v).unwrap();
-            if let Some(slot) = out.get_mut(&c) {
-                *slot = t.terrain.v.clone();
-            }
-        }
-    }
-    out
+    muster_model::hex_terrain::terrains(g, board)
+        .into_iter()
+        .filter(|(c, _)| sheet.contains(*c))
+        .map(|(c, ts)| (c, ts[0].to_string()))
+        .collect()
 }
 
 /// Mean and standard deviation of the grey (Rec. 709 luma, 0 to 255) of a rendered map

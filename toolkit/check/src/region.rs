@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use muster_hex::{Board, Cell};
 use muster_model::notation::LocationExpr;
-use muster_model::{FindingKind, Game};
+use muster_model::{FindingKind, Game, hex_terrain};
 
 use serde::{Deserialize, Serialize};
 
@@ -73,9 +73,24 @@ impl Region {
 /// (`prohibited_terrain` in rules.yaml).
 pub fn prohibited_hexes(game: &Game) -> BTreeMap<String, String> {
     let Some(board) = &game.board else { return BTreeMap::new() };
-    prohibited(game, board)
+    prohibited_cells(game, board)
         .into_iter()
-        .filter_map(|c| Some((board.label(c)?, prohibited_terrain(game, board, c)?)))
+        .filter_map(|(c, t)| Some((board.label(c)?, t.to_string())))
+        .collect()
+}
+
+/// Every cell no unit may enter, with the terrain that keeps units out: the first of its
+/// terrains (its own, then what it also holds) that `prohibited_terrain` in rules.yaml
+/// names.
+fn prohibited_cells<'g>(game: &'g Game, board: &Board) -> BTreeMap<Cell, &'g str> {
+    let banned: BTreeSet<&str> =
+        game.rules.prohibited_terrain.iter().map(|t| t.v.as_str()).collect();
+    if banned.is_empty() {
+        return BTreeMap::new();
+    }
+    hex_terrain::terrains(game, board)
+        .into_iter()
+        .filter_map(|(c, ts)| Some((c, ts.into_iter().find(|t| banned.contains(t))?)))
         .collect()
 }
 
@@ -120,44 +135,11 @@ pub fn on_terrain<'u>(
 
 /// The terrain of `cell` when the rules prohibit it.
 fn prohibited_terrain(game: &Game, board: &Board, cell: Cell) -> Option<String> {
-    if !prohibited(game, board).contains(&cell) {
-        return None;
-    }
-    let named = game.maps.iter().flat_map(|m| &m.terrain.hexes).find_map(|t| {
-        t.hexes.iter().any(|h| board.parse(&h.v) == Ok(cell)).then(|| t.terrain.v.clone())
-    });
-    let sheet = game
-        .maps
-        .iter()
-        .find(|m| board.sheets().iter().any(|s| s.id == m.id.v && s.contains(cell)));
-    named.or_else(|| sheet.map(|m| m.terrain.default.v.clone()))
+    prohibited_cells(game, board).get(&cell).map(|t| t.to_string())
 }
 
 fn prohibited(game: &Game, board: &Board) -> BTreeSet<Cell> {
-    let banned: BTreeSet<&str> =
-        game.rules.prohibited_terrain.iter().map(|t| t.v.as_str()).collect();
-    let mut out = BTreeSet::new();
-    for m in &game.maps {
-        for t in &m.terrain.hexes {
-            if banned.contains(t.terrain.v.as_str()) {
-                out.extend(t.hexes.iter().filter_map(|h| board.parse(&h.v).ok()));
-            }
-        }
-        if banned.contains(m.terrain.default.v.as_str())
-            && let Some(sheet) = board.sheets().iter().find(|s| s.id == m.id.v)
-        {
-            let listed: BTreeSet<Cell> = m
-                .terrain
-                .hexes
-                .iter()
-                .flat_map(|t| t.hexes.iter().filter_map(|h| board.parse(&h.v).ok()))
-                .collect();
-            out.extend(
-                board.cells().filter(|c| sheet.contains(*c) && !listed.contains(c)),
-            );
-        }
-    }
-    out
+    prohibited_cells(game, board).into_keys().collect()
 }
 
 fn within(game: &Game, board: &Board, anchors: Vec<Cell>, distance: u32) -> Region {
@@ -424,5 +406,48 @@ pub fn region(game: &Game, resolver: &Resolver, expr: &LocationExpr) -> Region {
                 "`{text}` fits no placement form (a hex such as `0505`, `within 2 hexes of 0505`, `stacked with …`; see muster's book, docs/book/src/files/scenario.md)"
             ),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::path::Path;
+
+    use muster_model::source::TerrainHexes;
+    use muster_model::{LoadOptions, Sources, Spanned, load_game};
+
+    use super::*;
+
+    fn oasis() -> Game {
+        let dir =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sources/example-oasis");
+        load_game(&dir, &mut Sources::new(), &LoadOptions::default()).ok().unwrap().0
+    }
+
+    #[test]
+    fn the_prohibited_hexes_are_those_of_prohibited_terrain() {
+        let found = prohibited_hexes(&oasis());
+        let sea = ["06.01", "07.01", "08.01", "09.01", "10.01", "11.01"];
+        assert_eq!(found.keys().map(String::as_str).collect::<Vec<_>>(), sea);
+        assert!(found.values().all(|t| t == "sea"));
+    }
+
+    #[test]
+    fn a_hex_that_also_holds_prohibited_terrain_is_prohibited() {
+        let mut game = oasis();
+        game.maps[0].terrain.also = vec![TerrainHexes {
+            terrain: Spanned::detached("sea".to_string()),
+            hexes: vec![Spanned::detached("05.05".to_string())],
+            section: None,
+        }];
+        assert_eq!(prohibited_hexes(&game).get("05.05").map(String::as_str), Some("sea"));
+        let board = game.board.as_ref().unwrap();
+        let cell = board.parse("05.05").unwrap();
+        assert_eq!(prohibited_terrain(&game, board, cell).as_deref(), Some("sea"));
+        let near = within(&game, board, vec![board.parse("05.04").unwrap()], 1);
+        let Region::Hexes { cells, .. } = near else { panic!("{near:?}") };
+        assert!(!cells.contains(&cell) && cells.len() == 6, "{cells:?}");
     }
 }
