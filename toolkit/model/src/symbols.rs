@@ -6,6 +6,8 @@ pub const KNOWN: &[&str] = &[
     "armor",
     "machine-gun",
     "reconnaissance",
+    "cavalry",
+    "horse-artillery",
     "engineer",
     "assault-engineer",
     "mechanized-infantry",
