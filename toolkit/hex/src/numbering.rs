@@ -61,6 +61,26 @@ pub struct AxisNumbering<D> {
     pub letters: bool,
 }
 
+impl<D> AxisNumbering<D> {
+    /// How number `n` of this axis is printed: in letters, or in digits with leading zeros
+    /// to `digits` (`07`).
+    pub fn print(&self, n: u32) -> String {
+        let mut out = String::new();
+        self.write(n, &mut out);
+        out
+    }
+
+    /// Appends how number `n` of this axis is printed to `out`.
+    fn write(&self, n: u32, out: &mut String) {
+        if self.letters {
+            out.push_str(&letters_of(n));
+        } else {
+            use std::fmt::Write;
+            let _ = write!(out, "{n:0w$}", w = usize::from(self.digits));
+        }
+    }
+}
+
 /// The letters of number `n` (from 1) on a lettered axis: `A`, …, `Z`, `AA`, `BB`, ….
 pub fn letters_of(n: u32) -> String {
     let k = n.saturating_sub(1);
@@ -274,31 +294,22 @@ impl Numbering {
 
     /// Prints the label of sheet numbers.
     pub fn format(&self, n: SheetNumber) -> String {
-        use std::fmt::Write;
-        let column = (n.column, usize::from(self.column.digits));
-        let row = (n.row, usize::from(self.row.digits));
-        let ((a, wa), (b, wb)) = match self.order {
-            Order::ColumnRow => (column, row),
-            Order::RowColumn => (row, column),
-        };
-        let (la, lb) = match self.order {
-            Order::ColumnRow => (self.column.letters, self.row.letters),
-            Order::RowColumn => (self.row.letters, self.column.letters),
-        };
         // One allocation: labels are written for every hex a setup or a module names.
+        let (wa, wb) = (usize::from(self.column.digits), usize::from(self.row.digits));
         let mut label =
             String::with_capacity(self.prefix.len() + self.separator.len() + wa + wb + 2);
         label.push_str(&self.prefix);
-        if la {
-            label.push_str(&letters_of(a));
-        } else {
-            let _ = write!(label, "{a:0wa$}");
-        }
-        label.push_str(&self.separator);
-        if lb {
-            label.push_str(&letters_of(b));
-        } else {
-            let _ = write!(label, "{b:0wb$}");
+        match self.order {
+            Order::ColumnRow => {
+                self.column.write(n.column, &mut label);
+                label.push_str(&self.separator);
+                self.row.write(n.row, &mut label);
+            }
+            Order::RowColumn => {
+                self.row.write(n.row, &mut label);
+                label.push_str(&self.separator);
+                self.column.write(n.column, &mut label);
+            }
         }
         label
     }
@@ -447,6 +458,19 @@ mod tests {
             separator: String::new(),
             order: Order::ColumnRow,
         }
+    }
+
+    #[test]
+    fn an_axis_prints_its_numbers_as_its_labels_do() {
+        let scs = Numbering::scs("A");
+        assert_eq!(scs.column.print(7), "7");
+        assert_eq!(scs.row.print(5), "05");
+        let mut lettered = scs.row;
+        lettered.letters = true;
+        assert_eq!(lettered.print(6), "F");
+        assert_eq!(lettered.print(28), "BB");
+        let label = scs.format(SheetNumber { column: 7, row: 15 });
+        assert_eq!(label, format!("A{}.{}", scs.column.print(7), scs.row.print(15)));
     }
 
     #[test]

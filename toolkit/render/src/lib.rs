@@ -12,6 +12,7 @@
 pub mod chart;
 pub mod counter;
 pub mod cuts;
+mod edge_numbers;
 pub mod face_arts;
 pub mod fit;
 pub mod fonts;

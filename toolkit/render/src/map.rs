@@ -6,8 +6,9 @@ use muster_hex::pixel::Layout;
 use muster_hex::{Board, Cell, Direction, Sheet};
 use muster_model::source::MapLayer;
 use muster_model::source::{Feature, FeatureKind, MapFile, TerrainSymbol};
-use muster_model::{Diagnostic, FindingKind, Game, MapArt};
+use muster_model::{Diagnostic, FindingKind, Game, MapArt, hex_terrain};
 
+use crate::edge_numbers;
 use crate::legend;
 use crate::map_symbols;
 use crate::svg::{Svg, n};
@@ -18,6 +19,10 @@ const PX: f64 = 96.0;
 const MARGIN_IN: f64 = 0.5;
 /// Fill of hexes whose terrain the rulebook does not give.
 const UNKNOWN_FILL: &str = "#f3efe4";
+/// Size of the inset of the first terrain a hex also holds, as a share of the hex.
+const ALSO_INSET: f64 = 0.55;
+/// Size of each further inset, as a share of the one before it.
+const ALSO_STEP: f64 = 0.7;
 /// Fill of a terrain type that declares no colour.
 const DEFAULT_FILL: &str = "#e8e0c8";
 
@@ -68,26 +73,16 @@ fn declared_looks(game: &Game) -> BTreeMap<&str, TerrainLook> {
         .collect()
 }
 
-/// The terrain id of every cell of a sheet, as the map file gives it (`unknown` where the
-/// rules do not say).
-fn sheet_terrain<'a>(
+/// The terrain ids of every cell of a sheet, as the map files give them: the hex's own
+/// terrain first (`unknown` where the rules do not say), then what it also holds.
+fn sheet_terrain<'g>(
+    game: &'g Game,
     board: &Board,
     sheet: &Sheet,
-    map: &'a MapFile,
-) -> Vec<(Cell, &'a str)> {
-    let mut terrain: BTreeMap<Cell, &str> = BTreeMap::new();
-    for t in &map.terrain.hexes {
-        for label in &t.hexes {
-            if let Ok(c) = board.parse(&label.v) {
-                terrain.insert(c, t.terrain.v.as_str());
-            }
-        }
-    }
-    let default = map.terrain.default.v.as_str();
-    board
-        .cells()
-        .filter(|c| sheet.contains(*c))
-        .map(|c| (c, terrain.get(&c).copied().unwrap_or(default)))
+) -> Vec<(Cell, Vec<&'g str>)> {
+    hex_terrain::terrains(game, board)
+        .into_iter()
+        .filter(|(c, _)| sheet.contains(*c))
         .collect()
 }
 
@@ -101,7 +96,7 @@ pub fn terrain_looks(game: &Game, map_index: usize) -> Vec<TerrainLook> {
         return Vec::new();
     };
     let used: BTreeSet<&str> =
-        sheet_terrain(board, sheet, map).into_iter().map(|(_, t)| t).collect();
+        sheet_terrain(game, board, sheet).into_iter().flat_map(|(_, t)| t).collect();
     let mut looks = declared_looks(game);
     used.into_iter().filter_map(|t| looks.remove(t)).collect()
 }
@@ -228,6 +223,7 @@ fn feature_style(kind: FeatureKind) -> (&'static str, &'static str) {
         FeatureKind::Track => ("#9b7b4b", "Track"),
         FeatureKind::Railway => ("#222222", "Railway"),
         FeatureKind::River => ("#3a7fc0", "River"),
+        FeatureKind::Bridge => ("#2b2b2b", "Bridge"),
         FeatureKind::Escarpment => ("#7a5230", "Escarpment"),
         FeatureKind::Cliff => ("#4a3020", "Cliff"),
         FeatureKind::Fortification => ("#555555", "Fortification line"),
@@ -255,8 +251,9 @@ fn legend_rows(
     sheet: &Sheet,
     features: bool,
 ) -> Vec<legend::Row> {
-    let terrain = sheet_terrain(board, sheet, map);
-    let used: BTreeSet<&str> = terrain.iter().map(|(_, t)| *t).collect();
+    let terrain = sheet_terrain(game, board, sheet);
+    let used: BTreeSet<&str> =
+        terrain.iter().flat_map(|(_, t)| t.iter().copied()).collect();
     let mut rows: Vec<legend::Row> = Vec::new();
     if used.contains("unknown") {
         rows.push((UNKNOWN_FILL.into(), None, "Terrain not given by the rules".into()));
@@ -337,11 +334,9 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     // Over a painted image muster draws only the layers the map file asks for.
     let drawn = |layer: MapLayer| art.is_none_or(|a| a.draw.contains(&layer));
     let l = geometry.layout;
-    let scale = |p: (f64, f64)| (p.0 * PX, p.1 * PX);
     let hex_px = l.hex_size * PX;
-    let terrain = sheet_terrain(board, sheet, map);
+    let terrain = sheet_terrain(game, board, sheet);
     let cells: Vec<Cell> = terrain.iter().map(|(c, _)| *c).collect();
-    let looks = declared_looks(game);
     let mut svg = Svg::new(w, h);
     match art {
         Some(a) => svg.image(
@@ -354,31 +349,19 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     if drawn(MapLayer::Terrain) || drawn(MapLayer::Legend) {
         map_symbols::write_defs(&mut svg, used.iter().filter_map(|t| t.symbol));
     }
-    let mut unknown = 0;
     let stroke = if drawn(MapLayer::Grid) {
         format!(r##"stroke="#7d7566" stroke-width="{}""##, n(hex_px * 0.012))
     } else {
         String::new()
     };
-    for (c, t) in &terrain {
-        let look = looks.get(t);
-        let fill = if *t == "unknown" {
-            unknown += 1;
-            UNKNOWN_FILL
-        } else {
-            look.map_or(UNKNOWN_FILL, |lk| lk.fill.as_str())
-        };
-        let fill = if drawn(MapLayer::Terrain) { fill } else { "none" };
-        if fill != "none" || !stroke.is_empty() {
-            let pts: Vec<(f64, f64)> = l.corners(*c).iter().map(|p| scale(*p)).collect();
-            svg.polygon(&pts, &format!(r#"fill="{fill}" {stroke}"#));
-        }
-        if let Some(symbol) =
-            look.and_then(|lk| lk.symbol).filter(|_| drawn(MapLayer::Terrain))
-        {
-            map_symbols::place_in_hex(&mut svg, symbol, scale(l.centre(*c)), hex_px);
-        }
-    }
+    let unknown = draw_terrain(
+        &mut svg,
+        &terrain,
+        &declared_looks(game),
+        &l,
+        &stroke,
+        drawn(MapLayer::Terrain),
+    );
 
     // Features.
     for f in map.features.iter().filter(|_| drawn(MapLayer::Features)) {
@@ -391,25 +374,9 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     }
 
     // Hex numbers, as the map prints them.
-    let emph = map.hex_numbers.emphasise_every;
-    for c in cells.iter().filter(|_| drawn(MapLayer::Numbers)) {
-        let Some(label) = board.label(*c) else { continue };
-        let local =
-            muster_hex::Cell::new(c.col - sheet.col_offset, c.row - sheet.row_offset);
-        let row_no = sheet.numbering.numbers_of(local, sheet.cols, sheet.rows).row;
-        let emphasised = emph.is_some_and(|e| e > 0 && row_no % e == 0);
-        if !map.hex_numbers.every_hex && !emphasised {
-            continue;
-        }
-        let (x, y) = scale(l.centre(*c));
-        let (size, weight) = if emphasised { (0.17, "bold") } else { (0.14, "normal") };
-        svg.text(
-            (x, y - hex_px * 0.30),
-            hex_px * size,
-            "middle",
-            &format!(r##"font-weight="{weight}" fill="#4a4438""##),
-            &label,
-        );
+    if drawn(MapLayer::Numbers) {
+        draw_numbers(&mut svg, board, sheet, map, &l, &cells);
+        edge_numbers::draw(&mut svg, sheet, &map.hex_numbers.edges, &l, PX);
     }
 
     // Frame, where muster draws the sheet.
@@ -445,6 +412,98 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         legend: legend_place,
         layout: geometry,
     })
+}
+
+/// Draws every cell's terrain: its own fill (with the grid's `stroke`, if any) and symbol,
+/// then each terrain it also holds as a smaller hex inside it, with its symbol smaller
+/// too. Only the grid is drawn when `fills` is false. Returns how many cells have terrain
+/// the rules do not give.
+fn draw_terrain(
+    svg: &mut Svg,
+    terrain: &[(Cell, Vec<&str>)],
+    looks: &BTreeMap<&str, TerrainLook>,
+    l: &Layout,
+    stroke: &str,
+    fills: bool,
+) -> usize {
+    let scale = |p: (f64, f64)| (p.0 * PX, p.1 * PX);
+    let hex_px = l.hex_size * PX;
+    let mut unknown = 0;
+    for (c, ts) in terrain {
+        let centre = scale(l.centre(*c));
+        for (k, t) in ts.iter().enumerate() {
+            let look = looks.get(t);
+            if k == 0 && *t == "unknown" {
+                unknown += 1;
+            }
+            let fill = if *t == "unknown" {
+                UNKNOWN_FILL
+            } else {
+                look.map_or(UNKNOWN_FILL, |lk| lk.fill.as_str())
+            };
+            let fill = if fills { fill } else { "none" };
+            if k > 0 && !fills {
+                break;
+            }
+            // The hex's own terrain fills it; each terrain it also holds an inset.
+            let size =
+                if k == 0 { 1.0 } else { ALSO_INSET * ALSO_STEP.powi(k as i32 - 1) };
+            let corners = l.corners(*c).map(scale);
+            if k == 0 && (fill != "none" || !stroke.is_empty()) {
+                svg.polygon(&corners, &format!(r#"fill="{fill}" {stroke}"#));
+            } else if k > 0 {
+                let inset = corners.map(|p| {
+                    (
+                        centre.0 + (p.0 - centre.0) * size,
+                        centre.1 + (p.1 - centre.1) * size,
+                    )
+                });
+                svg.polygon(&inset, &format!(r#"fill="{fill}" {}"#, also_stroke(hex_px)));
+            }
+            if let Some(symbol) = look.and_then(|lk| lk.symbol).filter(|_| fills) {
+                map_symbols::place_in_hex(svg, symbol, centre, hex_px * size);
+            }
+        }
+    }
+    unknown
+}
+
+/// The outline of an inset of terrain a hex also holds, for hexes `hex_px` across.
+fn also_stroke(hex_px: f64) -> String {
+    format!(r##"stroke="#3b3328" stroke-width="{}""##, n(hex_px * 0.015))
+}
+
+/// Draws the numbers a map prints in its hexes: every hex's, or (with `every_hex: false`)
+/// only those of the rows it emphasises, larger and bold.
+fn draw_numbers(
+    svg: &mut Svg,
+    board: &Board,
+    sheet: &Sheet,
+    map: &MapFile,
+    l: &Layout,
+    cells: &[Cell],
+) {
+    let hex_px = l.hex_size * PX;
+    let emph = map.hex_numbers.emphasise_every;
+    for c in cells {
+        let Some(label) = board.label(*c) else { continue };
+        let local =
+            muster_hex::Cell::new(c.col - sheet.col_offset, c.row - sheet.row_offset);
+        let row_no = sheet.numbering.numbers_of(local, sheet.cols, sheet.rows).row;
+        let emphasised = emph.is_some_and(|e| e > 0 && row_no.is_multiple_of(e));
+        if !map.hex_numbers.every_hex && !emphasised {
+            continue;
+        }
+        let (x, y) = (l.centre(*c).0 * PX, l.centre(*c).1 * PX);
+        let (size, weight) = if emphasised { (0.17, "bold") } else { (0.14, "normal") };
+        svg.text(
+            (x, y - hex_px * 0.30),
+            hex_px * size,
+            "middle",
+            &format!(r##"font-weight="{weight}" fill="#4a4438""##),
+            &label,
+        );
+    }
 }
 
 fn draw_feature(
@@ -510,12 +569,7 @@ fn draw_feature(
                 ) else {
                     continue;
                 };
-                let corners = l.corners(cell);
-                // Side d lies between corners d and d+1 for flat-top grids (corner 0 is
-                // the upper right), and between d and d+1 for pointy-top (corner 0 is top).
-                let (a, b) = side_corners(board, dir);
-                let pa = (corners[a].0 * PX, corners[a].1 * PX);
-                let pb = (corners[b].0 * PX, corners[b].1 * PX);
+                let (pa, pb) = side_ends(board, l, cell, dir);
                 let river_px = f.width_in.as_ref().map(|w| w.v * PX);
                 map_symbols::hexside(
                     svg,
@@ -526,6 +580,28 @@ fn draw_feature(
                     hex_px,
                     river_px,
                 );
+            }
+        }
+        FeatureKind::Bridge => {
+            for hs in &f.hexsides {
+                let (Ok(cell), Some(dir)) = (
+                    board.parse(&hs.hex.v),
+                    Direction::from_name(&hs.side.v, board.grid().orientation),
+                ) else {
+                    continue;
+                };
+                // Across the side, as the way crosses it from hex to hex.
+                let (pa, pb) = side_ends(board, l, cell, dir);
+                let mid = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
+                let centre = c(cell);
+                let across = (mid.0 - centre.0, mid.1 - centre.1);
+                map_symbols::bridge(svg, colour, mid, across, hex_px);
+            }
+            for (k, h) in hexes.iter().enumerate() {
+                map_symbols::bridge(svg, colour, c(*h), (1.0, 0.0), hex_px);
+                if k == 0 {
+                    feature_name(svg, f, c(*h), hex_px, colour);
+                }
             }
         }
         FeatureKind::VictoryHex => {
@@ -566,20 +642,45 @@ fn draw_feature(
                     &corners,
                     &format!(r#"fill="none" stroke="{colour}" stroke-width="{w}""#),
                 );
-                let label = f.name.clone().unwrap_or_default();
                 // The name goes on the feature's first hex only.
-                if k == 0 && !label.is_empty() {
-                    svg.text(
-                        (x, y + hex_px * 0.36),
-                        hex_px * 0.15,
-                        "middle",
-                        &format!(r#"font-weight="bold" fill="{colour}""#),
-                        &label,
-                    );
+                if k == 0 {
+                    feature_name(svg, f, (x, y), hex_px, colour);
                 }
             }
         }
     }
+}
+
+/// Writes a feature's name, if it has one, low in the hex centred at `centre`.
+fn feature_name(
+    svg: &mut Svg,
+    f: &Feature,
+    centre: (f64, f64),
+    hex_px: f64,
+    colour: &str,
+) {
+    let Some(label) = f.name.as_deref().filter(|l| !l.is_empty()) else { return };
+    svg.text(
+        (centre.0, centre.1 + hex_px * 0.36),
+        hex_px * 0.15,
+        "middle",
+        &format!(r#"font-weight="bold" fill="{colour}""#),
+        label,
+    );
+}
+
+/// The two ends of the side `dir` of `cell`, in pixels.
+fn side_ends(
+    board: &Board,
+    l: &Layout,
+    cell: Cell,
+    dir: Direction,
+) -> ((f64, f64), (f64, f64)) {
+    let corners = l.corners(cell);
+    // Side d lies between corners d and d+1 for flat-top grids (corner 0 is the upper
+    // right), and between d and d+1 for pointy-top (corner 0 is top).
+    let (a, b) = side_corners(board, dir);
+    ((corners[a].0 * PX, corners[a].1 * PX), (corners[b].0 * PX, corners[b].1 * PX))
 }
 
 /// The two corner indices (of [`Layout::corners`]) that bound a hexside direction.
@@ -666,4 +767,161 @@ pub fn check(game: &Game) -> Vec<Diagnostic> {
         );
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::path::Path;
+
+    use muster_model::source::{NumberEdge, TerrainHexes};
+    use muster_model::{LoadOptions, Sources, Spanned, load_game};
+
+    use super::*;
+
+    /// The example game, its map drawn whole by muster rather than over its painted image.
+    fn oasis() -> Game {
+        let dir =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sources/example-oasis");
+        let mut game =
+            load_game(&dir, &mut Sources::new(), &LoadOptions::default()).ok().unwrap().0;
+        game.map_art.clear();
+        game
+    }
+
+    #[test]
+    fn terrain_a_hex_also_holds_is_an_inset_over_its_own_and_in_the_legend() {
+        let mut game = oasis();
+        let terrain = &mut game.maps[0].terrain;
+        // Marsh moves from its own hexes into a town hex it shares.
+        terrain.hexes.retain(|t| t.terrain.v != "marsh");
+        terrain.also = vec![TerrainHexes {
+            terrain: Spanned::detached("marsh".to_string()),
+            hexes: vec![Spanned::detached("09.02".to_string())],
+            section: None,
+        }];
+        let svg = map_svg(&game, 0).unwrap().svg;
+        let marsh = r##"fill="#b9c9b0" stroke="#3b3328""##;
+        assert_eq!(svg.matches(marsh).count(), 1, "one inset, in 09.02");
+        let town = svg.find(r##"fill="#c9c1b6" stroke="#7d7566""##).unwrap();
+        assert!(town < svg.find(marsh).unwrap(), "the inset is drawn over the town");
+        assert!(svg.contains(">Salt marsh<"), "the legend lists it");
+        // Its symbol is drawn smaller than a whole hex's.
+        let uses: Vec<&str> = svg.split("<use").skip(1).collect();
+        let marsh_uses: Vec<&&str> =
+            uses.iter().filter(|u| u.contains("muster-terrain-marsh")).collect();
+        let town_use = uses.iter().find(|u| u.contains("muster-terrain-town")).unwrap();
+        assert_eq!(marsh_uses.len(), 2, "the hex and the legend's swatch");
+        let scale = |u: &str| -> f64 {
+            u.split("scale(").nth(1).unwrap().split(')').next().unwrap().parse().unwrap()
+        };
+        assert!((scale(marsh_uses[0]) / scale(town_use) - ALSO_INSET).abs() < 0.01);
+    }
+
+    #[test]
+    fn a_map_without_shared_terrain_draws_no_inset() {
+        let svg = map_svg(&oasis(), 0).unwrap().svg;
+        let insets = svg
+            .split("<polygon")
+            .filter(|p| p.split('>').next().unwrap().contains(&also_stroke(72.0)[..16]))
+            .count();
+        assert_eq!(insets, 0);
+    }
+
+    /// Every text element of `svg` as (x, y, anchor, text).
+    fn texts(svg: &str) -> Vec<(f64, f64, String, String)> {
+        let attr = |t: &str, name: &str| -> String {
+            t.split(&format!(" {name}=\""))
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .into()
+        };
+        svg.split("<text")
+            .skip(1)
+            .map(|t| {
+                let body = t.split('>').nth(1).unwrap().split('<').next().unwrap();
+                let x = attr(t, "x").parse().unwrap();
+                let y = attr(t, "y").parse().unwrap();
+                (x, y, attr(t, "text-anchor"), body.to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn numbers_printed_down_the_side_line_up_with_their_columns_and_rows() {
+        let mut game = oasis();
+        let numbers = &mut game.maps[0].hex_numbers;
+        numbers.every_hex = false;
+        numbers.emphasise_every = None;
+        numbers.edges = vec![NumberEdge::Top, NumberEdge::Left];
+        let scene = map_svg(&game, 0).unwrap();
+        let board = game.board.as_ref().unwrap();
+        let texts = texts(&scene.svg);
+        assert!(!texts.iter().any(|t| t.3 == "05.05"), "no number in the hexes");
+        let centre =
+            |label: &str| scene.layout.centre_px(board.parse(label).unwrap(), PX);
+        let top: Vec<_> =
+            texts.iter().filter(|t| t.2 == "middle" && t.3.len() == 2).collect();
+        let left: Vec<_> = texts.iter().filter(|t| t.2 == "end").collect();
+        assert_eq!(top.len(), 12, "{top:?}");
+        assert_eq!(left.len(), 10, "{left:?}");
+        let hex_px = scene.layout.layout.hex_size * PX;
+        for t in &top {
+            // Over its column, above the grid's top row.
+            let (x, y) = centre(&format!("{}.01", t.3));
+            assert!((t.0 - x).abs() < 0.01, "{t:?}");
+            assert!(t.1 < y - hex_px / 2.0, "{t:?}");
+        }
+        for t in &left {
+            // Level with its row, left of the grid's first column (numbered 11).
+            let (x, y) = centre(&format!("11.{}", t.3));
+            assert!((t.1 - y).abs() < hex_px * 0.1, "{t:?}");
+            assert!(t.0 < x - hex_px / 2.0, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn emphasised_rows_are_still_numbered_in_their_hexes() {
+        let mut game = oasis();
+        game.maps[0].hex_numbers.every_hex = false;
+        let texts = texts(&map_svg(&game, 0).unwrap().svg);
+        assert!(texts.iter().any(|t| t.3 == "05.05"));
+        assert!(!texts.iter().any(|t| t.3 == "05.04"));
+        assert!(!texts.iter().any(|t| t.2 == "end"), "no numbers on the edges unasked");
+    }
+
+    #[test]
+    fn bridges_are_drawn_on_hexsides_and_in_hexes_and_in_the_legend() {
+        let mut game = oasis();
+        let features = &mut game.maps[0].features;
+        let mut hexside =
+            features.iter().find(|f| f.kind == FeatureKind::River).unwrap().clone();
+        hexside.kind = FeatureKind::Bridge;
+        hexside.hexsides.truncate(1);
+        let mut in_hex = features
+            .iter()
+            .find(|f| f.kind == FeatureKind::Entrenchment)
+            .unwrap()
+            .clone();
+        in_hex.kind = FeatureKind::Bridge;
+        in_hex.name = Some("Old bridge".into());
+        features.extend([hexside, in_hex]);
+        let svg = map_svg(&game, 0).unwrap().svg;
+        let (colour, name) = feature_style(FeatureKind::Bridge);
+        let bridge_lines = svg
+            .split("<polyline")
+            .skip(1)
+            .filter(|p| {
+                p.split("/>").next().unwrap().contains(&format!(r#"stroke="{colour}""#))
+            })
+            .count();
+        assert_eq!(bridge_lines, 4, "two lines a bridge");
+        let texts = texts(&svg);
+        assert!(texts.iter().any(|t| t.3 == "Old bridge"));
+        assert!(texts.iter().any(|t| t.3 == name), "the legend lists bridges");
+    }
 }

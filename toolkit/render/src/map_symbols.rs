@@ -337,6 +337,45 @@ pub(crate) fn hexside(
     }
 }
 
+/// Draws a bridge centred at `centre` carrying a way in the direction `along`, in
+/// `colour`, for hexes `hex_px` across: a deck between two parallel lines, each with its
+/// ends turned outward, as maps print bridges.
+pub(crate) fn bridge(
+    svg: &mut Svg,
+    colour: &str,
+    centre: (f64, f64),
+    along: (f64, f64),
+    hex_px: f64,
+) {
+    let len = (along.0 * along.0 + along.1 * along.1).sqrt();
+    if len <= 0.0 || !len.is_finite() {
+        return;
+    }
+    let t = (along.0 / len, along.1 / len);
+    let nrm = (-t.1, t.0);
+    let (half, gap, flare) = (0.17 * hex_px, 0.075 * hex_px, 0.06 * hex_px);
+    let at = |along: f64, across: f64| {
+        (centre.0 + t.0 * along + nrm.0 * across, centre.1 + t.1 * along + nrm.1 * across)
+    };
+    let deck = [at(-half, -gap), at(half, -gap), at(half, gap), at(-half, gap)];
+    svg.polygon(&deck, r##"fill="#fbf8f0" stroke="none""##);
+    for side in [-1.0, 1.0] {
+        let pts = [
+            at(-half - flare, side * (gap + flare)),
+            at(-half, side * gap),
+            at(half, side * gap),
+            at(half + flare, side * (gap + flare)),
+        ];
+        svg.polyline(
+            &pts,
+            &format!(
+                r#"stroke="{colour}" stroke-width="{}" stroke-linecap="round" stroke-linejoin="round""#,
+                n(hex_px * 0.04)
+            ),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -462,6 +501,41 @@ mod tests {
         assert!(wide.out.contains(r#"stroke-width="15.00""#), "{}", wide.out);
         let mined = side(FeatureKind::MinefieldHexside);
         assert_eq!(mined.matches("<line").count(), 1 + 2 * 3);
+    }
+
+    #[test]
+    fn a_bridge_is_two_lines_along_the_way_with_ends_turned_outward() {
+        let mut svg = Svg { out: String::new() };
+        bridge(&mut svg, "#000000", (50.0, 50.0), (0.0, 2.0), 100.0);
+        assert_eq!(svg.out.matches("<polygon").count(), 1, "the deck");
+        let lines: Vec<Vec<(f64, f64)>> = svg
+            .out
+            .split("points=\"")
+            .skip(2)
+            .map(|p| {
+                let pts = p.split('"').next().unwrap().split(' ');
+                pts.map(|xy| {
+                    let (x, y) = xy.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+            })
+            .collect();
+        assert_eq!(lines.len(), 2, "{}", svg.out);
+        for (line, side) in lines.iter().zip([1.0, -1.0]) {
+            // Along the way (down the page), either side of it...
+            assert_eq!(line[1].0, line[2].0);
+            assert!(line[1].1 < 40.0 && line[2].1 > 60.0, "{line:?}");
+            assert!((line[1].0 - 50.0) * side > 5.0, "{line:?}");
+            // ...its ends turned away from the way.
+            assert!(
+                (line[0].0 - line[1].0) * side > 0.0
+                    && (line[3].0 - line[2].0) * side > 0.0
+            );
+        }
+        let mut none = Svg { out: String::new() };
+        bridge(&mut none, "#000000", (0.0, 0.0), (0.0, 0.0), 100.0);
+        assert!(none.out.is_empty());
     }
 
     #[test]

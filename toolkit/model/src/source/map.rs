@@ -75,9 +75,40 @@ pub struct HexNumbers {
     #[serde(default, deserialize_with = "super::bounds::opt_int::<_, u32, 1, 100>")]
     #[schemars(range(min = 1, max = 100))]
     pub emphasise_every: Option<u32>,
+    /// Map edges the numbers are printed along, rather than in each hex (with
+    /// `every_hex: false`): column numbers along `top` and `bottom`, row numbers down
+    /// `left` and `right`, each in line with its column or row. Default: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges: Vec<NumberEdge>,
     /// Rule section that says how numbers are printed. Default: none.
     #[serde(default)]
     pub section: Option<String>,
+}
+
+/// A map edge hex numbers are printed along.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum NumberEdge {
+    /// Column numbers above the grid.
+    Top,
+    /// Column numbers below the grid.
+    Bottom,
+    /// Row numbers left of the grid.
+    Left,
+    /// Row numbers right of the grid.
+    Right,
 }
 
 fn yes() -> bool {
@@ -86,7 +117,12 @@ fn yes() -> bool {
 
 impl Default for HexNumbers {
     fn default() -> Self {
-        HexNumbers { every_hex: true, emphasise_every: None, section: None }
+        HexNumbers {
+            every_hex: true,
+            emphasise_every: None,
+            edges: vec![],
+            section: None,
+        }
     }
 }
 
@@ -170,6 +206,9 @@ pub enum FeatureKind {
     Railway,
     /// A river along hexsides.
     River,
+    /// A bridge: in a hex (`hexes`), or on the hexsides where a road crosses a river
+    /// (`hexsides`).
+    Bridge,
     /// A named place.
     Place,
     /// A victory point hex.

@@ -32,7 +32,8 @@ pub use game::{
     ValueTemplate,
 };
 pub use map::{
-    Feature, FeatureKind, HexsideRef, MapFile, PhysicalSize, TerrainHexes, TerrainLayer,
+    Feature, FeatureKind, HexsideRef, MapFile, NumberEdge, PhysicalSize, TerrainHexes,
+    TerrainLayer,
 };
 pub use oob::{FormationDef, OobFile};
 pub use printed::Printed;
