@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::util::{copy_tree, muster, root};
+use crate::util::{copy_tree, files_under, muster, root};
 use crate::vassal::{compare, run, tools};
 
 /// The corpus games, by folder name.
@@ -425,4 +425,52 @@ fn starting_strengths_reach_the_module_vassal_and_the_checker() {
         kinds,
         [("wrong-strength", "A-AH shows strength 16, but the scenario starts it at 17")]
     );
+}
+
+/// Acknowledging a finding in `errata.yaml` marks it known and nothing else: every corpus
+/// game built without its `errata.yaml` places, draws and packages exactly what the strict
+/// build with it does; only the reports that mark findings known differ.
+#[test]
+fn an_acknowledgement_never_changes_what_is_placed_or_drawn() {
+    let with = built();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpus-unacknowledged");
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(&root().join("tests/games"), &dir.join("sources"));
+    let mut acknowledged = 0;
+    for game in games() {
+        let errata = dir.join("sources").join(&game).join("errata.yaml");
+        if errata.is_file() {
+            std::fs::remove_file(errata).unwrap();
+            acknowledged += 1;
+        }
+    }
+    assert!(acknowledged >= 3, "only {acknowledged} corpus games acknowledge findings");
+    let out = muster(
+        &dir,
+        &["build", "--quiet", "--map-dpi", "30", "--dpi", "30", "--sheet-dpi", "15"],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let reports = ["errata.json", "errata.md", "validation.json"];
+    let outputs = |root: &Path| -> BTreeMap<PathBuf, Vec<u8>> {
+        files_under(&root.join("dist"))
+            .into_iter()
+            .filter(|p| !p.components().any(|c| c.as_os_str() == ".muster-cache"))
+            .filter(|p| !p.file_name().is_some_and(|n| reports.iter().any(|r| n == *r)))
+            .map(|p| {
+                (p.strip_prefix(root).unwrap().to_path_buf(), std::fs::read(&p).unwrap())
+            })
+            .collect()
+    };
+    let (a, b) = (outputs(with), outputs(&dir));
+    let modules = a.keys().filter(|p| p.extension().is_some_and(|e| e == "vmod")).count();
+    assert_eq!(modules, games().len(), "{:?}", a.keys().collect::<Vec<_>>());
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    let differ: Vec<&PathBuf> =
+        a.iter().filter(|(p, bytes)| b[*p] != **bytes).map(|(p, _)| p).collect();
+    assert!(differ.is_empty(), "acknowledging findings changed {differ:?}");
+    // And the reports do tell them apart: the acknowledged findings are marked known.
+    let errata = |root: &Path| {
+        std::fs::read_to_string(root.join("dist/borodino-1812/errata.md")).unwrap()
+    };
+    assert_ne!(errata(with), errata(&dir));
 }
