@@ -26,6 +26,7 @@ mod pipes;
 mod play;
 mod printed_names;
 mod refresh;
+mod releases;
 mod rules;
 mod saves;
 mod schemas;

@@ -329,3 +329,32 @@ fn vassal_loads_a_module_whose_largest_entries_are_deflated_in_parts() {
     assert_eq!(run.report["note_count"], 0, "{:?}", run.problems());
     assert_eq!(run.report["module"]["piece_slot_count"], shape.counters, "{}", run.text);
 }
+
+/// The images VASSAL 3.7.26's own tiler (`TilingHandler`, `ZipFileImageTiler`, driven by
+/// `tests/vassal/tiles.sh`) finds stale in `module` and slices into the tile cache `cache`,
+/// as a player's launch of the module does.
+pub fn sliced(tools: &Path, module: &Path, cache: &Path) -> Vec<String> {
+    let _slot = slot();
+    let out = Command::new(root().join("tests/vassal/tiles.sh"))
+        .env("MUSTER_VASSAL_TOOLS", tools)
+        .env(
+            "MUSTER_PLAY_CLASSES",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("vassal-play"),
+        )
+        .arg(module)
+        .arg(cache)
+        .output()
+        .expect("the tiler runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the tiler failed on {}: {stdout}{}",
+        module.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = stdout.lines().rfind(|l| l.starts_with("{\"sliced\"")).unwrap_or_else(|| {
+        panic!("the tiler printed no list: {stdout}{}", String::from_utf8_lossy(&out.stderr))
+    });
+    let report: Value = serde_json::from_str(line).unwrap();
+    serde_json::from_value(report["sliced"].clone()).unwrap()
+}

@@ -15,7 +15,7 @@ use super::pieces::{self, Prototype, Slot, image_name};
 use super::{
     BoardPlan, CHECKER, DeadPiles, Draw, Drawn, Keep, LiveRulesReport, Module,
     ModuleOptions, PackageError, RULESET, SetupFile, SheetImage, ToDraw, boards, charts,
-    dead_piles, document_json, documentation, gpid, moduledata, ruleset_doc, setups,
+    document_json, documentation, gpid, moduledata, ruleset_doc, setups,
     table,
 };
 
@@ -344,10 +344,10 @@ fn boards_and_table(
     let holding = setups::holding_labels(game, solutions);
     let deck_names: Vec<String> = decks.iter().map(|(n, _)| n.clone()).collect();
     let table = table::layout(&holding, &deck_names, painter.counter_px);
-    let plan = boards::plan(game, sheets, &table, painter.counter_px)?;
+    let mut plan = boards::plan(game, sheets, &table, painter.counter_px)?;
     for s in sheets {
         files.insert_drawn(
-            format!("images/{}", boards::sheet_image(game, &s.sheet)),
+            format!("images/{}", boards::sheet_image(game, &s.sheet, &s.digest)),
             s.png.clone(),
         );
     }
@@ -356,7 +356,9 @@ fn boards_and_table(
         let svg =
             table::svg(&table, &format!("{}: holding boxes", game.meta.title), font);
         let png = painter.render(&svg, table.width, table.height, "the table")?;
-        files.insert_drawn(format!("images/{}", boards::TABLE_IMAGE), png);
+        let drawing = super::files::drawing(&svg, table.width, table.height);
+        let name = plan.table_image(&blake3::hash(&drawing).to_hex()).unwrap_or_default();
+        files.insert_drawn(format!("images/{name}"), png);
     }
     Ok((plan, table))
 }
@@ -383,11 +385,11 @@ fn help_and_charts(
         let board = &help.dead_piles.board;
         let svg = help.dead_piles.svg(game, font);
         let png = painter.render(&svg, board.width, board.height, "the dead piles")?;
-        files.insert_drawn(format!("images/{}", dead_piles::DEAD_PILE_IMAGE), png);
+        files.insert_drawn(format!("images/{}", help.dead_piles.image), png);
     }
     let about = documentation::about_image(game);
     files.insert_drawn(
-        format!("images/{}", documentation::ABOUT_IMAGE),
+        format!("images/{}", documentation::about_file(game)),
         painter.render(&about.svg, about.width, about.height, "the about screen")?,
     );
     let charts = charts::charts(game);

@@ -7,7 +7,7 @@ use muster_hex::vassal::{VassalGrid, grid_params};
 use muster_hex::{Board, Cell};
 use muster_model::Game;
 
-use super::dead_piles::{DEAD_PILE_BOARD, DEAD_PILE_IMAGE, DEAD_PILE_MAP, DeadPiles};
+use super::dead_piles::{DEAD_PILE_BOARD, DEAD_PILE_MAP, DeadPiles};
 use super::keys;
 use super::live_rules::LiveRules;
 use super::table::Table;
@@ -19,8 +19,6 @@ use crate::vassal::xml::Element;
 pub const MAIN_MAP: &str = "Main Map";
 /// The table map's identifier.
 pub const TABLE_MAP: &str = "Holding Boxes";
-/// The table board's image.
-pub const TABLE_IMAGE: &str = "table.png";
 
 /// One board of the main map: a printed sheet.
 #[derive(Debug, Clone)]
@@ -75,13 +73,23 @@ pub struct BoardPlan {
     pub boards: Vec<PlacedBoard>,
     /// Counter size in pixels.
     pub counter_px: u32,
-    table: bool,
+    /// The table board's image under `images/`, when the module has a table map: named by
+    /// its content, as the sheets' are ([`sheet_image`]).
+    table: Option<String>,
 }
 
 impl BoardPlan {
     /// Whether the module has a table map.
     pub fn has_table(&self) -> bool {
-        self.table
+        self.table.is_some()
+    }
+
+    /// The table board's image, named by `digest` (hex), what its content is known by; the
+    /// table's image is drawn after the plan is made.
+    pub fn table_image(&mut self, digest: &str) -> Option<String> {
+        let name = self.table.as_mut()?;
+        *name = super::files::named_by_digest("table", "png", digest);
+        Some(name.clone())
     }
 
     /// Map, x and y where VASSAL puts a piece on a board cell, and the board it is on.
@@ -108,7 +116,7 @@ impl BoardPlan {
 
     /// The BoardPicker restore command of the table map.
     pub fn table_restore(&self) -> Option<String> {
-        self.table.then(|| {
+        self.table.as_ref().map(|_| {
             encode(
                 &[
                     format!("{TABLE_MAP}BoardPicker"),
@@ -122,9 +130,10 @@ impl BoardPlan {
     }
 }
 
-/// The image file of a sheet inside the module.
-pub fn sheet_image(game: &Game, sheet: &str) -> String {
-    format!("{}-{sheet}.png", game.id)
+/// The image file of a sheet inside the module, named by `digest` (hex), what the image's
+/// content is known by ([`super::files::named_by_digest`]).
+pub fn sheet_image(game: &Game, sheet: &str, digest: &str) -> String {
+    super::files::named_by_digest(&format!("{}-{sheet}", game.id), "png", digest)
 }
 
 /// Places the sheets: rows by the board's row offsets, columns by column offsets.
@@ -170,7 +179,7 @@ pub fn plan(
             boards.push(PlacedBoard {
                 name: map.name.clone(),
                 sheet: sheet.id.clone(),
-                image: sheet_image(game, &sheet.id),
+                image: sheet_image(game, &sheet.id, &image.digest),
                 width: image.width,
                 height: image.height,
                 slot: (u32::try_from(col).unwrap_or(0), u32::try_from(row).unwrap_or(0)),
@@ -208,7 +217,7 @@ pub fn plan(
     Ok(BoardPlan {
         boards,
         counter_px,
-        table: !table.boxes.is_empty() || !table.decks.is_empty(),
+        table: (!table.boxes.is_empty() || !table.decks.is_empty()).then(String::new),
     })
 }
 
@@ -487,7 +496,7 @@ pub fn maps(
             grid = grid.child(zone(&a.name, &a.path(), "$name$"));
         }
         let board = Element::new(".module.map.boardPicker.Board")
-            .attr("image", TABLE_IMAGE)
+            .attr("image", plan.table.clone().unwrap_or_default())
             .attr("name", "Table")
             .attr("reversible", "false")
             .attr("width", table.width)
@@ -531,7 +540,7 @@ pub fn maps(
             grid = grid.child(zone(&a.name, &a.path(), "$name$"));
         }
         let board = Element::new(".module.map.boardPicker.Board")
-            .attr("image", DEAD_PILE_IMAGE)
+            .attr("image", &dead_piles.image)
             .attr("name", DEAD_PILE_BOARD)
             .attr("reversible", "false")
             .attr("width", dead_piles.board.width)

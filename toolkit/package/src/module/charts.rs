@@ -58,7 +58,12 @@ fn slug(s: &str) -> String {
 pub fn charts(game: &Game) -> Vec<Chart> {
     let mut out: Vec<Chart> = Vec::new();
     let mut add = |name: &str, section: Option<&str>, ext: &str, source: Source| {
-        let file = format!("chart-{}-{}.{ext}", out.len() + 1, slug(name));
+        let content = match &source {
+            Source::Drawn(d) => super::files::drawing(&d.svg, d.width, d.height),
+            Source::Image(bytes) => bytes.clone(),
+        };
+        let stem = format!("chart-{}-{}", out.len() + 1, slug(name));
+        let file = super::files::named_by_content(&stem, ext, &content);
         out.push(Chart {
             name: name.to_string(),
             section: section.map(str::to_string),

@@ -13,7 +13,6 @@ pub const DEAD_PILE_MAP: &str = "Dead Pile";
 /// Its board's name.
 pub const DEAD_PILE_BOARD: &str = "Dead Pile";
 /// Its board's image under `images/`.
-pub const DEAD_PILE_IMAGE: &str = "dead-pile.png";
 
 /// A pile per side, unless `game.yaml` turns dead piles off.
 pub fn piles(game: &Game) -> Vec<DeadPile> {
@@ -38,6 +37,8 @@ pub struct DeadPiles {
     pub piles: Vec<DeadPile>,
     /// The board: its size and one box per pile (empty without piles).
     pub board: Table,
+    /// The board's image under `images/`, named by its content.
+    pub image: String,
 }
 
 impl DeadPiles {
@@ -46,7 +47,14 @@ impl DeadPiles {
         let piles = piles(game);
         let names: Vec<String> = piles.iter().map(|p| p.location.clone()).collect();
         let board = table::layout(&names, &[], counter_px);
-        DeadPiles { piles, board }
+        let mut planned = DeadPiles { piles, board, image: String::new() };
+        let svg = planned.svg(game, muster_render::fonts::FAMILY);
+        planned.image = super::files::named_by_content(
+            "dead-pile",
+            "png",
+            &super::files::drawing(&svg, planned.board.width, planned.board.height),
+        );
+        planned
     }
 
     /// The pile of `side`, if it has one.

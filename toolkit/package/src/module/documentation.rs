@@ -17,7 +17,6 @@ use super::live_rules::{CHECK_BUTTON, END_SETUP, LiveRules};
 use crate::vassal::xml::Element;
 
 /// The about screen's image under `images/`.
-pub const ABOUT_IMAGE: &str = "about.png";
 /// The page on playing the module, inside the archive.
 pub const MODULE_HELP: &str = "help/module.html";
 /// The title of that page in the Help menu.
@@ -45,6 +44,16 @@ pub fn about_image(game: &Game) -> Drawn {
     card_svg(&game.meta.title, &about_lines(game), 640.0)
 }
 
+/// The about screen's image file, named by its content.
+pub fn about_file(game: &Game) -> String {
+    let about = about_image(game);
+    super::files::named_by_content(
+        "about",
+        "png",
+        &super::files::drawing(&about.svg, about.width, about.height),
+    )
+}
+
 /// Where a shipped document goes in the archive.
 pub fn document_entry(file: &str) -> String {
     format!("help/{file}")
@@ -56,7 +65,7 @@ pub fn element(game: &Game) -> Element {
     let mut doc = Element::new(".module.Documentation")
         .child(
             Element::new(".module.documentation.AboutScreen")
-                .attr("fileName", ABOUT_IMAGE)
+                .attr("fileName", about_file(game))
                 .attr("title", format!("About {}", game.meta.title)),
         )
         .child(help_file(MODULE_HELP, MODULE_HELP_TITLE));

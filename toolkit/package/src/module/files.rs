@@ -3,6 +3,26 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+/// An image's file name from `stem` and `digest` (hex), what its content is known by:
+/// `stem-0123456789abcdef.ext`. VASSAL keeps the tiles it slices from a large image while
+/// they are newer than the image's zip entry, and muster dates every entry alike (for
+/// builds that are byte-identical): an image that changes must change its name, so that
+/// VASSAL slices it again, and no other.
+pub fn named_by_digest(stem: &str, ext: &str, digest: &str) -> String {
+    format!("{stem}-{}.{ext}", digest.get(..16).unwrap_or(digest))
+}
+
+/// [`named_by_digest`] of what draws the image alike every time (its SVG and pixel size,
+/// or its bytes).
+pub fn named_by_content(stem: &str, ext: &str, content: &[u8]) -> String {
+    named_by_digest(stem, ext, &blake3::hash(content).to_hex())
+}
+
+/// What draws an image alike every time: its SVG at a pixel size.
+pub fn drawing(svg: &str, width: u32, height: u32) -> Vec<u8> {
+    format!("{svg}\n{width}x{height}").into_bytes()
+}
+
 /// An image as a [`super::Draw`] callback returns it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Drawn {

@@ -53,6 +53,9 @@ pub struct SheetImage {
     pub height: u32,
     /// Pixels per inch the sheet was rendered at.
     pub dpi: f64,
+    /// What the image's content is known by, in hex (a digest of its bytes, or of what
+    /// draws them alike every time): it names the image in the module.
+    pub digest: String,
 }
 
 /// Settings for a module (its version comes from `game.yaml`'s `module.version`).
