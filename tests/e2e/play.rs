@@ -46,12 +46,12 @@ fn elements<'a>(
 fn every_module_carries_the_play_layer() {
     // (game, charts the rulebook prints, documents under docs/, the module version)
     let expect = [
-        ("dance-of-war", vec!["Sequence of Play", "Victory Conditions"], 0, "1.0"),
+        ("dance-of-war", vec!["Sequence of Play", "Victory Conditions"], 0, "1.0.0"),
         (
             "example-oasis",
             vec!["Sequence of Play", "Combat results", "Terrain (example)"],
             2,
-            "2.0",
+            "2.0.0",
         ),
         (
             "gazala-1942",
@@ -60,10 +60,10 @@ fn every_module_carries_the_play_layer() {
                 "Command Limits Table (number of chits placed in container)",
             ],
             0,
-            "1.0",
+            "1.0.0",
         ),
-        ("gazala-line-1942", vec!["Terrain Costs"], 0, "1.0"),
-        ("gazala-scs", vec!["Sequence of Play"], 0, "1.0"),
+        ("gazala-line-1942", vec!["Terrain Costs"], 0, "1.0.0"),
+        ("gazala-scs", vec!["Sequence of Play"], 0, "1.0.0"),
     ];
     assert_eq!(expect.len(), GAMES.len());
     let loaded = crate::util::seeds();

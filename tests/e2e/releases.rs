@@ -10,13 +10,13 @@ use crate::vassal::{sliced, tools};
 
 /// The module's board images (`images/<game>-<sheet>-<digest>.png`), by sheet.
 fn boards(module: &Path, game: &str) -> Vec<String> {
-    let archive = muster_package::archive::Archive::open(std::fs::read(module).unwrap())
-        .unwrap();
+    let archive =
+        muster_package::archive::Archive::open(std::fs::read(module).unwrap()).unwrap();
     let mut out: Vec<String> = archive
         .names()
         .iter()
-        .cloned()
         .filter(|n| n.starts_with(&format!("images/{game}-")) && n.ends_with(".png"))
+        .cloned()
         .collect();
     out.sort();
     out

@@ -352,9 +352,13 @@ pub fn sliced(tools: &Path, module: &Path, cache: &Path) -> Vec<String> {
         module.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    let line = stdout.lines().rfind(|l| l.starts_with("{\"sliced\"")).unwrap_or_else(|| {
-        panic!("the tiler printed no list: {stdout}{}", String::from_utf8_lossy(&out.stderr))
-    });
+    let line =
+        stdout.lines().rfind(|l| l.starts_with("{\"sliced\"")).unwrap_or_else(|| {
+            panic!(
+                "the tiler printed no list: {stdout}{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
     let report: Value = serde_json::from_str(line).unwrap();
     serde_json::from_value(report["sliced"].clone()).unwrap()
 }

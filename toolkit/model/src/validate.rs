@@ -881,10 +881,25 @@ fn check_play(docs: &Documents, markers: &[Unit], errors: &mut Vec<Diagnostic>) 
         errors.push(
             Diagnostic::error(version.span, format!("`{}` cannot be a module version", version.v.escape_debug()))
                 .with_expected(
-                    "a version such as `1.0` or `2.1.3`, on one line, not starting or ending with a space",
-                ),
+                    "three numbers, `major.minor.patch`, such as `1.0.0` or `2.1.3` (VASSAL's Game Library accepts no other)",
+                )
+                .with_suggestion(three_numbers(&version.v)),
         );
     }
+}
+
+/// `version` written as three numbers, when it is one or two (`2.0` is `2.0.0`).
+fn three_numbers(version: &str) -> Option<String> {
+    let parts: Vec<&str> = version.trim().split('.').collect();
+    let numbers =
+        parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    (numbers && parts.len() < 3).then(|| {
+        let mut v: Vec<String> =
+            parts.iter().map(|p| p.trim_start_matches('0').to_string()).collect();
+        v.iter_mut().filter(|p| p.is_empty()).for_each(|p| *p = "0".into());
+        v.resize(3, "0".into());
+        v.join(".")
+    })
 }
 
 /// The documents under `docs/` and the chart images the module carries.
@@ -1329,5 +1344,18 @@ fn check_side_names(sides: &[crate::source::SideDef], errors: &mut Vec<Diagnosti
                 named.insert(&s.name, &s.id);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_version_of_one_or_two_numbers_is_suggested_as_three() {
+        assert_eq!(super::three_numbers("2.0").as_deref(), Some("2.0.0"));
+        assert_eq!(super::three_numbers("3").as_deref(), Some("3.0.0"));
+        assert_eq!(super::three_numbers("01.2").as_deref(), Some("1.2.0"));
+        assert_eq!(super::three_numbers("v2"), None);
+        assert_eq!(super::three_numbers("1.2.3.4"), None);
+        assert_eq!(super::three_numbers("  "), None);
     }
 }

@@ -21,10 +21,10 @@ pub const ID: &str = r"^[a-z0-9]+(?:-[a-z0-9]+)*$";
 /// A colour muster draws: `#rrggbb`.
 pub const RGB: &str = r"^#[0-9a-fA-F]{6}$";
 
-/// A module version: one line of printable characters, not starting or ending with a
-/// space, and not ending with a backslash (VASSAL would read it as an escape).
+/// A module version: three numbers, `major.minor.patch` (`1.0.0`), as VASSAL's Game
+/// Library accepts them.
 pub const MODULE_VERSION: &str =
-    r"^(?:[^\s\\\p{Cc}]|[^\s\p{Cc}][^\p{Cc}]*[^\s\\\p{Cc}])$";
+    r"^(?:0|[1-9][0-9]{0,8})\.(?:0|[1-9][0-9]{0,8})\.(?:0|[1-9][0-9]{0,8})$";
 
 /// Printed text that names or titles something: at least one character that is not a
 /// space (an empty name leaves a side, a map or a counter nameless in every output).
@@ -208,7 +208,7 @@ pattern_schema!(
     ModuleVersionSchema,
     "ModuleVersion",
     MODULE_VERSION,
-    "a version such as `1.0` or `2.1.3`, on one line"
+    "a version of three numbers, `major.minor.patch`, such as `1.0.0` or `2.1.3`"
 );
 pattern_schema!(
     /// Schema of a day of a turn track ([`day_pattern`]).
@@ -274,11 +274,24 @@ mod tests {
     }
 
     #[test]
-    fn versions_are_one_trimmed_line_not_ending_in_a_backslash() {
-        for ok in ["1.0", "2.1.3", "v 2", "1", "a\\b"] {
+    fn versions_are_three_numbers() {
+        for ok in ["1.0.0", "2.1.3", "0.0.1", "10.20.300"] {
             assert!(is_module_version(ok), "{ok}");
         }
-        for bad in ["", "  ", " 1.0", "1.0 ", "1.0\\", "\\", "1\n2", "1\t2"] {
+        for bad in [
+            "",
+            "  ",
+            "1.0",
+            "1",
+            "v1.0.0",
+            " 1.0.0",
+            "1.0.0 ",
+            "01.0.0",
+            "1.0.0.0",
+            "1.0.0-beta",
+            "1.0.0\\",
+            "1\n2",
+        ] {
             assert!(!is_module_version(bad), "{bad:?}");
         }
     }

@@ -76,7 +76,7 @@ pub struct GameFile {
     /// Default: none.
     #[serde(default)]
     pub mentions: Vec<Mention>,
-    /// What the VASSAL module says about itself. Default: version `1.0`.
+    /// What the VASSAL module says about itself. Default: version `1.0.0`.
     #[serde(default)]
     pub module: ModuleDef,
 }
@@ -86,9 +86,10 @@ pub struct GameFile {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ModuleDef {
-    /// The module version, written to the module and shown on its about screen; raise it
-    /// with every release, as VASSAL tells players which version a save was made with.
-    /// Default: `1.0`.
+    /// The module version, three numbers `major.minor.patch` (`1.2.0`), written to the
+    /// module and shown on its about screen; raise it with every release, as VASSAL tells
+    /// players which version a save was made with and keeps a module's sliced boards by
+    /// name and version. Default: `1.0.0`.
     #[serde(default = "default_module_version")]
     #[schemars(with = "super::bounds::ModuleVersionSchema")]
     pub version: Spanned<String>,
@@ -141,7 +142,7 @@ fn yes() -> bool {
 }
 
 fn default_module_version() -> Spanned<String> {
-    Spanned::detached("1.0".to_string())
+    Spanned::detached("1.0.0".to_string())
 }
 
 /// How this game's counters print their values.

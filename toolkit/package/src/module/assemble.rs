@@ -15,8 +15,7 @@ use super::pieces::{self, Prototype, Slot, image_name};
 use super::{
     BoardPlan, CHECKER, DeadPiles, Draw, Drawn, Keep, LiveRulesReport, Module,
     ModuleOptions, PackageError, RULESET, SetupFile, SheetImage, ToDraw, boards, charts,
-    document_json, documentation, gpid, moduledata, ruleset_doc, setups,
-    table,
+    document_json, documentation, gpid, moduledata, ruleset_doc, setups, table,
 };
 
 /// The module's drawing: the caller's [`Draw`] at the maps' resolution.

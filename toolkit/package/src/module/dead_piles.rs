@@ -12,7 +12,6 @@ use super::table::{self, Table};
 pub const DEAD_PILE_MAP: &str = "Dead Pile";
 /// Its board's name.
 pub const DEAD_PILE_BOARD: &str = "Dead Pile";
-/// Its board's image under `images/`.
 
 /// A pile per side, unless `game.yaml` turns dead piles off.
 pub fn piles(game: &Game) -> Vec<DeadPile> {

@@ -16,7 +16,6 @@ use super::keys;
 use super::live_rules::{CHECK_BUTTON, END_SETUP, LiveRules};
 use crate::vassal::xml::Element;
 
-/// The about screen's image under `images/`.
 /// The page on playing the module, inside the archive.
 pub const MODULE_HELP: &str = "help/module.html";
 /// The title of that page in the Help menu.
