@@ -10,21 +10,7 @@
 # exit:  0 no error, 1 errors, 2 the module did not load (or the engine could not be built),
 #        124 timeout
 set -uo pipefail
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/../.." && pwd)"
-TOOLS="${MUSTER_VASSAL_TOOLS:-$REPO/../shared/tools/vassal}"
-# build.sh is idempotent (half a second when the engine is built) and prints the classpath.
-CP="$("$TOOLS/build.sh" | tail -n 1)" || exit 2
-CLASSES="${MUSTER_PLAY_CLASSES:-$REPO/target/vassal-play}"
-mkdir -p "$CLASSES"
-KEY="$(sha256sum "$HERE/MusterPlay.java" | cut -d' ' -f1) $CP"
-(
-  flock 9
-  if [ ! -f "$CLASSES/MusterPlay.class" ] || [ "$(cat "$CLASSES/key" 2>/dev/null)" != "$KEY" ]; then
-    javac -nowarn -encoding UTF-8 -cp "$CP" -d "$CLASSES" "$HERE/MusterPlay.java" >&2 || exit 2
-    printf '%s' "$KEY" > "$CLASSES/key"
-  fi
-) 9> "$CLASSES/.lock" || exit 2
+. "$(dirname "${BASH_SOURCE[0]}")/compile.sh" MusterPlay
 CONF="$(mktemp -d "${TMPDIR:-/tmp}/vassal-play.XXXXXX")"
 mkdir -p "$CONF/home" "$CONF/cache" "$CONF/tmp"
 trap 'rm -rf "$CONF"' EXIT

@@ -562,14 +562,7 @@ fn draw_feature(
         | FeatureKind::Fortification
         | FeatureKind::MinefieldHexside
         | FeatureKind::River => {
-            for hs in &f.hexsides {
-                let (Ok(cell), Some(dir)) = (
-                    board.parse(&hs.hex.v),
-                    Direction::from_name(&hs.side.v, board.grid().orientation),
-                ) else {
-                    continue;
-                };
-                let (pa, pb) = side_ends(board, l, cell, dir);
+            for (cell, (pa, pb)) in hexsides(board, l, f) {
                 let river_px = f.width_in.as_ref().map(|w| w.v * PX);
                 map_symbols::hexside(
                     svg,
@@ -583,15 +576,8 @@ fn draw_feature(
             }
         }
         FeatureKind::Bridge => {
-            for hs in &f.hexsides {
-                let (Ok(cell), Some(dir)) = (
-                    board.parse(&hs.hex.v),
-                    Direction::from_name(&hs.side.v, board.grid().orientation),
-                ) else {
-                    continue;
-                };
+            for (cell, (pa, pb)) in hexsides(board, l, f) {
                 // Across the side, as the way crosses it from hex to hex.
-                let (pa, pb) = side_ends(board, l, cell, dir);
                 let mid = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
                 let centre = c(cell);
                 let across = (mid.0 - centre.0, mid.1 - centre.1);
@@ -667,6 +653,19 @@ fn feature_name(
         &format!(r#"font-weight="bold" fill="{colour}""#),
         label,
     );
+}
+
+/// Each hexside of `f` that reads (its hex and direction), with the side's two ends.
+fn hexsides<'f>(
+    board: &'f Board,
+    l: &'f Layout,
+    f: &'f Feature,
+) -> impl Iterator<Item = (Cell, ((f64, f64), (f64, f64)))> + 'f {
+    f.hexsides.iter().filter_map(move |hs| {
+        let cell = board.parse(&hs.hex.v).ok()?;
+        let dir = Direction::from_name(&hs.side.v, board.grid().orientation)?;
+        Some((cell, side_ends(board, l, cell, dir)))
+    })
 }
 
 /// The two ends of the side `dir` of `cell`, in pixels.
