@@ -655,12 +655,15 @@ fn feature_name(
     );
 }
 
+/// The two ends of a hexside, in pixels.
+type SideEnds = ((f64, f64), (f64, f64));
+
 /// Each hexside of `f` that reads (its hex and direction), with the side's two ends.
 fn hexsides<'f>(
     board: &'f Board,
     l: &'f Layout,
     f: &'f Feature,
-) -> impl Iterator<Item = (Cell, ((f64, f64), (f64, f64)))> + 'f {
+) -> impl Iterator<Item = (Cell, SideEnds)> + 'f {
     f.hexsides.iter().filter_map(move |hs| {
         let cell = board.parse(&hs.hex.v).ok()?;
         let dir = Direction::from_name(&hs.side.v, board.grid().orientation)?;
@@ -669,12 +672,7 @@ fn hexsides<'f>(
 }
 
 /// The two ends of the side `dir` of `cell`, in pixels.
-fn side_ends(
-    board: &Board,
-    l: &Layout,
-    cell: Cell,
-    dir: Direction,
-) -> ((f64, f64), (f64, f64)) {
+fn side_ends(board: &Board, l: &Layout, cell: Cell, dir: Direction) -> SideEnds {
     let corners = l.corners(cell);
     // Side d lies between corners d and d+1 for flat-top grids (corner 0 is the upper
     // right), and between d and d+1 for pointy-top (corner 0 is top).
