@@ -69,8 +69,9 @@ pub(crate) fn check(
     }
 }
 
-/// A warning for each counter whose back prints another number for `value` than its
-/// front: the checker does not know which side is up and counts the front.
+/// A warning for each counter whose front prints no number for `value` (it is worth the
+/// rule's `otherwise`), or whose back prints another number than its front (the checker
+/// does not know which side is up, and counts the front).
 fn warn_reduced(
     section: &str,
     value: &str,
@@ -79,9 +80,22 @@ fn warn_reduced(
     warnings: &mut Vec<Diagnostic>,
 ) {
     for u in units {
-        let (Some(front), Some(back)) = (u.front.get(value), u.back.get(value)) else {
+        let Some(front) = u.front.get(value) else { continue };
+        if front.trim().parse::<u32>().is_err() {
+            warnings.push(
+                Diagnostic::finding(
+                    FindingKind::UncheckedLimit,
+                    at,
+                    format!(
+                        "rule {section} counts `{value}` as stacking points, but `{}` prints `{front}`, no number: it counts as the rule's `otherwise`",
+                        u.printed.v
+                    ),
+                )
+                .with_subject(u.printed.v.clone()),
+            );
             continue;
-        };
+        }
+        let Some(back) = u.back.get(value) else { continue };
         if front != back {
             warnings.push(
                 Diagnostic::finding(
@@ -141,5 +155,29 @@ mod tests {
         assert_eq!(errors.len(), 1, "{errors:?}");
         let (errors, _) = messages("stacking_unknown: not in the text\n");
         assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
+    fn a_counted_value_that_is_no_number_or_differs_on_the_back_is_said() {
+        let loaded = crate::load(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sources"),
+            &["example-oasis".to_string()],
+            &crate::LoadOptions::default(),
+        );
+        let mut units = loaded.games[0].units.clone();
+        units[1].front.insert("attack".into(), "?".into());
+        let r = rules(
+            "stacking:\n  - section: '5'\n    points: {value: attack}\n    any_of: [{all_of: [{count: {}, max: 6, points: true}]}]\n",
+        );
+        let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+        check(&r, &units, Span::detached(), &mut errors, &mut warnings);
+        let text: Vec<String> = warnings.into_iter().map(|d| d.message).collect();
+        assert!(errors.is_empty());
+        assert!(text.iter().any(|w| w.contains("prints `?`, no number")), "{text:?}");
+        // The example's battalions print attack 3 on the front and 1 on the back.
+        assert!(
+            text.iter().any(|w| w.contains("prints 3 on its front and 1 on its back")),
+            "{text:?}"
+        );
     }
 }
