@@ -217,6 +217,10 @@ pub struct MapImage {
     /// The key of the PNG's cache object (not reported).
     #[serde(skip)]
     pub key: String,
+    /// What draws the PNG alike every time, in hex: a digest of its SVG, pixel size and
+    /// resolution, whichever muster draws it (not reported).
+    #[serde(skip)]
+    pub drawing: String,
     /// Resolution it was drawn at (not reported).
     #[serde(skip)]
     pub dpi: u32,

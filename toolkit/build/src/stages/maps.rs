@@ -74,9 +74,19 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
                 bytes,
                 data,
                 key,
+                drawing: drawing_digest(&scene.svg, (w, h), dpi),
                 dpi,
             })
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(images)
+}
+
+/// A digest, in hex, of what draws a map's PNG alike every time: its SVG at a pixel size
+/// and resolution.
+fn drawing_digest(svg: &str, (w, h): (u32, u32), dpi: u32) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(svg.as_bytes());
+    hasher.update(format!("\n{w}x{h}@{dpi}").as_bytes());
+    hasher.finalize().to_hex().to_string()
 }

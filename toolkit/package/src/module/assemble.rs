@@ -379,16 +379,19 @@ fn help_and_charts(
     painter: &Painter,
     files: &mut Files,
 ) -> Result<Vec<charts::Chart>, PackageError> {
-    let font = muster_render::fonts::FAMILY;
     if help.dead_piles.any() {
         let board = &help.dead_piles.board;
-        let svg = help.dead_piles.svg(game, font);
-        let png = painter.render(&svg, board.width, board.height, "the dead piles")?;
+        let png = painter.render(
+            &help.dead_piles.svg,
+            board.width,
+            board.height,
+            "the dead piles",
+        )?;
         files.insert_drawn(format!("images/{}", help.dead_piles.image), png);
     }
     let about = documentation::about_image(game);
     files.insert_drawn(
-        format!("images/{}", documentation::about_file(game)),
+        format!("images/{}", documentation::about_file(&about)),
         painter.render(&about.svg, about.width, about.height, "the about screen")?,
     );
     let charts = charts::charts(game);

@@ -38,6 +38,8 @@ pub struct DeadPiles {
     pub board: Table,
     /// The board's image under `images/`, named by its content.
     pub image: String,
+    /// The board's image as SVG.
+    pub svg: String,
 }
 
 impl DeadPiles {
@@ -46,14 +48,14 @@ impl DeadPiles {
         let piles = piles(game);
         let names: Vec<String> = piles.iter().map(|p| p.location.clone()).collect();
         let board = table::layout(&names, &[], counter_px);
-        let mut planned = DeadPiles { piles, board, image: String::new() };
-        let svg = planned.svg(game, muster_render::fonts::FAMILY);
-        planned.image = super::files::named_by_content(
+        let title = format!("{}: eliminated units", game.meta.title);
+        let svg = table::svg(&board, &title, muster_render::fonts::FAMILY);
+        let image = super::files::named_by_content(
             "dead-pile",
             "png",
-            &super::files::drawing(&svg, planned.board.width, planned.board.height),
+            &super::files::drawing(&svg, board.width, board.height),
         );
-        planned
+        DeadPiles { piles, board, image, svg }
     }
 
     /// The pile of `side`, if it has one.
@@ -64,10 +66,5 @@ impl DeadPiles {
     /// Whether the module has a dead pile map.
     pub fn any(&self) -> bool {
         !self.piles.is_empty()
-    }
-
-    /// The board image as SVG.
-    pub fn svg(&self, game: &Game, font: &str) -> String {
-        table::svg(&self.board, &format!("{}: eliminated units", game.meta.title), font)
     }
 }

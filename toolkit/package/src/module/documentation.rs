@@ -43,9 +43,8 @@ pub fn about_image(game: &Game) -> Drawn {
     card_svg(&game.meta.title, &about_lines(game), 640.0)
 }
 
-/// The about screen's image file, named by its content.
-pub fn about_file(game: &Game) -> String {
-    let about = about_image(game);
+/// The about screen's image file, named by its content `about` ([`about_image`]).
+pub fn about_file(about: &Drawn) -> String {
     super::files::named_by_content(
         "about",
         "png",
@@ -64,7 +63,7 @@ pub fn element(game: &Game) -> Element {
     let mut doc = Element::new(".module.Documentation")
         .child(
             Element::new(".module.documentation.AboutScreen")
-                .attr("fileName", about_file(game))
+                .attr("fileName", about_file(&about_image(game)))
                 .attr("title", format!("About {}", game.meta.title)),
         )
         .child(help_file(MODULE_HELP, MODULE_HELP_TITLE));

@@ -197,28 +197,37 @@ const HERE: &str = "GetString(\"LocationName\")";
 /// integer. The hex and map are named, as the short form (`CountLocation(expression)`)
 /// counts nothing in a Report Action, whose expressions see the piece through a wrapper.
 fn count_location(c: &Cond) -> String {
-    let e = match c {
-        Cond::Never => return "0".into(),
-        Cond::Always => "true",
-        Cond::Expr(e) => e,
-    };
-    format!("CountLocation({HERE}, {}, {})", quote(MAIN_MAP), quote(&format!("{{{e}}}")))
+    match_expression(c).map_or("0".into(), |e| {
+        format!("CountLocation({HERE}, {}, {e})", quote(MAIN_MAP))
+    })
 }
 
 /// The sum of the numeric `property` of the pieces in the checking piece's hex of the main
 /// map that meet `c` (a piece without it, or not a number, adds 0): a BeanShell integer.
 fn sum_location(property: &str, c: &Cond) -> String {
+    match_expression(c).map_or("0".into(), |e| {
+        format!("SumLocation({}, {HERE}, {}, {e})", quote(property), quote(MAIN_MAP))
+    })
+}
+
+/// `c` as the property match expression of a count or a sum (a quoted `{…}`); none when
+/// no piece meets it.
+fn match_expression(c: &Cond) -> Option<String> {
     let e = match c {
-        Cond::Never => return "0".into(),
+        Cond::Never => return None,
         Cond::Always => "true",
         Cond::Expr(e) => e,
     };
-    format!(
-        "SumLocation({}, {HERE}, {}, {})",
-        quote(property),
-        quote(MAIN_MAP),
-        quote(&format!("{{{e}}}"))
-    )
+    Some(quote(&format!("{{{e}}}")))
+}
+
+/// BeanShell integers added up: `0` for none, one alone, else their sum in parentheses.
+fn added(mut terms: Vec<String>) -> String {
+    match terms.len() {
+        0 => "0".into(),
+        1 => terms.remove(0),
+        _ => format!("({})", terms.join(" + ")),
+    }
 }
 
 /// `n` times a BeanShell integer, leaving out what adds nothing.
@@ -389,11 +398,7 @@ impl<'r> Counting<'r> {
             rest = rest.and(units.not());
         }
         terms.extend(times(points.otherwise, count_location(&rest)));
-        match terms.len() {
-            0 => "0".into(),
-            1 => terms.remove(0),
-            _ => format!("({})", terms.join(" + ")),
-        }
+        added(terms)
     }
 
     /// How many units that match `f` (and `extra`) the rule counts: the units counted at
@@ -411,11 +416,7 @@ impl<'r> Counting<'r> {
             }
         }
         terms.retain(|t| t != "0");
-        match terms.len() {
-            0 => "0".into(),
-            1 => terms.remove(0),
-            _ => format!("({})", terms.join(" + ")),
-        }
+        added(terms)
     }
 
     /// When `limit` fails, and the checker's reason, as BeanShell.
