@@ -790,9 +790,9 @@ impl<'a> GameCache<'a> {
 
     /// Writes to `file` a reproducible zip of `files` and of the entries `fetched` gives
     /// (read one at a time as the archive is written: [`muster_package::archive::write_zip_from`]);
-    /// returns its size. Each entry to deflate is deflated on its own, side by side, and
-    /// kept: an entry whose bytes did not change is copied as it was deflated before. An
-    /// entry larger than [`MAX_PART`] is deflated in parts cut where its bytes say
+    /// returns its size and content ([`muster_package::archive::Zipped`]). Each entry to
+    /// deflate is deflated on its own, side by side, and kept: an entry whose bytes did
+    /// not change is copied as it was deflated before. An entry larger than [`MAX_PART`] is deflated in parts cut where its bytes say
     /// ([`content_parts`]), each kept on its own, so that a change deflates again only the
     /// parts it touches. The archive itself is not kept whole: writing it again from its
     /// entries costs less than storing it again at each change (a module is mostly images,
@@ -803,12 +803,12 @@ impl<'a> GameCache<'a> {
         files: &BTreeMap<String, Vec<u8>>,
         fetched: &Fetched,
         file: &mut impl muster_package::archive::ZipOut,
-    ) -> Result<u64> {
+    ) -> Result<(u64, String)> {
         let deflated = self.deflated_entries(label, files, fetched)?;
-        let (_, size) =
+        let zipped =
             muster_package::archive::write_zip_from(file, files, &deflated, fetched)
                 .map_err(|e| zip_failed(label, e))?;
-        Ok(size)
+        Ok((zipped.size, zipped.content))
     }
 
     /// Each entry of [`GameCache::zip`] to deflate, deflated (entry name → a one-entry
@@ -1134,7 +1134,7 @@ mod tests {
         fetched: &Fetched,
     ) -> Vec<u8> {
         let mut file = tempfile::tempfile().unwrap();
-        let size = game.zip("g.vmod", files, fetched, &mut file).unwrap();
+        let (size, _) = game.zip("g.vmod", files, fetched, &mut file).unwrap();
         let mut bytes = Vec::new();
         use std::io::{Read, Seek};
         file.rewind().unwrap();

@@ -446,7 +446,10 @@ impl Build {
                 .filter(|f| f.needs_attention())
                 .count(),
             errata: errata.iter().filter(|e| e.needs_attention()).count(),
-            attention: Attention::of(&errata, &loaded.sources),
+            attention: Attention::of(&errata, &loaded.sources)
+                .into_iter()
+                .chain(stages::release::finding(game, &module, &loaded.sources))
+                .collect(),
             map_images: maps,
             counters,
             module,

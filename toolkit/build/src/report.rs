@@ -263,6 +263,24 @@ pub struct ModuleReport {
     /// The rules the module checks live in VASSAL.
     #[serde(default)]
     pub live_rules: LiveRulesReport,
+    /// The release the module is, as recorded beside it (`dist/<game>/release.json`).
+    #[serde(default)]
+    pub release: Release,
+    /// The release recorded before, when this module holds something else under its
+    /// version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed_under: Option<Release>,
+}
+
+/// The release a module is: what `dist/<game>/release.json` records.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Release {
+    /// The module's version (`1.0.0`).
+    pub version: String,
+    /// The day the version was first built (`2026-12-07`, UTC).
+    pub date: String,
+    /// What the module held then ([`muster_package::archive::Zipped::content`]).
+    pub content: String,
 }
 
 /// The rules a module checks live in VASSAL, as counters move.

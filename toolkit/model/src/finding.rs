@@ -256,6 +256,8 @@ kinds! {
     UnknownLocation = "unknown-location", Warning;
     /// A module whose embedded checker speaks interface 1, which sees the hexes only.
     OldChecker = "old-checker", Warning;
+    /// A module whose content changed since its version was first built, its version unchanged.
+    VersionUnchanged = "version-unchanged", Warning;
 
     // Information: as printed, nothing to do.
     /// A number the text states that the lists cannot confirm: they stop short, are not printed, or are no list muster counts.

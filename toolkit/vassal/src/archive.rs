@@ -208,14 +208,19 @@ pub fn write_zip_from<W: ZipOut>(
     files: &BTreeMap<String, Vec<u8>>,
     deflated: &BTreeMap<String, Vec<u8>>,
     fetched: &Fetched,
-) -> Result<(W, u64), ArchiveError> {
+) -> Result<Zipped<W>, ArchiveError> {
     let mut names: Vec<&String> = files.keys().chain(fetched.names).collect();
     names.sort_unstable();
     if let Some(twice) = names.windows(2).find(|w| w[0] == w[1]) {
         return Err(ArchiveError(format!("{} is both given and fetched", twice[0])));
     }
-    let mut writer =
-        Writer { at: 0, directory: Vec::new(), count: 0, buffer: Vec::new() };
+    let mut writer = Writer {
+        at: 0,
+        directory: Vec::new(),
+        count: 0,
+        buffer: Vec::new(),
+        content: blake3::Hasher::new(),
+    };
     std::thread::scope(|scope| -> Result<(), ArchiveError> {
         // Runs of entries lying in another zip go to the checker, which gives each back
         // with whether all of it lies intact, in order.
@@ -274,7 +279,21 @@ pub fn write_zip_from<W: ZipOut>(
     let directory_len = end.len() as u64;
     end_records(writer.count, directory_len, writer.at, &mut end);
     out.write_all(&end).map_err(err)?;
-    Ok((out, writer.at + end.len() as u64))
+    let size = writer.at + end.len() as u64;
+    Ok(Zipped { out, size, content: writer.content.finalize().to_hex().to_string() })
+}
+
+/// An archive [`write_zip_from`] wrote.
+#[derive(Debug)]
+pub struct Zipped<W> {
+    /// Where it was written.
+    pub out: W,
+    /// Its size in bytes.
+    pub size: u64,
+    /// What it holds, in hex: the BLAKE3 digest of each entry's name, CRC-32 and size, in
+    /// order. Two archives holding the same entries have the same content however their
+    /// entries were compressed or laid out.
+    pub content: String,
 }
 
 /// The most bytes of entries lying in another zip checked and copied at once.
@@ -351,9 +370,22 @@ struct Writer {
     directory: Vec<u8>,
     count: u64,
     buffer: Vec<u8>,
+    /// What the entries written hold ([`Zipped::content`]).
+    content: blake3::Hasher,
 }
 
 impl Writer {
+    /// Adds the entry `record`, whose local header is at `at`, to the central directory
+    /// and to what the archive holds.
+    fn list(&mut self, record: &Record, at: u64) {
+        record.central_header(at, &mut self.directory);
+        let name = record.name.as_bytes();
+        self.content.update(&(name.len() as u64).to_le_bytes());
+        self.content.update(name);
+        self.content.update(&record.crc.to_le_bytes());
+        self.content.update(&record.size.to_le_bytes());
+    }
+
     /// Writes the entry `record` whose bytes are `data`.
     fn write<W: ZipOut>(
         &mut self,
@@ -361,7 +393,7 @@ impl Writer {
         record: &Record,
         data: &[u8],
     ) -> Result<(), ArchiveError> {
-        record.central_header(self.at, &mut self.directory);
+        self.list(record, self.at);
         let head = record.local_header();
         out.write_all(&head).and_then(|()| out.write_all(data)).map_err(err)?;
         self.at += head.len() as u64 + data.len() as u64;
@@ -381,8 +413,7 @@ impl Writer {
         if intact {
             out.copy_from(run.file, run.start, run.len).map_err(err)?;
             for (header, record) in &run.entries {
-                record
-                    .central_header(self.at + (header - run.start), &mut self.directory);
+                self.list(record, self.at + (header - run.start));
             }
             self.at += run.len;
             self.count += run.entries.len() as u64;
@@ -818,7 +849,7 @@ mod tests {
         deflated: &BTreeMap<String, Vec<u8>>,
         fetched: &Fetched,
     ) -> Result<Vec<u8>, ArchiveError> {
-        Ok(write_zip_from(Vec::new(), files, deflated, fetched)?.0)
+        Ok(write_zip_from(Vec::new(), files, deflated, fetched)?.out)
     }
 
     #[test]
@@ -1037,10 +1068,17 @@ mod tests {
         };
         let names = ["images/3.png".to_string()].into();
         let fetched = Fetched { names: &names, fetch: &fetch, lying: &|_| None };
-        let (out, size) =
+        let zipped =
             write_zip_from(Vec::new(), &given, &deflated, &fetched).expect("writes");
-        assert_eq!(size, out.len() as u64);
-        assert!(out == whole, "the same bytes as the archive written whole");
+        assert_eq!(zipped.size, zipped.out.len() as u64);
+        assert!(zipped.out == whole, "the same bytes as the archive written whole");
+        let all = Fetched { names: &BTreeSet::new(), fetch: &fetch, lying: &|_| None };
+        let again = write_zip_from(Vec::new(), &files, &deflated, &all).expect("writes");
+        assert_eq!(zipped.content, again.content, "the same entries, the same content");
+        let mut other = files.clone();
+        other.insert("images/3.png".into(), b"another picture".to_vec());
+        let other = write_zip_from(Vec::new(), &other, &deflated, &all).expect("writes");
+        assert_ne!(zipped.content, other.content, "an entry changed");
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod errata;
 pub mod maps;
 pub mod model;
 pub mod module;
+pub mod release;
 pub mod setups;
 
 use std::path::Path;

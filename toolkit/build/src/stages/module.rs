@@ -11,7 +11,7 @@ use muster_package::module::{Drawn, Module, ModuleOptions, SheetImage, ToDraw, b
 use muster_render::FaceArts;
 use rayon::prelude::*;
 
-use super::Context;
+use super::{Context, release};
 use crate::cache::{Key, Picture};
 use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::last_archive::LastArchive;
@@ -29,7 +29,10 @@ pub fn write_module(
     solutions: &[Solution],
     counter_in: f64,
 ) -> Result<ModuleReport> {
-    let options = ModuleOptions { counter_in, arts };
+    let last_release = release::last(ctx.out, &game.id);
+    let version = &game.meta.module.version.v;
+    let released = release::date(last_release.as_ref(), version);
+    let options = ModuleOptions { counter_in, arts, released: &released };
     let bar = ctx.stage("module", 1);
     let dist = ctx.out.join("dist");
     let path = dist.join(format!("{}.vmod", game.id));
@@ -51,10 +54,10 @@ pub fn write_module(
         || write_archive(ctx, &path, &label, &module, last.as_ref()),
         || write_beside(ctx, game, &module, last.as_ref()),
     );
-    let archive_size = match archive {
-        Ok(size) => {
+    let (archive_size, content) = match archive {
+        Ok(written) => {
             beside?;
-            size
+            written
         }
         // When the last module no longer holds an image intact, the images are taken
         // again from it but for the damaged ones, which are drawn; what was written beside
@@ -62,13 +65,17 @@ pub fn write_module(
         Err(Damaged::Yes(_)) => {
             last = last.and_then(LastArchive::without_damaged);
             (module, reused) = package(&last)?;
-            let size = write_archive(ctx, &path, &label, &module, last.as_ref())
+            let written = write_archive(ctx, &path, &label, &module, last.as_ref())
                 .map_err(Damaged::error)?;
             write_beside(ctx, game, &module, last.as_ref())?;
-            size
+            written
         }
         Err(Damaged::No(e)) => return Err(e),
     };
+    let settled = release::settle(last_release, version, &released, &content);
+    let mut record = serde_json::to_string_pretty(&settled.record)?;
+    record.push('\n');
+    ctx.outputs.write(&release::record_path(ctx.out, &game.id), record.as_bytes())?;
     ctx.cache.reuse_all(&reused);
     drop(last);
     bar.step();
@@ -90,6 +97,8 @@ pub fn write_module(
             checked: module.live_rules.checked.clone(),
             approximated: module.live_rules.approximated.clone(),
         },
+        release: settled.record,
+        changed_under: settled.changed_under,
     })
 }
 
@@ -111,14 +120,14 @@ impl Damaged {
 }
 
 /// Writes `module` as the archive `path`, copying each image it holds from the `last`
-/// module as its turn comes; returns the archive's size.
+/// module as its turn comes; returns the archive's size and content.
 fn write_archive(
     ctx: &Context,
     path: &Path,
     label: &str,
     module: &Module,
     last: Option<&LastArchive>,
-) -> std::result::Result<u64, Damaged> {
+) -> std::result::Result<(u64, String), Damaged> {
     let damaged = AtomicBool::new(false);
     let fetch = |name: &str, bytes: &mut Vec<u8>| {
         if held_image(module, last, name, bytes) {
@@ -133,13 +142,13 @@ fn write_archive(
         last?.lying(key)
     };
     let fetched = Fetched { names: &module.held, fetch: &fetch, lying: &lying };
-    let mut size = 0;
+    let mut written = (0, String::new());
     let fill = |file: &mut Streamed| {
-        size = ctx.cache.zip(label, &module.files, &fetched, file)?;
+        written = ctx.cache.zip(label, &module.files, &fetched, file)?;
         Ok(())
     };
     match ctx.outputs.write_archive(path, fill, module.origins.clone()) {
-        Ok(()) => Ok(size),
+        Ok(()) => Ok(written),
         Err(e) if damaged.load(Ordering::Relaxed) => Err(Damaged::Yes(e)),
         Err(e) => Err(Damaged::No(e)),
     }

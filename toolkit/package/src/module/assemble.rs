@@ -105,13 +105,14 @@ pub fn build(
         boards_and_table(game, sheets, solutions, &decks, &painter, &mut files)?;
     let line_of_sight = game.meta.module.line_of_sight && !plan.boards.is_empty();
     let live_in_help = (!live_traits.is_empty()).then_some(&live);
-    let charts = help_and_charts(
+    let (charts, about) = help_and_charts(
         game,
         &Help {
             plan: &plan,
             dead_piles: &dead_piles,
             prototypes: &prototypes,
             line_of_sight,
+            released: options.released,
         },
         live_in_help,
         &painter,
@@ -169,6 +170,7 @@ pub fn build(
         decks: &decks,
         setups: &setup_files,
         next_gpid: max_gpid + 1,
+        about: &about,
     };
     // The build file and the browser table's files are written side by side.
     let (build_file, web) = rayon::join(
@@ -368,17 +370,19 @@ struct Help<'a> {
     dead_piles: &'a DeadPiles,
     prototypes: &'a [Prototype],
     line_of_sight: bool,
+    /// The release's date.
+    released: &'a str,
 }
 
 /// The dead piles' board, the Help menu (about screen, documents, the module's page) and
-/// the chart window's images; returns the charts.
+/// the chart window's images; returns the charts and the about screen's file.
 fn help_and_charts(
     game: &Game,
     help: &Help,
     live_rules: Option<&LiveRules>,
     painter: &Painter,
     files: &mut Files,
-) -> Result<Vec<charts::Chart>, PackageError> {
+) -> Result<(Vec<charts::Chart>, String), PackageError> {
     if help.dead_piles.any() {
         let board = &help.dead_piles.board;
         let png = painter.render(
@@ -389,9 +393,10 @@ fn help_and_charts(
         )?;
         files.insert_drawn(format!("images/{}", help.dead_piles.image), png);
     }
-    let about = documentation::about_image(game);
+    let about = documentation::about_image(game, help.released);
+    let about_file = documentation::about_file(&about);
     files.insert_drawn(
-        format!("images/{}", documentation::about_file(&about)),
+        format!("images/{about_file}"),
         painter.render(&about.svg, about.width, about.height, "the about screen")?,
     );
     let charts = charts::charts(game);
@@ -424,12 +429,13 @@ fn help_and_charts(
             p.name == pieces::COUNTER && p.piece.traits.iter().any(|t| t.id() == "label")
         }),
         live_rules,
+        released: help.released,
     };
     files.insert(
         documentation::MODULE_HELP.into(),
         documentation::module_page(game, &contents).into_bytes(),
     );
-    Ok(charts)
+    Ok((charts, about_file))
 }
 
 /// Each scenario's saved game, side by side: its archive path, bytes and what it holds.

@@ -55,6 +55,8 @@ pub(super) struct Contents<'a> {
     pub(super) setups: &'a [SetupFile],
     /// The id the next piece slot made in VASSAL's editor gets.
     pub(super) next_gpid: u32,
+    /// The about screen's image file.
+    pub(super) about: &'a str,
 }
 
 /// The build file of `game`, its palette's panels written through `keep`.
@@ -64,7 +66,7 @@ pub(super) fn write(
     keep: &Keep,
 ) -> Result<String, PackageError> {
     let layout = &contents.layout;
-    let root = header(game, contents.next_gpid, layout.live_rules)
+    let root = header(game, contents, layout.live_rules)
         .children(boards::maps(
             layout.plan,
             layout.table,
@@ -91,7 +93,7 @@ pub(super) fn write(
 }
 
 /// The module element with its encoder, help, player roster and global options.
-fn header(game: &Game, next_gpid: u32, live_rules: bool) -> Element {
+fn header(game: &Game, contents: &Contents, live_rules: bool) -> Element {
     let mut roster = Element::new(".module.PlayerRoster")
         .attr("buttonKeyStroke", "")
         .attr("buttonText", "Retire")
@@ -106,10 +108,10 @@ fn header(game: &Game, next_gpid: u32, live_rules: bool) -> Element {
         .attr("VassalVersion", VASSAL_VERSION)
         .attr("description", format!("{} (from {})", game.meta.title, game.meta.rulebook))
         .attr("name", &game.meta.title)
-        .attr("nextPieceSlotId", next_gpid)
+        .attr("nextPieceSlotId", contents.next_gpid)
         .attr("version", &game.meta.module.version.v)
         .child(Element::new(".module.BasicCommandEncoder"))
-        .child(documentation::element(game))
+        .child(documentation::element(game, contents.about))
         .child(roster)
         .child(
             Element::new(".module.GlobalOptions")

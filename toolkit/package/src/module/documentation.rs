@@ -21,9 +21,12 @@ pub const MODULE_HELP: &str = "help/module.html";
 /// The title of that page in the Help menu.
 pub const MODULE_HELP_TITLE: &str = "Playing this module";
 
-/// The lines of the about screen.
-pub fn about_lines(game: &Game) -> Vec<(String, String)> {
-    let mut lines = vec![("Version".to_string(), game.meta.module.version.v.clone())];
+/// The lines of the about screen; `released` is the release's date (`2026-12-07`).
+pub fn about_lines(game: &Game, released: &str) -> Vec<(String, String)> {
+    let mut lines = vec![
+        ("Version".to_string(), game.meta.module.version.v.clone()),
+        ("Released".to_string(), released.to_string()),
+    ];
     if let Some(series) = &game.meta.series {
         lines.push(("Series".into(), series.clone()));
     }
@@ -38,9 +41,9 @@ pub fn about_lines(game: &Game) -> Vec<(String, String)> {
     lines
 }
 
-/// The about screen, drawn.
-pub fn about_image(game: &Game) -> Drawn {
-    card_svg(&game.meta.title, &about_lines(game), 640.0)
+/// The about screen of the release of `released`, drawn.
+pub fn about_image(game: &Game, released: &str) -> Drawn {
+    card_svg(&game.meta.title, &about_lines(game, released), 640.0)
 }
 
 /// The about screen's image file, named by its content `about` ([`about_image`]).
@@ -57,13 +60,13 @@ pub fn document_entry(file: &str) -> String {
     format!("help/{file}")
 }
 
-/// The `Documentation` element: about screen, the page on playing the module, then every
-/// shipped document.
-pub fn element(game: &Game) -> Element {
+/// The `Documentation` element: about screen (its image file `about`, see [`about_file`]),
+/// the page on playing the module, then every shipped document.
+pub fn element(game: &Game, about: &str) -> Element {
     let mut doc = Element::new(".module.Documentation")
         .child(
             Element::new(".module.documentation.AboutScreen")
-                .attr("fileName", about_file(&about_image(game)))
+                .attr("fileName", about)
                 .attr("title", format!("About {}", game.meta.title)),
         )
         .child(help_file(MODULE_HELP, MODULE_HELP_TITLE));
@@ -114,16 +117,19 @@ pub struct Contents<'a> {
     pub strength_label: bool,
     /// The rules checked live on the main map, if any.
     pub live_rules: Option<&'a LiveRules>,
+    /// The release's date (`2026-12-07`).
+    pub released: &'a str,
 }
 
 /// The page on playing the module (HTML that VASSAL's help window shows).
 pub fn module_page(game: &Game, c: &Contents) -> String {
     let key = |k: keys::Key| format!("Ctrl+{}", char::from_u32(k.code).unwrap_or('?'));
     let mut s = format!(
-        "<html><head><title>{t}</title></head><body><h1>{t}</h1><p>Version {v}, built by \
-         muster from the data of <i>{r}</i>, transcribed as printed.</p>",
+        "<html><head><title>{t}</title></head><body><h1>{t}</h1><p>Version {v} of {d}, built \
+         by muster from the data of <i>{r}</i>, transcribed as printed.</p>",
         t = esc(&game.meta.title),
         v = esc(&game.meta.module.version.v),
+        d = esc(c.released),
         r = esc(&game.meta.rulebook),
     );
     s.push_str("<h2>Maps</h2><ul>");

@@ -65,6 +65,8 @@ pub struct ModuleOptions<'a> {
     pub counter_in: f64,
     /// The game's counter sides, drawn.
     pub arts: &'a FaceArts,
+    /// The release's date (`2026-12-07`), shown in the about screen and the help.
+    pub released: &'a str,
 }
 
 /// Why a module could not be made.
