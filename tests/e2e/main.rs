@@ -8,6 +8,7 @@ mod book;
 mod cli;
 mod corpus;
 mod counters;
+mod diff;
 mod engine_saves;
 mod errata;
 mod findings;

@@ -322,6 +322,22 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// List what changed in each game between two states of its sources: counters,
+    /// setup lines, rules, tables and map hexes. Exit 0 when nothing did, 1 when
+    /// something did, 2 when a state cannot be read.
+    Diff {
+        /// The older state: a folder holding game folders, or a git revision (`v1.0.0`) of
+        /// the repository that holds --sources.
+        old: String,
+        /// The newer state, likewise. Default: --sources as it is.
+        new: Option<String>,
+        /// Games to compare.
+        #[command(flatten)]
+        games: Games,
+        /// Output format: Markdown text, or JSON.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// List the pieces of a module's predefined setups, or of a saved game, with their map
     /// and location name.
     Pieces {

@@ -142,6 +142,16 @@ pub fn run(cli: &Cli) -> Result<Exit> {
         Command::Errata { games, format, strict } => {
             errata(g, &games.games, *format, *strict)
         }
+        Command::Diff { old, new, games, format } => {
+            use crate::diff::Outcome;
+            let outcome =
+                crate::diff::run(&g.sources, old, new.as_deref(), &games.games, *format)?;
+            Ok(match outcome {
+                Outcome::Same => Exit::Clean,
+                Outcome::Changed => Exit::Findings,
+                Outcome::Unusable => Exit::Unusable,
+            })
+        }
         Command::Check { save, module, scenario, format } => {
             crate::check::run(save, module, scenario.as_deref(), *format)
         }

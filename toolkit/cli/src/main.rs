@@ -9,6 +9,7 @@ mod bench;
 mod build;
 mod check;
 mod commands;
+mod diff;
 mod out;
 mod pieces;
 mod progress;

@@ -17,6 +17,7 @@ mod artwork;
 pub mod assets;
 mod assumptions;
 pub mod calendar;
+pub mod changes;
 mod diag;
 mod finding;
 mod game;

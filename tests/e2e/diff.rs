@@ -1,0 +1,140 @@
+//! `muster diff`: the changes between two states of a game's sources, from planted
+//! changes of every kind, as folders and as git revisions.
+
+use std::path::Path;
+
+use crate::util::{copy_tree, muster, root};
+
+/// Replaces `from` by `to` in the file `path`, which must hold it.
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} holds no {from:?}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// The example game twice, under `old/` and `new/`, the new one with a change of each
+/// kind a publisher's errata makes.
+fn planted(dir: &Path) {
+    for state in ["old", "new"] {
+        copy_tree(
+            &root().join("sources/example-oasis"),
+            &dir.join(state).join("example-oasis"),
+        );
+    }
+    let game = dir.join("new/example-oasis");
+    edit(&game.join("game.yaml"), "version: \"2.0.0\"", "version: \"2.0.1\"");
+    edit(
+        &game.join("counters.yaml"),
+        "{printed: 1 Bde HQ, front: {movement: 8}}",
+        "{printed: 1 Bde HQ, front: {movement: 9}}",
+    );
+    edit(&game.join("counters.yaml"), "printed: 2/1 Arm Bn,", "printed: 3/1 Arm Bn,");
+    edit(
+        &game.join("scenarios/meeting.yaml"),
+        "units: \"1/1 Inf Bn, 2/1 Arm Bn\"",
+        "units: \"1/1 Inf Bn, 3/1 Arm Bn\"",
+    );
+    edit(
+        &game.join("scenarios/meeting.yaml"),
+        "{location: \"09.02\",",
+        "{location: \"09.03\",",
+    );
+    edit(&game.join("rules.yaml"), "{count: {}, max: 2}", "{count: {}, max: 3}");
+    edit(
+        &game.join("maps/oasis.yaml"),
+        "\"10.09\", \"11.09\", \"11.10\"",
+        "\"10.09\", \"11.09\"",
+    );
+}
+
+#[test]
+fn every_kind_of_planted_change_is_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    planted(tmp.path());
+    let out =
+        muster(tmp.path(), &["--sources", "new", "diff", "old", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let game = &report["games"][0];
+    assert_eq!(game["versions"], serde_json::json!(["2.0.0", "2.0.1"]));
+    let has = |part: &str, kind: &str, subject: &str, from: &str, to: &str| {
+        let found = game[part].as_array().unwrap().iter().any(|c| {
+            c["kind"] == kind
+                && c["subject"] == subject
+                && c["from"].as_str().unwrap_or("") == from
+                && c["to"].as_str().unwrap_or("") == to
+        });
+        assert!(found, "no {kind} {subject} {from} → {to} in {part}: {}", game[part]);
+    };
+    has("counters", "changed", "movement (front) of 1 Bde HQ", "8", "9");
+    has("counters", "renamed", "3/1 Arm Bn", "2/1 Arm Bn", "3/1 Arm Bn");
+    has(
+        "setups",
+        "changed",
+        "setup · north · w/i 1 of 09.03",
+        "1/1 Inf Bn, 2/1 Arm Bn",
+        "1/1 Inf Bn, 3/1 Arm Bn",
+    );
+    has("setups", "removed", "setup · north · 09.02", "1 Bde HQ", "");
+    has("setups", "added", "setup · north · 09.03", "", "1 Bde HQ");
+    has("maps", "changed", "hex 11.10", "sand", "clear");
+    let rules = game["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), 1, "{rules:?}");
+    assert_eq!(rules[0]["subject"], "stacking rule E.1");
+    assert!(rules[0]["to"].as_str().unwrap().contains("\"max\":3"), "{rules:?}");
+    // Nothing else: the tables and the other counters are as they were.
+    assert_eq!(game["tables"], serde_json::json!([]));
+    assert_eq!(game["counters"].as_array().unwrap().len(), 2, "{}", game["counters"]);
+
+    // As text: the errata list, one line a change.
+    let out = muster(tmp.path(), &["--sources", "new", "diff", "old"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("# Oasis (example): changes from 2.0.0 to 2.0.1\n"),
+        "{text}"
+    );
+    assert!(text.contains("- movement (front) of 1 Bde HQ: 8 → 9\n"), "{text}");
+    assert!(text.contains("- 2/1 Arm Bn is now printed 3/1 Arm Bn\n"), "{text}");
+    assert!(text.contains("- hex 11.10: sand → clear\n"), "{text}");
+    // The same state twice: nothing, exit 0.
+    let out = muster(tmp.path(), &["--sources", "old", "diff", "old"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stdout).unwrap().contains("Nothing changed."));
+}
+
+#[test]
+fn a_git_revision_is_a_state() {
+    let tmp = tempfile::tempdir().unwrap();
+    planted(tmp.path());
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=m", "-c", "user.email=m@example.org"])
+            .args(args)
+            .current_dir(tmp.path())
+            .output();
+        match out {
+            Ok(out) => out.status.success(),
+            Err(_) => false,
+        }
+    };
+    if !git(&["--version"]) {
+        eprintln!("SKIPPED a_git_revision_is_a_state: git is not installed");
+        return;
+    }
+    // The old state committed and tagged, then the new one in its place.
+    assert!(git(&["init", "-q"]));
+    std::fs::rename(tmp.path().join("old"), tmp.path().join("sources")).unwrap();
+    assert!(git(&["add", "sources"]) && git(&["commit", "-qm", "release"]));
+    assert!(git(&["tag", "v2.0.0"]));
+    std::fs::remove_dir_all(tmp.path().join("sources")).unwrap();
+    std::fs::rename(tmp.path().join("new"), tmp.path().join("sources")).unwrap();
+    let out = muster(tmp.path(), &["diff", "v2.0.0", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["games"][0]["versions"], serde_json::json!(["2.0.0", "2.0.1"]));
+    // A revision that does not exist says so, with an example.
+    let out = muster(tmp.path(), &["diff", "v9"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("nor a git revision"), "{err}");
+}
