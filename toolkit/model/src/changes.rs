@@ -274,57 +274,104 @@ fn setups(old: &Game, new: &Game) -> Vec<Change> {
     out
 }
 
-/// The JSON of a value, compact, for comparing and showing.
-fn json(value: &impl Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+/// The JSON of a value.
+fn json(value: &impl Serialize) -> serde_json::Value {
+    serde_json::to_value(value).unwrap_or_default()
 }
 
 /// Stacking rules by section, and every other part of the rules file by its key.
 fn rules(old: &Game, new: &Game) -> Vec<Change> {
-    let stacking = |g: &Game| -> BTreeMap<String, String> {
+    let stacking = |g: &Game| -> BTreeMap<String, serde_json::Value> {
         g.rules.stacking.iter().map(|r| (r.section.clone(), json(r))).collect()
     };
     let mut out = keyed(&stacking(old), &stacking(new), |s| format!("stacking rule {s}"));
-    let rest = |g: &Game| -> BTreeMap<String, String> {
-        let serde_json::Value::Object(map) =
-            serde_json::to_value(&g.rules).unwrap_or_default()
-        else {
+    let rest = |g: &Game| -> BTreeMap<String, serde_json::Value> {
+        let serde_json::Value::Object(map) = json(&g.rules) else {
             return BTreeMap::new();
         };
-        map.into_iter()
-            .filter(|(k, _)| k != "stacking")
-            .map(|(k, v)| (k, json(&v)))
-            .collect()
+        map.into_iter().filter(|(k, _)| k != "stacking").collect()
     };
     out.extend(keyed(&rest(old), &rest(new), |k| format!("rules: {k}")));
     out
 }
 
-/// Printed tables by title, row by row.
+/// Printed tables by title.
 fn tables(old: &Game, new: &Game) -> Vec<Change> {
-    let index = |g: &Game| -> BTreeMap<String, String> {
+    let index = |g: &Game| -> BTreeMap<String, serde_json::Value> {
         g.meta.tables.iter().map(|t| (t.title.clone(), json(t))).collect()
     };
     keyed(&index(old), &index(new), |t| format!("table {t}"))
 }
 
-/// Entries known by a key: added, removed, or changed (shown as their JSON).
+/// Entries known by a key: added, removed, or each value of one that changed, by its path
+/// in the entry (`any_of[0].all_of[0].max`).
 fn keyed(
-    before: &BTreeMap<String, String>,
-    after: &BTreeMap<String, String>,
+    before: &BTreeMap<String, serde_json::Value>,
+    after: &BTreeMap<String, serde_json::Value>,
     subject: impl Fn(&str) -> String,
 ) -> Vec<Change> {
     let keys: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
-    keys.into_iter()
-        .filter_map(|k| match (before.get(k), after.get(k)) {
-            (Some(a), Some(b)) if a == b => None,
+    let mut out = Vec::new();
+    for k in keys {
+        match (before.get(k), after.get(k)) {
             (Some(a), Some(b)) => {
-                Some(changed(subject(k), Some(a.clone()), Some(b.clone())))
+                let mut found = Vec::new();
+                differences(a, b, String::new(), &mut found);
+                out.extend(found.into_iter().map(|(path, from, to)| {
+                    let at = if path.is_empty() {
+                        subject(k)
+                    } else {
+                        format!("{}: {path}", subject(k))
+                    };
+                    changed(at, from, to)
+                }));
             }
-            (Some(_), None) => Some(change(ChangeKind::Removed, subject(k))),
-            (None, _) => Some(change(ChangeKind::Added, subject(k))),
-        })
-        .collect()
+            (Some(_), None) => out.push(change(ChangeKind::Removed, subject(k))),
+            (None, _) => out.push(change(ChangeKind::Added, subject(k))),
+        }
+    }
+    out
+}
+
+/// Each place where `a` and `b` differ: its path, and the value on each side (`None` where
+/// a side has nothing there).
+fn differences(
+    a: &serde_json::Value,
+    b: &serde_json::Value,
+    path: String,
+    out: &mut Vec<(String, Option<String>, Option<String>)>,
+) {
+    use serde_json::Value;
+    let shown = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let at = |step: String| {
+        if path.is_empty() {
+            step.trim_start_matches('.').to_string()
+        } else {
+            format!("{path}{step}")
+        }
+    };
+    match (a, b) {
+        _ if a == b => {}
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                let step = at(format!(".{k}"));
+                match (x.get(k), y.get(k)) {
+                    (Some(p), Some(q)) => differences(p, q, step, out),
+                    (p, q) => out.push((step, p.map(shown), q.map(shown))),
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                differences(p, q, at(format!("[{i}]")), out);
+            }
+        }
+        _ => out.push((path, Some(shown(a)), Some(shown(b)))),
+    }
 }
 
 /// Each hex's terrains and the features printed in it, by printed label.
@@ -367,9 +414,15 @@ fn maps(old: &Game, new: &Game) -> Vec<Change> {
         g.maps.iter().map(|m| (m.id.v.clone(), m.name.clone())).collect()
     };
     let (was, is) = (sheets(old), sheets(new));
-    let mut out: Vec<Change> = keyed(&was, &is, |id| format!("map {id}"))
-        .into_iter()
-        .filter(|c| c.kind != ChangeKind::Changed)
+    let mut out: Vec<Change> = was
+        .keys()
+        .filter(|id| !is.contains_key(*id))
+        .map(|id| change(ChangeKind::Removed, format!("map {id}")))
+        .chain(
+            is.keys()
+                .filter(|id| !was.contains_key(*id))
+                .map(|id| change(ChangeKind::Added, format!("map {id}"))),
+        )
         .collect();
     let (before, after) = (hexes(old), hexes(new));
     let labels: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
