@@ -78,10 +78,8 @@ fn every_kind_of_planted_change_is_listed() {
     has("setups", "removed", "setup · north · 09.02", "1 Bde HQ", "");
     has("setups", "added", "setup · north · 09.03", "", "1 Bde HQ");
     has("maps", "changed", "hex 11.10", "sand", "clear");
-    let rules = game["rules"].as_array().unwrap();
-    assert_eq!(rules.len(), 1, "{rules:?}");
-    assert_eq!(rules[0]["subject"], "stacking rule E.1");
-    assert!(rules[0]["to"].as_str().unwrap().contains("\"max\":3"), "{rules:?}");
+    has("rules", "changed", "stacking rule E.1: any_of[0].all_of[0].max", "2", "3");
+    assert_eq!(game["rules"].as_array().unwrap().len(), 1, "{}", game["rules"]);
     // Nothing else: the tables and the other counters are as they were.
     assert_eq!(game["tables"], serde_json::json!([]));
     assert_eq!(game["counters"].as_array().unwrap().len(), 2, "{}", game["counters"]);
@@ -137,4 +135,66 @@ fn a_git_revision_is_a_state() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("nor a git revision"), "{err}");
+}
+
+#[test]
+fn a_build_since_the_last_release_writes_the_errata_and_the_whats_new_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    planted(tmp.path());
+    let build = |args: &[&str]| {
+        let args = [&["--sources", "new"][..], &crate::modules::BUILD, args].concat();
+        let out = muster(tmp.path(), &args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    build(&["--since", "old"]);
+    let dist = tmp.path().join("dist/example-oasis");
+    let listed = muster(tmp.path(), &["--sources", "new", "diff", "old"]).stdout;
+    let written = std::fs::read(dist.join("changes.md")).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&written).trim(),
+        String::from_utf8_lossy(&listed).trim()
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dist.join("changes.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["versions"], serde_json::json!(["2.0.0", "2.0.1"]));
+
+    // The module's help has the page, in the Help menu.
+    let vmod = tmp.path().join("dist/example-oasis.vmod");
+    let mut archive =
+        muster_package::archive::Archive::open(std::fs::read(&vmod).unwrap()).unwrap();
+    let page = String::from_utf8(archive.read("help/whats-new.html").unwrap()).unwrap();
+    assert!(page.contains("<li>movement (front) of 1 Bde HQ: 8 → 9</li>"), "{page}");
+    let build_file = String::from_utf8(archive.read("buildFile.xml").unwrap()).unwrap();
+    assert!(build_file.contains(r#"fileName="help/whats-new.html""#), "{build_file}");
+
+    // The errata sheet is a PDF page that reads back as the list.
+    let pdf = dist.join("changes.pdf");
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
+    if crate::legibility::reader() {
+        let text =
+            std::process::Command::new("pdftotext").arg(&pdf).arg("-").output().unwrap();
+        let text = String::from_utf8_lossy(&text.stdout);
+        for words in
+            ["Oasis (example): errata", "1 Bde HQ: 8 → 9", "hex 11.10: sand → clear"]
+        {
+            assert!(text.contains(words), "{words:?} not in the sheet: {text}");
+        }
+    }
+
+    // Without --since, the files and the page go; the build is then as it always was.
+    build(&[]);
+    assert!(!dist.join("changes.md").exists() && !dist.join("changes.pdf").exists());
+    let mut archive =
+        muster_package::archive::Archive::open(std::fs::read(&vmod).unwrap()).unwrap();
+    assert!(!archive.contains("help/whats-new.html"));
+    drop(archive.read("buildFile.xml"));
+
+    // VASSAL loads the module with the page, with no warning.
+    build(&["--since", "old"]);
+    if let Some(tools) = crate::vassal::tools() {
+        let run = crate::vassal::run(&tools, &vmod, &[], "whats-new");
+        assert_eq!(run.code, 0, "{}", run.text);
+        assert!(run.problems().is_empty(), "{:?}", run.problems());
+    }
 }

@@ -27,7 +27,7 @@ struct Word {
 }
 
 /// Whether poppler's tools are here (and, when required, fails if they are not).
-fn reader() -> bool {
+pub fn reader() -> bool {
     let found = Command::new("pdftotext").arg("-v").output().is_ok();
     assert!(
         found || std::env::var_os("MUSTER_REQUIRE_PDF_READER").is_none(),

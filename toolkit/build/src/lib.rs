@@ -62,6 +62,7 @@ pub mod prune_mark;
 pub mod report;
 pub mod reports;
 mod settings;
+pub mod since;
 pub mod stages;
 pub mod stored;
 mod sync;

@@ -336,6 +336,15 @@ impl Build {
     ) -> Result<GameReport> {
         let settings = &self.settings;
         let mut report = GameReport { game: game.id.clone(), ..GameReport::default() };
+        let whats_new = match &settings.since {
+            Some(since) => {
+                let t = Instant::now();
+                let changes = stages::changes::write_changes(ctx, game, since)?;
+                report.stage_seconds.insert("changes".into(), t.elapsed().as_secs_f64());
+                changes
+            }
+            None => None,
+        };
         let t = Instant::now();
         let sides = stages::counters::render_sides(ctx, game, arts, &settings.counters)?;
         report.stage_seconds.insert("counters".into(), t.elapsed().as_secs_f64());
@@ -406,6 +415,7 @@ impl Build {
                             &maps,
                             &solutions,
                             settings.counters.sheet.counter_in,
+                            whats_new.as_ref(),
                         )?;
                         Ok((module, t.elapsed().as_secs_f64()))
                     },

@@ -37,6 +37,11 @@ pub struct Settings {
     ///
     /// Default: false.
     pub strict: bool,
+    /// The former state of the sources (the last release) whose changes each game lists as
+    /// `dist/<game>/changes.md` and `changes.json` and on the module's "What's new" page.
+    ///
+    /// Default: none.
+    pub since: Option<crate::since::State>,
 }
 
 impl Default for Settings {
@@ -48,6 +53,7 @@ impl Default for Settings {
             map_dpi: 150,
             counters: CounterOptions::default(),
             strict: false,
+            since: None,
         }
     }
 }
@@ -55,7 +61,8 @@ impl Default for Settings {
 impl Settings {
     /// The options that change what a game's build makes, as text for its cache key.
     pub(crate) fn key(&self) -> String {
-        format!("map-dpi {} {:?}", self.map_dpi, self.counters)
+        let since = self.since.as_ref().map(|s| s.identity.as_str()).unwrap_or("none");
+        format!("map-dpi {} {:?} since {since}", self.map_dpi, self.counters)
     }
 }
 

@@ -262,6 +262,11 @@ pub enum Command {
         /// does not acknowledge, so that a CI can gate on it.
         #[arg(long, conflicts_with = "watch")]
         strict: bool,
+        /// The last release's sources (a folder of game folders, or a git revision such as
+        /// `v1.0.0`): each game lists what changed since as `dist/<game>/changes.md`,
+        /// `changes.json` and `changes.pdf`, and on its module's "What's new" help page.
+        #[arg(long, value_name = "OLD")]
+        since: Option<String>,
     },
     /// Write a new game folder under --sources that builds as it is: one map, a few
     /// counters of each side, a scenario and a stacking rule.

@@ -55,7 +55,11 @@ pub fn run(cli: &Cli) -> Result<Exit> {
             .context("failed to start the worker threads")?;
     }
     match &cli.command {
-        Command::Build { games, map_dpi, counters, format, watch, strict } => {
+        Command::Build { games, map_dpi, counters, format, watch, strict, since } => {
+            let since = match since {
+                Some(spec) => Some(muster_build::since::resolve(&g.sources, spec)?),
+                None => None,
+            };
             let build = Build::new(Settings {
                 sources: g.sources.clone(),
                 out: g.out.clone(),
@@ -63,6 +67,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                 map_dpi: *map_dpi,
                 counters: counters.into(),
                 strict: *strict,
+                since,
             })?;
             if *watch {
                 crate::build::watch(g, &build, *format)

@@ -1,10 +1,10 @@
 //! `muster diff`: what changed in each game between two states of its sources, each a
 //! folder of game folders or a git revision of the repository that holds `--sources`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
+use muster_build::since;
 use muster_model::changes::{self, Changes};
 use muster_model::{LoadOptions, Loaded};
 use serde::Serialize;
@@ -38,13 +38,6 @@ struct Report {
     removed: Vec<String>,
 }
 
-/// A state of the sources on disk: a folder given, or a revision written out to a
-/// temporary folder, removed when this drops.
-struct State {
-    dir: PathBuf,
-    _written: Option<tempfile::TempDir>,
-}
-
 /// Compares the games (all when `games` is empty) of the `old` state with those of `new`
 /// (default: `sources` as it is), printing the changes as `format` asks.
 pub fn run(
@@ -54,10 +47,10 @@ pub fn run(
     games: &[String],
     format: Format,
 ) -> Result<Outcome> {
-    let before = state(sources, old)?;
+    let before = since::resolve(sources, old)?;
     let after = match new {
-        Some(new) => state(sources, new)?,
-        None => State { dir: sources.to_path_buf(), _written: None },
+        Some(new) => since::resolve(sources, new)?,
+        None => since::resolve(sources, &sources.display().to_string())?,
     };
     let (Some(was), Some(is)) = (load(&before.dir, games)?, load(&after.dir, games)?)
     else {
@@ -115,66 +108,4 @@ fn load(dir: &Path, games: &[String]) -> Result<Option<Loaded>> {
         return Ok(None);
     }
     Ok(Some(loaded))
-}
-
-/// The state `spec` names: a folder when one is there, else a revision of the git
-/// repository holding `sources`, its `sources` folder written out with `git archive`.
-fn state(sources: &Path, spec: &str) -> Result<State> {
-    let path = Path::new(spec);
-    if path.is_dir() {
-        return Ok(State { dir: path.to_path_buf(), _written: None });
-    }
-    let git = |args: &[&str]| -> Result<std::process::Output> {
-        Command::new("git")
-            .arg("-C")
-            .arg(sources)
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .with_context(|| format!("{spec:?} is no folder, and git could not be run"))
-    };
-    let prefix = git(&["rev-parse", "--show-prefix"])?;
-    if !prefix.status.success() {
-        bail!(
-            "{spec:?} is no folder, and {} is in no git repository to read it as a revision of",
-            sources.display()
-        );
-    }
-    let prefix =
-        String::from_utf8_lossy(&prefix.stdout).trim().trim_end_matches('/').to_string();
-    let tree = format!("{spec}:{prefix}");
-    let kind = git(&["cat-file", "-t", &tree])?;
-    if !kind.status.success() || kind.stdout.trim_ascii() != b"tree" {
-        bail!(
-            "{spec:?} is no folder, nor a git revision that holds {} (try a tag, a commit or \
-             a branch: `muster diff v1.0.0`)",
-            sources.display()
-        );
-    }
-    // From the repository's top: in a folder below it, git archive keeps only that folder's
-    // paths, which the tree's own paths are not.
-    let top = git(&["rev-parse", "--show-toplevel"])?;
-    let top = String::from_utf8_lossy(&top.stdout).trim().to_string();
-    let written = tempfile::tempdir().context("failed to make a temporary folder")?;
-    let mut archive = Command::new("git")
-        .arg("-C")
-        .arg(&top)
-        .args(["archive", "--format=tar", &tree])
-        .stdout(Stdio::piped())
-        .stdin(Stdio::null())
-        .spawn()
-        .context("failed to run git archive")?;
-    let tar = archive.stdout.take().context("git archive gave no output")?;
-    let unpacked = Command::new("tar")
-        .arg("-x")
-        .arg("-C")
-        .arg(written.path())
-        .stdin(tar)
-        .status()
-        .context("failed to run tar to unpack the revision")?;
-    let archived = archive.wait().context("git archive failed")?;
-    if !archived.success() || !unpacked.success() {
-        bail!("failed to write out {} as of {spec:?}", sources.display());
-    }
-    Ok(State { dir: written.path().to_path_buf(), _written: Some(written) })
 }

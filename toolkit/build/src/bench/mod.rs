@@ -371,6 +371,7 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
         map_dpi: bench.map_dpi,
         counters: bench.counters.clone(),
         strict: false,
+        since: None,
     };
     let (map_dpi, counters) = (bench.map_dpi, &bench.counters);
 

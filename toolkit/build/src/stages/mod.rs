@@ -6,6 +6,7 @@
 //! (the check stage; maps and setups side by side), then [`errata::write_errata`] beside
 //! [`module::write_module`] (the package stage).
 
+pub mod changes;
 pub mod counters;
 pub mod errata;
 pub mod maps;

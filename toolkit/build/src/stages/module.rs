@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use muster_check::Solution;
 use muster_model::Game;
+use muster_model::changes::Changes;
 use muster_package::archive::{ArchiveError, Fetched};
 use muster_package::module::{Drawn, Module, ModuleOptions, SheetImage, ToDraw, build};
 use muster_render::FaceArts;
@@ -28,11 +29,12 @@ pub fn write_module(
     maps: &[MapImage],
     solutions: &[Solution],
     counter_in: f64,
+    whats_new: Option<&Changes>,
 ) -> Result<ModuleReport> {
     let last_release = release::last(ctx.out, &game.id);
     let version = &game.meta.module.version.v;
     let released = release::date(last_release.as_ref(), version);
-    let options = ModuleOptions { counter_in, arts, released: &released };
+    let options = ModuleOptions { counter_in, arts, released: &released, whats_new };
     let bar = ctx.stage("module", 1);
     let dist = ctx.out.join("dist");
     let path = dist.join(format!("{}.vmod", game.id));

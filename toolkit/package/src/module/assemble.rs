@@ -113,6 +113,7 @@ pub fn build(
             prototypes: &prototypes,
             line_of_sight,
             released: options.released,
+            whats_new: options.whats_new,
         },
         live_in_help,
         &painter,
@@ -171,6 +172,7 @@ pub fn build(
         setups: &setup_files,
         next_gpid: max_gpid + 1,
         about: &about,
+        whats_new: options.whats_new.is_some(),
     };
     // The build file and the browser table's files are written side by side.
     let (build_file, web) = rayon::join(
@@ -372,6 +374,8 @@ struct Help<'a> {
     line_of_sight: bool,
     /// The release's date.
     released: &'a str,
+    /// What changed since the last release, if the build was told it.
+    whats_new: Option<&'a muster_model::changes::Changes>,
 }
 
 /// The dead piles' board, the Help menu (about screen, documents, the module's page) and
@@ -435,6 +439,12 @@ fn help_and_charts(
         documentation::MODULE_HELP.into(),
         documentation::module_page(game, &contents).into_bytes(),
     );
+    if let Some(changes) = help.whats_new {
+        files.insert(
+            documentation::WHATS_NEW.into(),
+            documentation::whats_new_page(changes).into_bytes(),
+        );
+    }
     Ok((charts, about_file))
 }
 

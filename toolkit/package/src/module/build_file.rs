@@ -57,6 +57,8 @@ pub(super) struct Contents<'a> {
     pub(super) next_gpid: u32,
     /// The about screen's image file.
     pub(super) about: &'a str,
+    /// Whether the help has a page on what is new.
+    pub(super) whats_new: bool,
 }
 
 /// The build file of `game`, its palette's panels written through `keep`.
@@ -111,7 +113,7 @@ fn header(game: &Game, contents: &Contents, live_rules: bool) -> Element {
         .attr("nextPieceSlotId", contents.next_gpid)
         .attr("version", &game.meta.module.version.v)
         .child(Element::new(".module.BasicCommandEncoder"))
-        .child(documentation::element(game, contents.about))
+        .child(documentation::element(game, contents.about, contents.whats_new))
         .child(roster)
         .child(
             Element::new(".module.GlobalOptions")

@@ -20,6 +20,10 @@ use crate::vassal::xml::Element;
 pub const MODULE_HELP: &str = "help/module.html";
 /// The title of that page in the Help menu.
 pub const MODULE_HELP_TITLE: &str = "Playing this module";
+/// The page on what changed since the last release, inside the archive.
+pub const WHATS_NEW: &str = "help/whats-new.html";
+/// The title of that page in the Help menu.
+pub const WHATS_NEW_TITLE: &str = "What's new";
 
 /// The lines of the about screen; `released` is the release's date (`2026-12-07`).
 pub fn about_lines(game: &Game, released: &str) -> Vec<(String, String)> {
@@ -61,8 +65,9 @@ pub fn document_entry(file: &str) -> String {
 }
 
 /// The `Documentation` element: about screen (its image file `about`, see [`about_file`]),
-/// the page on playing the module, then every shipped document.
-pub fn element(game: &Game, about: &str) -> Element {
+/// the page on playing the module, the page on what is new when there is one, then every
+/// shipped document.
+pub fn element(game: &Game, about: &str, whats_new: bool) -> Element {
     let mut doc = Element::new(".module.Documentation")
         .child(
             Element::new(".module.documentation.AboutScreen")
@@ -70,6 +75,9 @@ pub fn element(game: &Game, about: &str) -> Element {
                 .attr("title", format!("About {}", game.meta.title)),
         )
         .child(help_file(MODULE_HELP, MODULE_HELP_TITLE));
+    if whats_new {
+        doc = doc.child(help_file(WHATS_NEW, WHATS_NEW_TITLE));
+    }
     for d in &game.documents {
         let entry = document_entry(&d.file);
         doc = doc.child(match d.kind {
@@ -96,6 +104,35 @@ pub fn document_files(game: &Game) -> BTreeMap<String, Vec<u8>> {
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// The page on what changed since the last release (HTML that VASSAL's help window
+/// shows): one list per part that changed, a change a line.
+pub fn whats_new_page(changes: &muster_model::changes::Changes) -> String {
+    let (from, to) = &changes.versions;
+    let mut s = format!(
+        "<html><head><title>{WHATS_NEW_TITLE}</title></head><body><h1>What's new in {}</h1>\
+         <p>Changes from version {} to {}.</p>",
+        esc(&changes.title),
+        esc(from),
+        esc(to)
+    );
+    if changes.is_empty() {
+        s.push_str("<p>Nothing changed.</p>");
+    }
+    for (heading, part) in changes.parts() {
+        if part.is_empty() {
+            continue;
+        }
+        let _ = write!(s, "<h2>{heading}</h2><ul>");
+        for change in part {
+            let _ =
+                write!(s, "<li>{}</li>", esc(&muster_model::changes::sentence(change)));
+        }
+        s.push_str("</ul>");
+    }
+    s.push_str("</body></html>\n");
+    s
 }
 
 /// What a module holds, for the page on playing it.

@@ -67,6 +67,9 @@ pub struct ModuleOptions<'a> {
     pub arts: &'a FaceArts,
     /// The release's date (`2026-12-07`), shown in the about screen and the help.
     pub released: &'a str,
+    /// What changed since the last release, for the help's "What's new" page, when the
+    /// build was told the last release.
+    pub whats_new: Option<&'a muster_model::changes::Changes>,
 }
 
 /// Why a module could not be made.
