@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
-use muster_model::notation::{UnitItem, parse_name};
+use muster_model::notation::{NameParts, UnitItem, parse_name};
 use muster_model::{Game, ParsedPlacement, Span, Spanned};
 use muster_rules::Category;
 use serde::{Deserialize, Serialize};
@@ -135,6 +135,46 @@ struct Printed<'a> {
     /// The name of the item printed after this one in the same list, if any: `11th` in
     /// `11th and 13th Jaeger Regts` shares its tail.
     next: Option<&'a str>,
+}
+
+/// A printed unit's name as the manifest is searched for it.
+struct PrintedName<'g> {
+    /// The item, its name without the words that are not part of its designation when
+    /// they are left out.
+    item: UnitItem,
+    /// The printed name with its list label, unless the name states its own type.
+    full: String,
+    /// `full` read as designation, type and size.
+    parts: NameParts,
+    /// The types the item's printed type codes stand for.
+    code_types: Vec<&'g str>,
+    /// The item's name, normalised.
+    exact: String,
+    /// Its designation, normalised.
+    designation: String,
+    /// The formations under the one the item is listed under, if any.
+    scope: Option<BTreeSet<String>>,
+}
+
+impl PrintedName<'_> {
+    /// Whether a counter is in the formation the item is listed under, if any.
+    fn in_scope(&self, u: &muster_model::Unit) -> bool {
+        self.scope
+            .as_ref()
+            .is_none_or(|s| u.formation.as_ref().is_some_and(|f| s.contains(f)))
+    }
+
+    /// Whether a counter of type `t` may be the item: of the type its name states, else
+    /// of one its type codes stand for, else of any.
+    fn wants_type(&self, t: &Option<String>) -> bool {
+        match (&self.parts.unit_type, t) {
+            (Some(a), Some(b)) => a == b,
+            _ if !self.code_types.is_empty() => {
+                t.as_deref().is_some_and(|t| self.code_types.contains(&t))
+            }
+            _ => true,
+        }
+    }
 }
 
 /// Resolves printed references against one game's manifest.
@@ -834,7 +874,6 @@ impl<'g> Resolver<'g> {
         used: &mut BTreeMap<String, u32>,
         strip: bool,
     ) -> Resolved {
-        let g = self.game;
         let lname = format!(" {} ", item.name.to_lowercase());
         if NOT_COUNTERS.iter().any(|w| lname.contains(w))
             || (!setup && DESCRIBED_COUNTERS.iter().any(|w| lname.contains(w)))
@@ -851,8 +890,27 @@ impl<'g> Resolver<'g> {
                 by_type: None,
             };
         }
-        // A leading type phrase ("Air unit 231") and a trailing nationality word
-        // ("29/5 Indian") are not part of the designation.
+        let read = self.read_name(item, scope, strip);
+        self.by_name_or_designation(&read, side, scope, used)
+            .or_else(|| self.by_loose_name(&read, side, used))
+            .or_else(|| self.only_hq_of_type(&read, used))
+            .or_else(|| self.by_type_word(&read, side, used))
+            .or_else(|| self.by_surname(&read.item, side, |u| read.in_scope(u), used))
+            .unwrap_or_else(|| Resolved::Unknown {
+                nearest: self.suggestions(&read.full, side),
+            })
+    }
+
+    /// The name of `item`, listed under the formation `scope`, as the manifest is searched
+    /// for it; with `strip`, without a leading type phrase ("Air unit 231") and a
+    /// trailing nationality word ("29/5 Indian"), which are not part of the designation.
+    fn read_name(
+        &self,
+        item: &UnitItem,
+        scope: Option<&str>,
+        strip: bool,
+    ) -> PrintedName<'g> {
+        let g = self.game;
         let mut bare = item.name.clone();
         for (w, _) in g.vocabulary.types.iter().filter(|_| strip) {
             if let Some(rest) =
@@ -869,7 +927,7 @@ impl<'g> Resolver<'g> {
         {
             bare = head.to_string();
         }
-        let item = &UnitItem { name: bare, ..item.clone() };
+        let item = UnitItem { name: bare, ..item.clone() };
         // The printed name with its list label ("Inf Bns: I/19" → "I/19 Inf Bns"), unless
         // the name states its own type (`Inf Bns: 15 Shu HQ`): the errata checker compares
         // the label with the counter it finds.
@@ -888,35 +946,43 @@ impl<'g> Resolver<'g> {
             .flat_map(|c| g.meta.notation.type_codes.iter().filter(move |t| &t.code == c))
             .flat_map(|t| t.types.iter().map(|x| x.v.as_str()))
             .collect();
-        let want_type = |t: &Option<String>| -> bool {
-            match (&parts.unit_type, t) {
-                (Some(a), Some(b)) => a == b,
-                _ if !code_types.is_empty() => {
-                    t.as_deref().is_some_and(|t| code_types.contains(&t))
-                }
-                _ => true,
-            }
-        };
-        let scope_set = scope.map(|f| self.scope(f));
-        let in_scope = |u: &muster_model::Unit| {
-            scope_set
-                .as_ref()
-                .is_none_or(|s| u.formation.as_ref().is_some_and(|f| s.contains(f)))
-        };
         let exact = normalise(&item.name);
         let designation = normalise(&parts.designation);
+        PrintedName {
+            item,
+            full,
+            parts,
+            code_types,
+            exact,
+            designation,
+            scope: scope.map(|f| self.scope(f)),
+        }
+    }
+
+    /// The counter of the side printed with the item's name, or with its designation and
+    /// type, in the formation it is listed under when one there fits (else reported as
+    /// listed under that formation): the one [`Resolver::pick`] picks, counted as used.
+    fn by_name_or_designation(
+        &self,
+        read: &PrintedName,
+        side: &str,
+        scope: Option<&str>,
+        used: &mut BTreeMap<String, u32>,
+    ) -> Option<Resolved> {
+        let g = self.game;
         // The counters printed `exact`, or of the same designation and type, in the
         // manifest's order (units, then markers).
         let counter =
             |i: usize| g.units.get(i).unwrap_or_else(|| &g.markers[i - g.units.len()]);
-        let mut found: Vec<usize> = self.by_name.get(&exact).cloned().unwrap_or_default();
-        if !designation.is_empty() {
+        let mut found: Vec<usize> =
+            self.by_name.get(&read.exact).cloned().unwrap_or_default();
+        if !read.designation.is_empty() {
             found.extend(
                 self.by_designation
-                    .get(&designation)
+                    .get(&read.designation)
                     .into_iter()
                     .flatten()
-                    .filter(|&&i| want_type(&counter(i).unit_type)),
+                    .filter(|&&i| read.wants_type(&counter(i).unit_type)),
             );
         }
         found.sort_unstable();
@@ -926,120 +992,146 @@ impl<'g> Resolver<'g> {
             .map(counter)
             .filter(|u| u.side == side || u.side.is_empty())
             .collect();
-        let pick = |cands: &[&muster_model::Unit],
-                    used: &mut BTreeMap<String, u32>|
-         -> Option<String> {
-            // Only the counters a printed selector picks, when any does.
-            let selected: Vec<&muster_model::Unit> = match &item.selector {
-                Some((sel, _)) => {
-                    cands.iter().copied().filter(|u| self.selects(u, sel)).collect()
-                }
-                None => vec![],
-            };
-            let cands = if selected.is_empty() { cands } else { &selected[..] };
-            // Prefer a strength match, then a counter not yet used up.
-            let by_strength = item.strength.as_ref().and_then(|s| {
-                cands.iter().find(|u| {
-                    !u.back.is_empty() && strength(g, &u.back) == *s
-                        || !u.front.is_empty() && strength(g, &u.front) == *s
-                })
-            });
-            let free = cands
-                .iter()
-                .find(|u| used.get(&u.id).copied().unwrap_or(0) < u.count.max(1));
-            let chosen = by_strength.or(free).or(cands.first())?;
-            *used.entry(chosen.id.clone()).or_default() += item.count.unwrap_or(1);
-            Some(chosen.id.clone())
-        };
         let scoped: Vec<&muster_model::Unit> =
-            candidates.iter().copied().filter(|u| in_scope(u)).collect();
-        if let Some(id) =
-            pick(if scoped.is_empty() { &candidates } else { &scoped }, used)
-        {
-            let listed_under =
-                if scoped.is_empty() { scope.map(String::from) } else { None };
-            return Resolved::Unit {
-                id,
-                differs_from: None,
-                listed_under,
-                other_side: None,
-                by_type: None,
-            };
-        }
-        // Looser, and reported as a difference: the same designation with another type
-        // (`Inf Bns: 3 Yeo` for `3 Yeo Arm Bde`), or the start of the manifest's name
-        // (`4 Fld` for `4 Fld Arty Bn`), when exactly one counter in scope fits.
+            candidates.iter().copied().filter(|u| read.in_scope(u)).collect();
+        let id = self.pick(
+            &read.item,
+            if scoped.is_empty() { &candidates } else { &scoped },
+            used,
+        )?;
+        let listed_under = if scoped.is_empty() { scope.map(String::from) } else { None };
+        Some(Resolved::Unit {
+            id,
+            differs_from: None,
+            listed_under,
+            other_side: None,
+            by_type: None,
+        })
+    }
+
+    /// Of the counters a printed item may be, the one it is, counted as used: among those
+    /// its selector picks (when any does), one of its printed strength, else one not yet
+    /// used up, else the first.
+    fn pick(
+        &self,
+        item: &UnitItem,
+        cands: &[&muster_model::Unit],
+        used: &mut BTreeMap<String, u32>,
+    ) -> Option<String> {
+        let g = self.game;
+        // Only the counters a printed selector picks, when any does.
+        let selected: Vec<&muster_model::Unit> = match &item.selector {
+            Some((sel, _)) => {
+                cands.iter().copied().filter(|u| self.selects(u, sel)).collect()
+            }
+            None => vec![],
+        };
+        let cands = if selected.is_empty() { cands } else { &selected[..] };
+        // Prefer a strength match, then a counter not yet used up.
+        let by_strength = item.strength.as_ref().and_then(|s| {
+            cands.iter().find(|u| {
+                !u.back.is_empty() && strength(g, &u.back) == *s
+                    || !u.front.is_empty() && strength(g, &u.front) == *s
+            })
+        });
+        let free =
+            cands.iter().find(|u| used.get(&u.id).copied().unwrap_or(0) < u.count.max(1));
+        let chosen = by_strength.or(free).or(cands.first())?;
+        *used.entry(chosen.id.clone()).or_default() += item.count.unwrap_or(1);
+        Some(chosen.id.clone())
+    }
+
+    /// Looser, and reported as a difference: the same designation with another type
+    /// (`Inf Bns: 3 Yeo` for `3 Yeo Arm Bde`), or the start of the manifest's name
+    /// (`4 Fld` for `4 Fld Arty Bn`), when the item is listed under a formation and
+    /// exactly one counter of the side there fits.
+    fn by_loose_name(
+        &self,
+        read: &PrintedName,
+        side: &str,
+        used: &mut BTreeMap<String, u32>,
+    ) -> Option<Resolved> {
+        read.scope.as_ref()?;
+        let (exact, designation) = (read.exact.as_str(), read.designation.as_str());
         let prefix = format!("{exact} ");
-        let loose: Vec<&muster_model::Unit> = g
+        let loose: Vec<&muster_model::Unit> = self
+            .game
             .units
             .iter()
             .zip(&self.names)
-            .filter(|(u, _)| u.side == side && in_scope(u))
+            .filter(|(u, _)| u.side == side && read.in_scope(u))
             .filter(|(_, (_, n, d))| {
                 (!designation.is_empty() && *d == designation)
                     || (!exact.is_empty() && (*n == exact || n.starts_with(&prefix)))
             })
             .map(|(u, _)| u)
             .collect();
-        if scope_set.is_some() && loose.len() == 1 {
-            let u = loose[0];
-            *used.entry(u.id.clone()).or_default() += item.count.unwrap_or(1);
-            return Resolved::Unit {
-                id: u.id.clone(),
-                differs_from: Some(u.printed.v.clone()),
-                listed_under: None,
-                other_side: None,
-                by_type: None,
-            };
-        }
-        // In a formation, a unit of the stated type that is the only one of its kind there
-        // (an HQ printed "1 SA Div HQ" for the manifest's "1 SA Inf Div HQ").
-        if let (Some(_), Some(t)) = (&scope_set, &parts.unit_type) {
-            let same: Vec<&muster_model::Unit> = g
-                .units
-                .iter()
-                .filter(|u| {
-                    in_scope(u)
-                        && u.unit_type.as_ref() == Some(t)
-                        && u.category == Category::Hq
-                })
-                .collect();
-            if same.len() == 1 {
-                let u = same[0];
-                *used.entry(u.id.clone()).or_default() += 1;
-                return Resolved::Unit {
-                    id: u.id.clone(),
-                    differs_from: Some(u.printed.v.clone()),
-                    listed_under: None,
-                    other_side: None,
-                    by_type: None,
-                };
-            }
-        }
-        // A unit printed by its type word alone (`Col.`): the next counter of that type not
-        // yet used.
-        if let Some((_, t)) =
-            g.vocabulary.types.iter().find(|(w, _)| normalise(w) == exact)
-        {
-            let free = g.units.iter().find(|u| {
-                u.side == side
+        let [u] = loose[..] else { return None };
+        *used.entry(u.id.clone()).or_default() += read.item.count.unwrap_or(1);
+        Some(Resolved::Unit {
+            id: u.id.clone(),
+            differs_from: Some(u.printed.v.clone()),
+            listed_under: None,
+            other_side: None,
+            by_type: None,
+        })
+    }
+
+    /// In a formation, a unit of the stated type that is the only one of its kind there
+    /// (an HQ printed "1 SA Div HQ" for the manifest's "1 SA Inf Div HQ").
+    fn only_hq_of_type(
+        &self,
+        read: &PrintedName,
+        used: &mut BTreeMap<String, u32>,
+    ) -> Option<Resolved> {
+        let (Some(_), Some(t)) = (&read.scope, &read.parts.unit_type) else {
+            return None;
+        };
+        let same: Vec<&muster_model::Unit> = self
+            .game
+            .units
+            .iter()
+            .filter(|u| {
+                read.in_scope(u)
                     && u.unit_type.as_ref() == Some(t)
-                    && in_scope(u)
-                    && used.get(&u.id).copied().unwrap_or(0) < u.count.max(1)
-            });
-            if let Some(u) = free {
-                *used.entry(u.id.clone()).or_default() += item.count.unwrap_or(1);
-                return Resolved::Unit {
-                    id: u.id.clone(),
-                    differs_from: None,
-                    listed_under: None,
-                    other_side: None,
-                    by_type: Some(t.clone()),
-                };
-            }
-        }
-        self.by_surname(item, side, in_scope, used).unwrap_or_else(|| Resolved::Unknown {
-            nearest: self.suggestions(&full, side),
+                    && u.category == Category::Hq
+            })
+            .collect();
+        let [u] = same[..] else { return None };
+        *used.entry(u.id.clone()).or_default() += 1;
+        Some(Resolved::Unit {
+            id: u.id.clone(),
+            differs_from: Some(u.printed.v.clone()),
+            listed_under: None,
+            other_side: None,
+            by_type: None,
+        })
+    }
+
+    /// A unit printed by its type word alone (`Col.`): the next counter of that type not
+    /// yet used.
+    fn by_type_word(
+        &self,
+        read: &PrintedName,
+        side: &str,
+        used: &mut BTreeMap<String, u32>,
+    ) -> Option<Resolved> {
+        let g = self.game;
+        let (_, t) =
+            g.vocabulary.types.iter().find(|(w, _)| normalise(w) == read.exact)?;
+        let u = g.units.iter().find(|u| {
+            u.side == side
+                && u.unit_type.as_ref() == Some(t)
+                && read.in_scope(u)
+                && used.get(&u.id).copied().unwrap_or(0) < u.count.max(1)
+        })?;
+        *used.entry(u.id.clone()).or_default() += read.item.count.unwrap_or(1);
+        Some(Resolved::Unit {
+            id: u.id.clone(),
+            differs_from: None,
+            listed_under: None,
+            other_side: None,
+            by_type: Some(t.clone()),
         })
     }
 
