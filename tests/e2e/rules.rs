@@ -204,7 +204,7 @@ fn printed_forms_resolve_to_the_right_hexes() {
     assert!(board.distance(c, board.parse("2804").unwrap()) <= 1);
     // "Stacked with any Afrika Korps unit: ... Rommel (H)".
     let rommel = at("Rommel (H)");
-    let ak = muster_check::solve::descendants(g, "afrika-korps");
+    let ak = muster_check::resolve::descendants(g, "afrika-korps");
     assert!(s.units.iter().any(|u| {
         u.hex.as_deref() == Some(&rommel)
             && g.unit(&u.unit)

@@ -32,6 +32,23 @@ pub fn normalise(s: &str) -> String {
     words.join(" ")
 }
 
+/// A formation and every formation below it.
+pub fn descendants(game: &Game, id: &str) -> Vec<String> {
+    let mut out = vec![id.to_string()];
+    let mut k = 0;
+    while k < out.len() {
+        let cur = out[k].clone();
+        out.extend(
+            game.formations
+                .iter()
+                .filter(|f| f.parent.as_deref() == Some(&cur))
+                .map(|f| f.id.clone()),
+        );
+        k += 1;
+    }
+    out
+}
+
 /// What a printed item refers to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "to", rename_all = "kebab-case")]
@@ -350,7 +367,7 @@ impl<'g> Resolver<'g> {
 
     /// The formation and its subordinates.
     fn scope(&self, formation: &str) -> BTreeSet<String> {
-        crate::solve::descendants(self.game, formation).into_iter().collect()
+        descendants(self.game, formation).into_iter().collect()
     }
 
     /// Resolves the items of one placement, depth first; `used` counts counters already
@@ -679,7 +696,7 @@ impl<'g> Resolver<'g> {
             to: Resolved::Formation { id: formation.clone(), whole: true },
         };
         out.push(base.clone());
-        let within = crate::solve::descendants(self.game, &formation);
+        let within = descendants(self.game, &formation);
         for u in self.game.units.iter().filter(|u| {
             u.formation.as_ref().is_some_and(|f| within.contains(f))
                 && !left_out.contains(&u.id)

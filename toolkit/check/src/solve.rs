@@ -9,7 +9,7 @@ use muster_rules::{PlacedUnit, Ruleset, stacking_holds};
 use serde::{Deserialize, Serialize};
 
 use crate::region::{Region, Target, region};
-use crate::resolve::{Resolution, Resolved, Resolver};
+use crate::resolve::{Resolution, Resolved, Resolver, descendants};
 
 /// One counter of the solved setup.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -611,23 +611,6 @@ fn problem(
         span,
         location,
     }
-}
-
-/// A formation and every formation below it.
-pub fn descendants(game: &Game, id: &str) -> Vec<String> {
-    let mut out = vec![id.to_string()];
-    let mut k = 0;
-    while k < out.len() {
-        let cur = out[k].clone();
-        out.extend(
-            game.formations
-                .iter()
-                .filter(|f| f.parent.as_deref() == Some(&cur))
-                .map(|f| f.id.clone()),
-        );
-        k += 1;
-    }
-    out
 }
 
 /// A printed turn as a holding box names it: `turn 3` for a bare number (`3`, `2 GER`,

@@ -7,8 +7,7 @@ use muster_model::{Certainty, FindingKind, Unit};
 use muster_rules::Category;
 
 use super::{Context, Erratum};
-use crate::resolve::normalise;
-use crate::solve::descendants;
+use crate::resolve::{descendants, normalise};
 
 /// Findings of the manifest alone.
 pub(crate) fn check(cx: &Context) -> Vec<Erratum> {
