@@ -12,6 +12,7 @@
 
 mod areas;
 pub mod errata;
+mod public_json;
 pub mod region;
 pub mod resolve;
 pub mod solve;

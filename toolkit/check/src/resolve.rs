@@ -102,7 +102,7 @@ pub struct Resolution {
     /// The item as printed.
     pub printed: String,
     /// Where it is in the YAML file.
-    #[serde(default, skip_serializing_if = "crate::stored::public")]
+    #[serde(default, skip_serializing_if = "crate::public_json::public")]
     pub span: Span,
     /// How many counters it stands for (`4 x SU`).
     pub count: u32,
@@ -126,11 +126,11 @@ pub struct Resolution {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unmatched_selector: Option<(String, Span)>,
     /// Which printed string of the placement the item is in.
-    #[serde(default, skip_serializing_if = "crate::stored::public")]
+    #[serde(default, skip_serializing_if = "crate::public_json::public")]
     pub cell: usize,
     /// The byte ranges of that string the item reads: its name, marks, strength,
     /// selector, count, list label and qualifier (its units are items of their own).
-    #[serde(default, skip_serializing_if = "crate::stored::public")]
+    #[serde(default, skip_serializing_if = "crate::public_json::public")]
     pub read: Vec<Range<usize>>,
     /// What it refers to.
     pub to: Resolved,

@@ -35,7 +35,7 @@ pub struct SolvedUnit {
     /// Index of the printed placement it comes from.
     pub placement: usize,
     /// Board cell, for units on the map.
-    #[serde(default, skip_serializing_if = "crate::stored::public")]
+    #[serde(default, skip_serializing_if = "crate::public_json::public")]
     pub cell: Option<Cell>,
 }
 
@@ -51,7 +51,7 @@ pub struct Problem {
     /// Printed names of the units involved.
     pub units: Vec<String>,
     /// Where the location is printed.
-    #[serde(default, skip_serializing_if = "crate::stored::public")]
+    #[serde(default, skip_serializing_if = "crate::public_json::public")]
     pub span: Span,
     /// The printed location.
     pub location: String,
@@ -71,10 +71,10 @@ pub struct Duplicate {
     /// Index of the placement that used it first.
     pub first: usize,
     /// Where the first use is printed.
-    #[serde(default, skip_serializing_if = "crate::stored::public")]
+    #[serde(default, skip_serializing_if = "crate::public_json::public")]
     pub first_span: Span,
     /// Where the extra use is printed.
-    #[serde(default, skip_serializing_if = "crate::stored::public")]
+    #[serde(default, skip_serializing_if = "crate::public_json::public")]
     pub span: Span,
     /// How many counters the manifest has.
     pub counters: u32,
@@ -94,10 +94,10 @@ pub struct Solution {
     /// Uses of a counter beyond the manifest's count, which were not placed.
     pub duplicates: Vec<Duplicate>,
     /// Each placement's resolved items, for reports.
-    #[serde(default, skip_serializing_if = "crate::stored::public")]
+    #[serde(default, skip_serializing_if = "crate::public_json::public")]
     pub resolutions: Vec<Vec<Resolution>>,
     /// Each placement's region.
-    #[serde(default, skip_serializing_if = "crate::stored::public")]
+    #[serde(default, skip_serializing_if = "crate::public_json::public")]
     pub regions: Vec<Option<Region>>,
 }
 

@@ -3,41 +3,12 @@
 //! the public JSON of a setup leaves out. And what solving reads of a game's counter
 //! manifest, for the key under which they are kept.
 
-use std::cell::Cell;
-
 use muster_model::notation::UnitItem;
 use muster_model::{Game, Unit};
 
+use crate::public_json::Whole;
 use crate::solve::{Solution, counters_of};
 use crate::validate::Finding;
-
-thread_local! {
-    /// Whether this thread is writing values whole.
-    static WHOLE: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Is a value being written for the public JSON, which leaves out what only the checker
-/// reads? The hook of serde's `skip_serializing_if` for those fields.
-pub(crate) fn public<T: ?Sized>(_: &T) -> bool {
-    !WHOLE.with(Cell::get)
-}
-
-/// Values are written whole on this thread while it lives.
-struct Whole;
-
-impl Whole {
-    /// Starts writing whole.
-    fn start() -> Whole {
-        WHOLE.with(|w| w.set(true));
-        Whole
-    }
-}
-
-impl Drop for Whole {
-    fn drop(&mut self) {
-        WHOLE.with(|w| w.set(false));
-    }
-}
 
 /// A scenario's solution and the findings of validating it, as bytes [`restore`] reads
 /// back equal.

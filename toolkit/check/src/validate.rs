@@ -67,7 +67,7 @@ impl Serialize for Finding {
         st.serialize_field("location", &self.location)?;
         st.serialize_field("units", &self.units)?;
         st.serialize_field("message", &self.message)?;
-        if crate::stored::public(self) {
+        if crate::public_json::public(self) {
             st.serialize_field("known", &self.known.is_some())?;
         } else {
             st.serialize_field("known", &self.known)?;
