@@ -11,7 +11,7 @@ use muster_build::{Build, BuildReport, GameReport, LeftAlone};
 use serde_json::json;
 
 use crate::args::{Format, Global};
-use crate::commands::Exit;
+use crate::exit::Exit;
 use crate::out::{errln, outln};
 use crate::progress::Bars;
 use crate::report::counts;

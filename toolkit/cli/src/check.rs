@@ -12,7 +12,7 @@ use muster_package::read::read_save;
 use muster_rules::Standing;
 
 use crate::args::Format;
-use crate::commands::Exit;
+use crate::exit::Exit;
 use crate::pieces::{
     module as open_module, put_line, read_limited, unread_json, unread_line,
 };

@@ -10,19 +10,9 @@ use muster_model::{LoadOptions, Loaded, Severity};
 use serde_json::Value;
 
 use crate::args::{Cli, Command, CounterArgs, Format, Global};
+use crate::exit::Exit;
 use crate::out::{errln, outln};
 use crate::report::print_diagnostics;
-
-/// Exit codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Exit {
-    /// Everything is clean.
-    Clean = 0,
-    /// The command ran and found problems in the data.
-    Findings = 1,
-    /// The input could not be used.
-    Unusable = 2,
-}
 
 impl From<&CounterArgs> for CounterOptions {
     fn from(args: &CounterArgs) -> Self {

@@ -10,6 +10,7 @@ mod build;
 mod check;
 mod commands;
 mod diff;
+mod exit;
 mod out;
 mod pieces;
 mod progress;
@@ -34,7 +35,7 @@ fn main() -> ExitCode {
         Err(err) if out::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             let _ = out::errln!("error: {err:#}");
-            ExitCode::from(commands::Exit::Unusable as u8)
+            ExitCode::from(exit::Exit::Unusable as u8)
         }
     }
 }

@@ -17,7 +17,7 @@ use muster_rules::embedded::{RulesetDoc, is_counter};
 use serde_json::{Value, json};
 
 use crate::args::Format;
-use crate::commands::Exit;
+use crate::exit::Exit;
 
 /// Reads a module or saved game: a regular file (a FIFO or a device is refused by what it
 /// is), refused when it holds more than muster unpacks.

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::commands::Exit;
+use crate::exit::Exit;
 use crate::out::outln;
 
 mod files;
