@@ -17,7 +17,7 @@ use crate::source::{
 };
 use crate::span::FileId;
 use crate::span::Span;
-use crate::validate;
+use crate::validate::{self, Documents};
 
 /// Options for [`load`].
 #[derive(Debug, Clone)]
@@ -131,17 +131,6 @@ pub fn load(root: &Path, only: &[String], options: &LoadOptions) -> Loaded {
         loaded.of_game.insert(name.clone(), start..loaded.diagnostics.len());
     }
     loaded
-}
-
-/// The parsed documents of one game folder.
-pub(crate) struct Documents {
-    pub game: GameFile,
-    pub oob: OobFile,
-    pub counters: CountersFile,
-    pub rules: RulesFile,
-    pub maps: Vec<(PathBuf, MapFile)>,
-    pub scenarios: Vec<(PathBuf, ScenarioFile)>,
-    pub errata: KnownErrata,
 }
 
 /// The folders under `root` that are not games (no `game.yaml`), with why; hidden folders

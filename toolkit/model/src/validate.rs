@@ -1,7 +1,7 @@
 //! Cross-file checks and the construction of a [`Game`] from its documents.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use muster_hex::{Board, Direction, Sheet};
 use muster_rules::Category;
@@ -12,11 +12,11 @@ use crate::finding::FindingKind;
 use crate::game::{
     Formation, Game, ParsedPlacement, ParsedScenario, ParsedUnits, PlacementKind, Unit,
 };
-use crate::load::Documents;
 use crate::notation::{self, LocationExpr, Marks, Vocabulary};
 use crate::source::{
-    CounterDef, CounterEntry, CounterGroup, FeatureKind, FormationDef, GameFile,
-    LocationField, MapFile, ScenarioFile, Table, UnitsField,
+    CounterDef, CounterEntry, CounterGroup, CountersFile, FeatureKind, FormationDef,
+    GameFile, KnownErrata, LocationField, MapFile, OobFile, RulesFile, ScenarioFile,
+    Table, UnitsField,
 };
 use crate::span::{Span, Spanned};
 
@@ -150,6 +150,17 @@ fn counted_words(
 /// The file stem of a path, for checking that a document's id matches its file name.
 fn stem(path: &Path) -> String {
     path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// The parsed documents of one game folder, as loading hands them to [`build`].
+pub(crate) struct Documents {
+    pub game: GameFile,
+    pub oob: OobFile,
+    pub counters: CountersFile,
+    pub rules: RulesFile,
+    pub maps: Vec<(PathBuf, MapFile)>,
+    pub scenarios: Vec<(PathBuf, ScenarioFile)>,
+    pub errata: KnownErrata,
 }
 
 pub(crate) fn build(
