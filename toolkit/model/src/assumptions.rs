@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::diag::Diagnostic;
-use crate::game::{Formation, Unit};
+use crate::game::{Formation, Game, Unit};
 use crate::source::{
     Assumed, CounterEntry, CountersFile, FormationDef, GameFile, MapFile, OobFile,
     ScenarioFile,
@@ -32,6 +32,29 @@ pub struct Assumption {
     pub value: Value,
     /// Why it was chosen.
     pub reason: String,
+}
+
+impl Game {
+    /// Every value of the game's documents that the rulebook does not print, with where it
+    /// is written and why it was chosen, in file order.
+    pub fn assumptions(&self) -> Vec<Assumption> {
+        let maps: Vec<&MapFile> = self.maps.iter().collect();
+        let scenarios: Vec<&ScenarioFile> = self.scenarios.iter().collect();
+        let mut out = list(&self.meta, &self.oob, &self.counters, &maps, &scenarios);
+        out.extend(self.rules.stacking.iter().filter_map(|r| {
+            let why = r.assumed.as_ref()?;
+            Some(Assumption {
+                file: "rules.yaml".into(),
+                line: why.span.line,
+                column: why.span.column,
+                entry: format!("stacking[{}]", r.section),
+                field: None,
+                value: serde_json::to_value(r).unwrap_or_default(),
+                reason: why.v.clone(),
+            })
+        }));
+        out
+    }
 }
 
 /// An entry of the source documents that carries an `assumed:` marker.
@@ -253,7 +276,7 @@ pub(crate) fn check(
 }
 
 /// Every assumption of a game's documents, in file order.
-pub(crate) fn list(
+fn list(
     game: &GameFile,
     oob: &OobFile,
     counters: &CountersFile,

@@ -272,33 +272,6 @@ pub struct ParsedUnits {
 }
 
 impl Game {
-    /// Every value of the game's documents that the rulebook does not print, with where it
-    /// is written and why it was chosen, in file order.
-    pub fn assumptions(&self) -> Vec<crate::Assumption> {
-        let maps: Vec<&MapFile> = self.maps.iter().collect();
-        let scenarios: Vec<&ScenarioFile> = self.scenarios.iter().collect();
-        let mut out = crate::assumptions::list(
-            &self.meta,
-            &self.oob,
-            &self.counters,
-            &maps,
-            &scenarios,
-        );
-        out.extend(self.rules.stacking.iter().filter_map(|r| {
-            let why = r.assumed.as_ref()?;
-            Some(crate::Assumption {
-                file: "rules.yaml".into(),
-                line: why.span.line,
-                column: why.span.column,
-                entry: format!("stacking[{}]", r.section),
-                field: None,
-                value: serde_json::to_value(r).unwrap_or_default(),
-                reason: why.v.clone(),
-            })
-        }));
-        out
-    }
-
     /// A unit by id.
     pub fn unit(&self, id: &str) -> Option<&Unit> {
         match self.index.units.get(id).and_then(|&i| self.units.get(i)) {
