@@ -22,6 +22,7 @@ mod diag;
 mod finding;
 mod game;
 pub mod hex_terrain;
+mod image_header;
 pub mod input;
 mod load;
 pub mod notation;

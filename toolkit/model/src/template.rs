@@ -310,9 +310,9 @@ fn unresolved_references(
             .with_expected("the id of an element of the file")
             .with_suggestion(suggest(id, ids.iter().copied()).map(|s| format!("#{s}"))),
             None if is_data && image => match held_image_size(target) {
-                Some((w, h)) if !crate::art::size_fits(w, h) => Diagnostic::error(
+                Some((w, h)) if !crate::image_header::size_fits(w, h) => Diagnostic::error(
                     at,
-                    format!("{origin} holds an image of {}", crate::art::too_large(w, h)),
+                    format!("{origin} holds an image of {}", crate::image_header::too_large(w, h)),
                 )
                 .with_expected("the image at a smaller size"),
                 _ => return,
@@ -376,7 +376,7 @@ fn held_image_size(url: &str) -> Option<(u32, u32)> {
     }
     let payload: String = payload.chars().filter(|c| !c.is_ascii_whitespace()).collect();
     let bytes = base64::engine::general_purpose::STANDARD.decode(payload).ok()?;
-    crate::art::header_size(&bytes)
+    crate::image_header::header_size(&bytes)
 }
 
 /// Each `url(…)` of a value: where its target starts in the value, and the target
