@@ -4,13 +4,12 @@
 //! The formats themselves live in `muster-vassal` (re-exported here as `archive`,
 //! `hostile`, `listing`, `printable`, `read` and `vassal`), which knows nothing of games.
 //! `module` turns a loaded game, its rendered images and its solved setups into the files
-//! of a module; `web` into the browser table; `checker` runs a module's own WebAssembly
-//! checker in the box of `sandbox`.
+//! of a module, and `module::web` into the browser table beside it; `checker` runs a
+//! module's own WebAssembly checker in the box of `sandbox`.
 
 pub mod checker;
 pub mod module;
 pub mod sandbox;
-pub mod web;
 
 pub use muster_vassal::{archive, hostile, listing, printable, read, vassal};
 

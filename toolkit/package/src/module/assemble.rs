@@ -178,7 +178,7 @@ pub fn build(
     let (build_file, web) = rayon::join(
         || build_file::write(game, &contents, keep),
         || {
-            let web = crate::web::files(game, &plan, &table, &slots, &setup_files);
+            let web = super::web::files(game, &plan, &table, &slots, &setup_files);
             // The ruleset document, read by now, goes on this side too.
             drop(doc);
             web

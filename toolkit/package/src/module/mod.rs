@@ -16,6 +16,7 @@ mod pieces;
 mod setups;
 pub mod table;
 pub mod turns;
+pub mod web;
 
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -101,7 +102,7 @@ pub struct Module {
     /// Prototypes defined.
     pub prototypes: usize,
     /// The browser table.
-    pub web: crate::web::Web,
+    pub web: web::Web,
     /// The rules checked live in VASSAL, and what of them only approximately.
     pub live_rules: LiveRulesReport,
 }

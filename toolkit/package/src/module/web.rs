@@ -9,11 +9,11 @@ use muster_model::Game;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::module::table::Table;
-use crate::module::{BoardPlan, RULESET, SetupFile, Slot};
+use super::table::Table;
+use super::{BoardPlan, RULESET, SetupFile, Slot};
 
-const INDEX: &str = include_str!("../web/index.html");
-const SCRIPT: &str = include_str!("../web/table.js");
+const INDEX: &str = include_str!("../../web/index.html");
+const SCRIPT: &str = include_str!("../../web/table.js");
 
 #[derive(Serialize)]
 struct Board<'a> {
