@@ -8,6 +8,7 @@ use std::path::{Component, Path};
 use std::sync::Arc;
 
 use muster_hex::pixel::{Layout, fit_layout};
+use muster_hex::{Board, Cell, Sheet};
 
 use crate::art::{self, CutFace, FaceArt, RasterArt};
 use crate::assets::MAX_ASSET_BYTES;
@@ -476,6 +477,41 @@ fn fit_map(
 ) -> Option<Arc<MapArt>> {
     let board = game.board.as_ref()?;
     let sheet = board.sheets().iter().find(|s| s.id == m.id.v)?;
+    let dpi = map_dpi(m, image, &raster, errors)?;
+    let (points, spans) = reference_points(board, sheet, m, image, &raster, errors)?;
+    let (layout, misses) = fitted_grid(board, &points, &spans, image, errors)?;
+    let fitted_in = layout.hex_size / dpi;
+    if (fitted_in - m.hex_size_in.v).abs() > m.hex_size_in.v * 0.02 {
+        errors.push(
+            Diagnostic::error(
+                m.hex_size_in.span,
+                format!(
+                    "the hexes of `{}` are {fitted_in:.3} inches across at {dpi:.1} dpi, not {}",
+                    image.file.v, m.hex_size_in.v
+                ),
+            )
+            .with_hint(format!("write `hex_size_in: {fitted_in:.3}`, or check the reference hexes")),
+        );
+        return None;
+    }
+    Some(Arc::new(MapArt {
+        image: raster,
+        dpi,
+        layout_px: Layout { origin: layout.origin, ..layout },
+        misses_px: misses,
+        draw: image.draw.clone(),
+    }))
+}
+
+/// The resolution of a painted map's image: its `dpi:`, else its width over the map's
+/// printed width; none (and said why) when that is no resolution, is not known, or
+/// does not give the printed size.
+fn map_dpi(
+    m: &crate::source::MapFile,
+    image: &crate::source::MapImage,
+    raster: &RasterArt,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<f64> {
     let (w, h) = (f64::from(raster.width), f64::from(raster.height));
     let dpi = match (&image.dpi, &m.size) {
         (Some(d), _) if !(d.v.is_finite() && d.v > 0.0) => {
@@ -528,6 +564,24 @@ fn fit_map(
             return None;
         }
     }
+    Some(dpi)
+}
+
+/// A hex and the pixel of its centre in an image.
+type Centre = (Cell, (f64, f64));
+
+/// Each reference hex of a painted map as a cell of its sheet and the pixel of its
+/// centre, with the label it is written as; none (and said why) unless every one is a
+/// hex of the sheet at a pixel of the image and there are two or more.
+fn reference_points<'a>(
+    board: &Board,
+    sheet: &Sheet,
+    m: &crate::source::MapFile,
+    image: &'a crate::source::MapImage,
+    raster: &RasterArt,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<(Vec<Centre>, Vec<&'a Spanned<String>>)> {
+    let (w, h) = (f64::from(raster.width), f64::from(raster.height));
     let mut points = Vec::new();
     let mut spans = Vec::new();
     for rh in &image.hexes {
@@ -587,7 +641,20 @@ fn fit_map(
         );
         return None;
     }
-    let Some((layout, misses)) = fit_layout(board.grid(), &points) else {
+    Some((points, spans))
+}
+
+/// The board's grid fitted to the reference hexes' centres, with how far it misses each;
+/// none (and said why) when the hexes are all one or it misses one by more than the
+/// image's tolerance.
+fn fitted_grid(
+    board: &Board,
+    points: &[Centre],
+    spans: &[&Spanned<String>],
+    image: &crate::source::MapImage,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<(Layout, Vec<f64>)> {
+    let Some((layout, misses)) = fit_layout(board.grid(), points) else {
         errors.push(Diagnostic::error(
             image.file.span,
             "the reference hexes are all one hex; no grid can be fitted to them",
@@ -614,25 +681,5 @@ fn fit_map(
         );
         return None;
     }
-    let fitted_in = layout.hex_size / dpi;
-    if (fitted_in - m.hex_size_in.v).abs() > m.hex_size_in.v * 0.02 {
-        errors.push(
-            Diagnostic::error(
-                m.hex_size_in.span,
-                format!(
-                    "the hexes of `{}` are {fitted_in:.3} inches across at {dpi:.1} dpi, not {}",
-                    image.file.v, m.hex_size_in.v
-                ),
-            )
-            .with_hint(format!("write `hex_size_in: {fitted_in:.3}`, or check the reference hexes")),
-        );
-        return None;
-    }
-    Some(Arc::new(MapArt {
-        image: raster,
-        dpi,
-        layout_px: Layout { origin: layout.origin, ..layout },
-        misses_px: misses,
-        draw: image.draw.clone(),
-    }))
+    Some((layout, misses))
 }
