@@ -87,28 +87,7 @@ fn draw_symbol(svg: &mut Svg, symbol: TerrainSymbol, ink: &str) {
     let filled = format!(r#"fill="{ink}" stroke="none""#);
     let filled_stroked = format!(r#"fill="{ink}""#);
     match symbol {
-        TerrainSymbol::Palms => {
-            // Two palms: a curved trunk and four leaves each, on a line of ground.
-            svg.path("M-22 58Q-14 30 -10 2M28 58Q32 40 30 22", r#"stroke-width="7""#);
-            svg.path("M-36 60L42 60", "");
-            let mut d = String::new();
-            for ((bx, by), (cx, cy), (tx, ty)) in [
-                ((-10.0, 2.0), (-24.0, -12.0), (-40.0, 0.0)),
-                ((-10.0, 2.0), (4.0, -12.0), (20.0, -2.0)),
-                ((-10.0, 2.0), (-16.0, -20.0), (-28.0, -24.0)),
-                ((-10.0, 2.0), (-2.0, -20.0), (10.0, -22.0)),
-                ((30.0, 22.0), (20.0, 12.0), (10.0, 20.0)),
-                ((30.0, 22.0), (40.0, 12.0), (50.0, 20.0)),
-                ((30.0, 22.0), (26.0, 8.0), (18.0, 6.0)),
-                ((30.0, 22.0), (36.0, 8.0), (44.0, 6.0)),
-            ] {
-                // A leaf: the frond's curve out to its tip and a flatter curve back.
-                let (mx, my) = ((bx + tx) / 2.0, (by + ty) / 2.0);
-                let (lx, ly) = ((cx + mx) / 2.0, (cy + my) / 2.0 + 3.0);
-                let _ = write!(d, "M{bx} {by}Q{cx} {cy} {tx} {ty}Q{lx} {ly} {bx} {by}Z");
-            }
-            svg.path(&d, &filled_stroked);
-        }
+        TerrainSymbol::Palms => palms(svg, &filled_stroked),
         TerrainSymbol::Town => {
             // Blocks of buildings with streets between them.
             for (x, y, w, h) in [
@@ -152,53 +131,9 @@ fn draw_symbol(svg: &mut Svg, symbol: TerrainSymbol, ink: &str) {
                 svg.path(d, "");
             }
         }
-        TerrainSymbol::Marsh => {
-            // Tufts of grass standing on water lines, and loose water dashes.
-            let mut d = String::new();
-            for (x, y) in
-                [(-28.0, 4.0), (20.0, 0.0), (-4.0, 30.0), (-32.0, 54.0), (28.0, 50.0)]
-            {
-                let _ = write!(
-                    d,
-                    "M{} {y}L{} {y}M{} {}L{} {}M{x} {}L{x} {}M{} {}L{} {}",
-                    x - 13.0,
-                    x + 13.0,
-                    x - 6.0,
-                    y - 3.0,
-                    x - 10.0,
-                    y - 14.0,
-                    y - 3.0,
-                    y - 17.0,
-                    x + 6.0,
-                    y - 3.0,
-                    x + 10.0,
-                    y - 14.0,
-                );
-            }
-            d.push_str("M-46 28L-34 28M20 26L36 26M-8 58L6 58");
-            svg.path(&d, "");
-        }
-        TerrainSymbol::Sand => {
-            // Even stipple: dots on a sunflower spiral filling the band.
-            const DOTS: usize = 36;
-            for i in 0..DOTS {
-                let r = 44.0 * ((i as f64 + 0.5) / DOTS as f64).sqrt();
-                let a = i as f64 * 2.399_963_229_728_653;
-                svg.circle((r * a.cos(), BAND_MID + r * a.sin()), 2.8, &filled);
-            }
-        }
-        TerrainSymbol::Waves => {
-            // Three rows of waves.
-            for y in [-4.0_f64, 22.0, 48.0] {
-                let mut d = format!("M-44 {y}Q-38.5 {} -33 {y}", y - 12.0);
-                let mut x = -33.0;
-                while x < 44.0 {
-                    x += 11.0;
-                    let _ = write!(d, "T{x} {y}");
-                }
-                svg.path(&d, "");
-            }
-        }
+        TerrainSymbol::Marsh => marsh(svg),
+        TerrainSymbol::Sand => sand(svg, &filled),
+        TerrainSymbol::Waves => waves(svg),
         TerrainSymbol::Woods => {
             // Tree crowns on short trunks.
             for (x, y, r) in [
@@ -218,27 +153,102 @@ fn draw_symbol(svg: &mut Svg, symbol: TerrainSymbol, ink: &str) {
             svg.path("M12 30L30 6L50 56L20 56", "");
             svg.path("M30 6L50 56L38 56Z", &filled);
         }
-        TerrainSymbol::Depression => {
-            // A closed ring with ticks pointing inward, as a depression contour.
-            let (rx, ry) = (42.0, 30.0);
-            svg.path(
-                &format!(
-                    "M{} {BAND_MID}A{rx} {ry} 0 1 1 {} {BAND_MID}A{rx} {ry} 0 1 1 {} {BAND_MID}Z",
-                    -rx, rx, -rx
-                ),
-                "",
-            );
-            const TICKS: usize = 14;
-            for k in 0..TICKS {
-                let a = k as f64 * TAU / TICKS as f64;
-                let (c, s) = (a.cos(), a.sin());
-                svg.line(
-                    (rx * c, BAND_MID + ry * s),
-                    (0.7 * rx * c, BAND_MID + 0.7 * ry * s),
-                    "",
-                );
-            }
+        TerrainSymbol::Depression => depression(svg),
+    }
+}
+
+/// Two palms: a curved trunk and four leaves each, on a line of ground, the leaves in
+/// `leaves` (the fill and stroke of the group's ink).
+fn palms(svg: &mut Svg, leaves: &str) {
+    svg.path("M-22 58Q-14 30 -10 2M28 58Q32 40 30 22", r#"stroke-width="7""#);
+    svg.path("M-36 60L42 60", "");
+    let mut d = String::new();
+    for ((bx, by), (cx, cy), (tx, ty)) in [
+        ((-10.0, 2.0), (-24.0, -12.0), (-40.0, 0.0)),
+        ((-10.0, 2.0), (4.0, -12.0), (20.0, -2.0)),
+        ((-10.0, 2.0), (-16.0, -20.0), (-28.0, -24.0)),
+        ((-10.0, 2.0), (-2.0, -20.0), (10.0, -22.0)),
+        ((30.0, 22.0), (20.0, 12.0), (10.0, 20.0)),
+        ((30.0, 22.0), (40.0, 12.0), (50.0, 20.0)),
+        ((30.0, 22.0), (26.0, 8.0), (18.0, 6.0)),
+        ((30.0, 22.0), (36.0, 8.0), (44.0, 6.0)),
+    ] {
+        // A leaf: the frond's curve out to its tip and a flatter curve back.
+        let (mx, my) = ((bx + tx) / 2.0, (by + ty) / 2.0);
+        let (lx, ly) = ((cx + mx) / 2.0, (cy + my) / 2.0 + 3.0);
+        let _ = write!(d, "M{bx} {by}Q{cx} {cy} {tx} {ty}Q{lx} {ly} {bx} {by}Z");
+    }
+    svg.path(&d, leaves);
+}
+
+/// Tufts of grass standing on water lines, and loose water dashes.
+fn marsh(svg: &mut Svg) {
+    let mut d = String::new();
+    for (x, y) in [(-28.0, 4.0), (20.0, 0.0), (-4.0, 30.0), (-32.0, 54.0), (28.0, 50.0)] {
+        let _ = write!(
+            d,
+            "M{} {y}L{} {y}M{} {}L{} {}M{x} {}L{x} {}M{} {}L{} {}",
+            x - 13.0,
+            x + 13.0,
+            x - 6.0,
+            y - 3.0,
+            x - 10.0,
+            y - 14.0,
+            y - 3.0,
+            y - 17.0,
+            x + 6.0,
+            y - 3.0,
+            x + 10.0,
+            y - 14.0,
+        );
+    }
+    d.push_str("M-46 28L-34 28M20 26L36 26M-8 58L6 58");
+    svg.path(&d, "");
+}
+
+/// Even stipple: dots on a sunflower spiral filling the band, in `dots` (filled with
+/// the group's ink).
+fn sand(svg: &mut Svg, dots: &str) {
+    const DOTS: usize = 36;
+    for i in 0..DOTS {
+        let r = 44.0 * ((i as f64 + 0.5) / DOTS as f64).sqrt();
+        let a = i as f64 * 2.399_963_229_728_653;
+        svg.circle((r * a.cos(), BAND_MID + r * a.sin()), 2.8, dots);
+    }
+}
+
+/// Three rows of waves.
+fn waves(svg: &mut Svg) {
+    for y in [-4.0_f64, 22.0, 48.0] {
+        let mut d = format!("M-44 {y}Q-38.5 {} -33 {y}", y - 12.0);
+        let mut x = -33.0;
+        while x < 44.0 {
+            x += 11.0;
+            let _ = write!(d, "T{x} {y}");
         }
+        svg.path(&d, "");
+    }
+}
+
+/// A closed ring with ticks pointing inward, as a depression contour.
+fn depression(svg: &mut Svg) {
+    let (rx, ry) = (42.0, 30.0);
+    svg.path(
+        &format!(
+            "M{} {BAND_MID}A{rx} {ry} 0 1 1 {} {BAND_MID}A{rx} {ry} 0 1 1 {} {BAND_MID}Z",
+            -rx, rx, -rx
+        ),
+        "",
+    );
+    const TICKS: usize = 14;
+    for k in 0..TICKS {
+        let a = k as f64 * TAU / TICKS as f64;
+        let (c, s) = (a.cos(), a.sin());
+        svg.line(
+            (rx * c, BAND_MID + ry * s),
+            (0.7 * rx * c, BAND_MID + 0.7 * ry * s),
+            "",
+        );
     }
 }
 
