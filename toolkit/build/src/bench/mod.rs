@@ -390,6 +390,66 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
         .sum();
 
     // 2. The floor, stage by stage, then the archives.
+    let (floor, floor_total) = floor_figures(&recorded)?;
+    // PNG settings: the largest image's pixels encoded each way.
+    let png_settings = match recorded
+        .draws
+        .iter()
+        .max_by_key(|d| u64::from(d.width) * u64::from(d.height))
+    {
+        Some(job) => png_settings(job)?,
+        None => json!(null),
+    };
+    drop(recorded);
+
+    // 3. No change.
+    let Timed { seconds: noop_s, summaries: noop, .. } = timed_build(&settings, false)?;
+    let noop_made: usize =
+        noop.iter().map(|s| s["cache"]["made"].as_array().map_or(0, Vec::len)).sum();
+
+    // 4. One counter changed, then changed again twice (the same value, one more each
+    // time): the best of the three rebuilds, as the machine's noise is least in it.
+    let one = one_counter_rebuild(&settings, &summaries)?;
+
+    // 5. Validation of every scenario, best of five.
+    let (scenarios, best) = validation(&sources);
+
+    let floor_stage = |stage: &str| floor[stage]["seconds"].as_f64().unwrap_or_default();
+    let report = json!({
+        "threads": rayon::current_num_threads(),
+        "games": summaries.len(),
+        "map_dpi": map_dpi,
+        "counter_dpi": counters.dpi,
+        "sheet_dpi": counters.sheet_dpi,
+        "cold_build": {
+            "seconds": cold_s,
+            "peak_bytes": cold_peak,
+            "counter_sides": counter_sides,
+            "counters_per_second": counter_sides as f64 / cold_s,
+            "map_pixels": map_pixels,
+            "map_pixels_per_second": map_pixels as f64 / cold_s,
+        },
+        "floor": {
+            "seconds": floor_total,
+            "counters_per_second": counter_sides as f64 / floor_stage("counters"),
+            "map_pixels_per_second": map_pixels as f64 / floor_stage("maps"),
+            "stages": floor,
+        },
+        "ratio_cold_to_floor": cold_s / floor_total,
+        "noop_rebuild": {"seconds": noop_s, "made": noop_made},
+        "one_counter_rebuild": one,
+        "validation": {"scenarios": scenarios, "seconds": best},
+        "png_settings": png_settings,
+    });
+    Ok(report)
+}
+
+/// The floor of a build: the seconds it takes to draw the distinct images the build
+/// drew, stage by stage, and to zip its archives, each with what was made; and the
+/// seconds of them all.
+fn floor_figures(
+    recorded: &crate::cache::Recorded,
+) -> Result<(serde_json::Map<String, Value>, f64)> {
     let mut floor = serde_json::Map::new();
     let mut floor_total = 0.0;
     // An image drawn twice in the build (a module's counter at the counters' resolution)
@@ -432,28 +492,19 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
         "zip".into(),
         json!({"archives": recorded.zips.len(), "seconds": zip_s, "bytes": zipped}),
     );
-    // PNG settings: the largest image's pixels encoded each way.
-    let png_settings = match recorded
-        .draws
-        .iter()
-        .max_by_key(|d| u64::from(d.width) * u64::from(d.height))
-    {
-        Some(job) => png_settings(job)?,
-        None => json!(null),
-    };
-    drop(recorded);
+    Ok((floor, floor_total))
+}
 
-    // 3. No change.
-    let Timed { seconds: noop_s, summaries: noop, .. } = timed_build(&settings, false)?;
-    let noop_made: usize =
-        noop.iter().map(|s| s["cache"]["made"].as_array().map_or(0, Vec::len)).sum();
-
-    // 4. One counter changed, then changed again twice (the same value, one more each
-    // time): the best of the three rebuilds, as the machine's noise is least in it.
-    let changed = change_one_counter(&sources, &summaries)?;
-    let one = match &changed {
+/// One counter of the games built with `settings` changed, then changed again twice (the
+/// same value, one more each time), and rebuilt each time: the best of the three
+/// rebuilds, with what it made and the floor of rewriting the changed game's module;
+/// null when no counter can be changed.
+fn one_counter_rebuild(settings: &Settings, summaries: &[Value]) -> Result<Value> {
+    let sources = &settings.sources;
+    let changed = change_one_counter(sources, summaries)?;
+    Ok(match &changed {
         Some(change) => {
-            let first = timed_build(&settings, false)?;
+            let first = timed_build(settings, false)?;
             let made: Vec<Value> = first
                 .summaries
                 .iter()
@@ -461,8 +512,8 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
                 .collect();
             let mut runs = vec![first];
             for _ in 1..ONE_COUNTER_RUNS {
-                change_one_counter(&sources, &summaries)?;
-                runs.push(timed_build(&settings, false)?);
+                change_one_counter(sources, summaries)?;
+                runs.push(timed_build(settings, false)?);
             }
             let best = runs
                 .iter()
@@ -493,10 +544,13 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
             })
         }
         None => json!(null),
-    };
+    })
+}
 
-    // 5. Validation of every scenario, best of five.
-    let loaded = muster_model::load(&sources, &[], &muster_model::LoadOptions::default());
+/// The scenarios of the games under `sources`, and the best of five timings of
+/// validating them all.
+fn validation(sources: &Path) -> (usize, f64) {
+    let loaded = muster_model::load(sources, &[], &muster_model::LoadOptions::default());
     let scenarios: usize = loaded.games.iter().map(|g| g.scenarios.len()).sum();
     let mut best = f64::MAX;
     for _ in 0..5 {
@@ -504,35 +558,7 @@ fn measure(bench: &BenchSettings, work: &Path) -> Result<Value> {
         std::hint::black_box(crate::validate::scenario_findings(&loaded.games, None));
         best = best.min(t.elapsed().as_secs_f64());
     }
-
-    let floor_stage = |stage: &str| floor[stage]["seconds"].as_f64().unwrap_or_default();
-    let report = json!({
-        "threads": rayon::current_num_threads(),
-        "games": summaries.len(),
-        "map_dpi": map_dpi,
-        "counter_dpi": counters.dpi,
-        "sheet_dpi": counters.sheet_dpi,
-        "cold_build": {
-            "seconds": cold_s,
-            "peak_bytes": cold_peak,
-            "counter_sides": counter_sides,
-            "counters_per_second": counter_sides as f64 / cold_s,
-            "map_pixels": map_pixels,
-            "map_pixels_per_second": map_pixels as f64 / cold_s,
-        },
-        "floor": {
-            "seconds": floor_total,
-            "counters_per_second": counter_sides as f64 / floor_stage("counters"),
-            "map_pixels_per_second": map_pixels as f64 / floor_stage("maps"),
-            "stages": floor,
-        },
-        "ratio_cold_to_floor": cold_s / floor_total,
-        "noop_rebuild": {"seconds": noop_s, "made": noop_made},
-        "one_counter_rebuild": one,
-        "validation": {"scenarios": scenarios, "seconds": best},
-        "png_settings": png_settings,
-    });
-    Ok(report)
+    (scenarios, best)
 }
 
 #[cfg(test)]
