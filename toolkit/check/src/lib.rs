@@ -24,7 +24,7 @@ pub(crate) mod words;
 
 pub use errata::{Erratum, errata, errata_of_checked};
 pub use region::rule_terrain;
-pub use resolve::{Resolution, Resolved, Resolver, normalise};
+pub use resolve::{Resolution, Resolved, Resolver};
 pub use solve::{
     Duplicate, NOT_PLACED, Solution, SolvedUnit, ruleset, solve, solve_with,
 };
@@ -32,3 +32,4 @@ pub use validate::{
     Finding, acknowledged, allowed_hexes, allowed_in, check_position, validate_scenario,
     validate_solved,
 };
+pub use words::normalise;

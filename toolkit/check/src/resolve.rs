@@ -8,29 +8,7 @@ use muster_model::{Game, ParsedPlacement, Span, Spanned};
 use muster_rules::Category;
 use serde::{Deserialize, Serialize};
 
-/// Lowercases, drops ordinal suffixes (`1st` → `1`) and punctuation other than `/`, and
-/// folds spaces, so that printed names compare as a reader would.
-pub fn normalise(s: &str) -> String {
-    let mut words = Vec::new();
-    for w in s.split(|c: char| c.is_whitespace() || c == ',' || c == '.') {
-        if w.is_empty() {
-            continue;
-        }
-        let lw = w.to_lowercase();
-        let digits = lw.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-        let suffix = &lw[digits.len()..];
-        let w = if !digits.is_empty()
-            && digits.chars().all(|c| c.is_ascii_digit())
-            && matches!(suffix, "st" | "nd" | "rd" | "th")
-        {
-            digits.to_string()
-        } else {
-            lw
-        };
-        words.push(w);
-    }
-    words.join(" ")
-}
+use crate::words::{abbreviates, normalise};
 
 /// A formation and every formation below it.
 pub fn descendants(game: &Game, id: &str) -> Vec<String> {
@@ -1260,20 +1238,6 @@ pub fn least_similarity(printed: &str) -> f64 {
 
 pub use crate::start_values::strength;
 
-/// Does word `a` abbreviate word `b`: equal, a prefix, or its letters in order starting
-/// with the same letter (`mtr` in `motorized`, `divs` in `division`)?
-pub(crate) fn abbreviates(a: &str, b: &str) -> bool {
-    if a == b || (!a.is_empty() && b.starts_with(a)) {
-        return true;
-    }
-    let mut bc = b.chars();
-    let (Some(a0), Some(b0)) = (a.chars().next(), b.chars().next()) else { return false };
-    if a0 != b0 || a.chars().any(|c| c.is_ascii_digit()) {
-        return false;
-    }
-    a.chars().all(|c| bc.any(|d| d == c))
-}
-
 /// Does a printed name abbreviate a formation heading? The first word (the number or
 /// name) must be equal and the last (the size) must abbreviate the heading's last word;
 /// words between are matched in order, initials may stand for several words
@@ -1346,13 +1310,5 @@ mod tests {
         assert!(!f("5 Ind Inf Bde", "5th Indian Inf Division"));
         assert!(!f("4 Ind Div", "5th Indian Inf Division"));
         assert!(!f("2 FF Inf Bde", "1st Free French Bde"));
-    }
-
-    #[test]
-    fn normalise_drops_ordinals_and_case() {
-        assert_eq!(normalise("151th Inf Bde"), "151 inf bde");
-        assert_eq!(normalise("3rd SA  Inf Bde"), "3 sa inf bde");
-        assert_eq!(normalise("Col."), "col");
-        assert_eq!(normalise("1/4 ESSEX"), "1/4 essex");
     }
 }

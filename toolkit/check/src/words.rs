@@ -1,6 +1,8 @@
-//! Printed words against the manifest: once a setup's unit is resolved to a counter, the
-//! size and type words it prints are compared with the counter's, word for word, through
-//! the abbreviation tables the rulebook itself prints (`abbreviations` in `game.yaml`).
+//! Printed words: how two compare as a reader would ([`normalise`], and whether one
+//! abbreviates the other), which resolving builds on; and printed words against the
+//! manifest: once a setup's unit is resolved to a counter, the size and type words it
+//! prints are compared with the counter's, word for word, through the abbreviation tables
+//! the rulebook itself prints (`abbreviations` in `game.yaml`).
 //!
 //! The game's vocabulary folds words together (`Fld Arty`, `Hvy Arty` and `Arty` are all
 //! artillery) so that a unit can be found; it never makes two printed words equal here.
@@ -9,7 +11,43 @@ use muster_model::notation::{NameParts, parse_name};
 use muster_model::{Game, Unit};
 use muster_rules::Category;
 
-use crate::resolve::{abbreviates, normalise};
+/// Lowercases, drops ordinal suffixes (`1st` → `1`) and punctuation other than `/`, and
+/// folds spaces, so that printed names compare as a reader would.
+pub fn normalise(s: &str) -> String {
+    let mut words = Vec::new();
+    for w in s.split(|c: char| c.is_whitespace() || c == ',' || c == '.') {
+        if w.is_empty() {
+            continue;
+        }
+        let lw = w.to_lowercase();
+        let digits = lw.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let suffix = &lw[digits.len()..];
+        let w = if !digits.is_empty()
+            && digits.chars().all(|c| c.is_ascii_digit())
+            && matches!(suffix, "st" | "nd" | "rd" | "th")
+        {
+            digits.to_string()
+        } else {
+            lw
+        };
+        words.push(w);
+    }
+    words.join(" ")
+}
+
+/// Does word `a` abbreviate word `b`: equal, a prefix, or its letters in order starting
+/// with the same letter (`mtr` in `motorized`, `divs` in `division`)?
+pub(crate) fn abbreviates(a: &str, b: &str) -> bool {
+    if a == b || (!a.is_empty() && b.starts_with(a)) {
+        return true;
+    }
+    let mut bc = b.chars();
+    let (Some(a0), Some(b0)) = (a.chars().next(), b.chars().next()) else { return false };
+    if a0 != b0 || a.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    a.chars().all(|c| bc.any(|d| d == c))
+}
 
 /// One way a printed unit differs from its counter's printed name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -492,5 +530,13 @@ mod tests {
             compare(&g, "15 Shu HQ", Some("Inf Bns"), unit(&g, "15 Shu Bde HQ"))[..],
             [Observation::Type { from_label: true, .. }, Observation::ShortForm { .. }]
         ));
+    }
+
+    #[test]
+    fn normalise_drops_ordinals_and_case() {
+        assert_eq!(normalise("151th Inf Bde"), "151 inf bde");
+        assert_eq!(normalise("3rd SA  Inf Bde"), "3 sa inf bde");
+        assert_eq!(normalise("Col."), "col");
+        assert_eq!(normalise("1/4 ESSEX"), "1/4 essex");
     }
 }

@@ -16,7 +16,8 @@ use muster_model::{Certainty, FindingKind, Formation, Span, Unit};
 use muster_rules::Category;
 
 use super::{Context, Erratum, Scenario, counter_ref};
-use crate::resolve::{Resolved, normalise};
+use crate::resolve::Resolved;
+use crate::words::normalise;
 
 /// What a chit names.
 enum Named<'g> {

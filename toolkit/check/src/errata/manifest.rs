@@ -7,7 +7,8 @@ use muster_model::{Certainty, FindingKind, Unit};
 use muster_rules::Category;
 
 use super::{Context, Erratum};
-use crate::resolve::{descendants, normalise};
+use crate::resolve::descendants;
+use crate::words::normalise;
 
 /// Findings of the manifest alone.
 pub(crate) fn check(cx: &Context) -> Vec<Erratum> {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use muster_model::Game;
 
 use super::{Erratum, Place};
-use crate::resolve::normalise;
+use crate::words::normalise;
 
 /// Marks the acknowledged findings, merges the ones that are one erratum and sorts the
 /// list: certain before likely before possible, then errors, warnings and information,

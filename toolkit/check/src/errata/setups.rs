@@ -11,7 +11,8 @@ use muster_rules::{Position, check_stacking};
 
 use super::differences::Differences;
 use super::{Context, Erratum, Scenario, counter_ref};
-use crate::resolve::{Resolution, Resolved, Resolver, normalise};
+use crate::resolve::{Resolution, Resolved, Resolver};
+use crate::words::normalise;
 
 /// What the setups check found, and how often each counter is used in any scenario.
 pub(crate) struct SetupFindings {
