@@ -207,7 +207,16 @@ pub struct ParsedScenario {
     pub placements: Vec<ParsedPlacement>,
     /// The values its tables of starting values give, by counter id and value id.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub starting_values: BTreeMap<String, BTreeMap<String, crate::StartValue>>,
+    pub starting_values: BTreeMap<String, BTreeMap<String, StartValue>>,
+}
+
+/// A value a scenario starts a counter with, and the rule section that prints it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StartValue {
+    /// The value as printed (`17`).
+    pub value: String,
+    /// The rule section of the table.
+    pub section: String,
 }
 
 /// Where a placement comes from in the scenario.
@@ -296,7 +305,7 @@ impl Game {
         &self,
         scenario: &str,
         unit: &str,
-    ) -> Option<&BTreeMap<String, crate::StartValue>> {
+    ) -> Option<&BTreeMap<String, StartValue>> {
         self.parsed.iter().find(|p| p.id == scenario)?.starting_values.get(unit)
     }
 

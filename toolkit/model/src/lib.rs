@@ -43,11 +43,10 @@ pub use diag::{Diagnostic, SourceFile, SourceResult, Sources, Subject, suggest};
 pub use finding::{Certainty, FindingKind, Severity};
 pub use game::{
     Formation, Game, MapArt, ParsedPlacement, ParsedScenario, ParsedUnits, PlacementKind,
-    Unit,
+    StartValue, Unit,
 };
 pub use load::{LoadOptions, Loaded, discover_games, load, load_game};
 pub use span::{FileId, Span, Spanned};
-pub use starting_values::StartValue;
 pub use validate::template_values;
 pub use yaml::parse_yaml;
 

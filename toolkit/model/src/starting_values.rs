@@ -4,18 +4,9 @@
 
 use crate::diag::{Diagnostic, suggest};
 use crate::finding::FindingKind;
-use crate::game::{ParsedScenario, Unit};
+use crate::game::{ParsedScenario, StartValue, Unit};
 use crate::source::{GameFile, ScenarioFile};
 use crate::span::Spanned;
-
-/// A value a scenario starts a counter with, and the rule section that prints it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct StartValue {
-    /// The value as printed (`17`).
-    pub value: String,
-    /// The rule section of the table.
-    pub section: String,
-}
 
 /// Reads every scenario's tables of starting values into its parse: a value id the game
 /// does not declare (there, or as a set-up table's `strength`) is an error; a unit no counter of the side prints is an
