@@ -6,6 +6,7 @@ mod art;
 mod bad_input;
 mod book;
 mod cli;
+mod code_shape;
 mod corpus;
 mod counters;
 mod diff;
