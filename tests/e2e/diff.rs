@@ -75,8 +75,13 @@ fn every_kind_of_planted_change_is_listed() {
         "1/1 Inf Bn, 2/1 Arm Bn",
         "1/1 Inf Bn, 3/1 Arm Bn",
     );
-    has("setups", "removed", "setup · north · 09.02", "1 Bde HQ", "");
-    has("setups", "added", "setup · north · 09.03", "", "1 Bde HQ");
+    has(
+        "setups",
+        "changed",
+        "where 1 Bde HQ set up",
+        "setup · north · 09.02",
+        "setup · north · 09.03",
+    );
     has("maps", "changed", "hex 11.10", "sand", "clear");
     has("rules", "changed", "stacking rule E.1: any_of[0].all_of[0].max", "2", "3");
     assert_eq!(game["rules"].as_array().unwrap().len(), 1, "{}", game["rules"]);
@@ -196,5 +201,42 @@ fn a_build_since_the_last_release_writes_the_errata_and_the_whats_new_page() {
         let run = crate::vassal::run(&tools, &vmod, &[], "whats-new");
         assert_eq!(run.code, 0, "{}", run.text);
         assert!(run.problems().is_empty(), "{:?}", run.problems());
+    }
+}
+
+/// A real misprint corrected as an errata release would: Gaines Mill's 6.2 prints
+/// `w/5 B50.11` for a row that 6.3 prints `w/i 5 B50.11` (acknowledged in its
+/// `errata.yaml`); the correction moves no unit but changes the printed line.
+#[test]
+fn a_real_misprint_corrected_is_listed_as_its_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = "gaines-mill-1862";
+    for state in ["old", "new"] {
+        copy_tree(
+            &root().join("tests/games").join(game),
+            &tmp.path().join(state).join(game),
+        );
+    }
+    let new = tmp.path().join("new").join(game);
+    let scenarios: Vec<_> = crate::util::files_under(&new.join("scenarios"))
+        .into_iter()
+        .filter(|p| std::fs::read_to_string(p).unwrap().contains("w/5 B50.11"))
+        .collect();
+    assert_eq!(scenarios.len(), 1, "one scenario prints the misprint: {scenarios:?}");
+    edit(&scenarios[0], "w/5 B50.11", "w/i 5 B50.11");
+    let out =
+        muster(tmp.path(), &["--sources", "new", "diff", "old", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let changes = &report["games"][0];
+    let setups = changes["setups"].as_array().unwrap();
+    assert_eq!(setups.len(), 1, "{setups:?}");
+    let line = &setups[0];
+    assert_eq!(line["kind"], "changed");
+    assert!(line["subject"].as_str().unwrap().starts_with("where "), "{line}");
+    assert!(line["from"].as_str().unwrap().ends_with("· w/5 B50.11"), "{line}");
+    assert!(line["to"].as_str().unwrap().ends_with("· w/i 5 B50.11"), "{line}");
+    for part in ["counters", "rules", "tables", "maps"] {
+        assert_eq!(changes[part], serde_json::json!([]), "{part}");
     }
 }

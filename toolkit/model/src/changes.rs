@@ -246,6 +246,7 @@ fn setups(old: &Game, new: &Game) -> Vec<Change> {
             }
         };
         let mut rest: Vec<&(String, String)> = is.iter().collect();
+        let mut gone = Vec::new();
         for (key, units) in was {
             match rest.iter().position(|(k, _)| k == key) {
                 Some(k) => {
@@ -257,6 +258,20 @@ fn setups(old: &Game, new: &Game) -> Vec<Change> {
                             Some(now.clone()),
                         )));
                     }
+                }
+                None => gone.push((key, units)),
+            }
+        }
+        // A line gone and one come with the same units: the units placed elsewhere.
+        for (key, units) in gone {
+            match rest.iter().position(|(_, u)| u == units) {
+                Some(k) => {
+                    let (now, _) = rest.remove(k);
+                    out.push(in_scenario(changed(
+                        format!("where {units} set up"),
+                        Some(key.clone()),
+                        Some(now.clone()),
+                    )));
                 }
                 None => out.push(in_scenario(Change {
                     from: Some(units.clone()),
