@@ -240,3 +240,72 @@ fn a_real_misprint_corrected_is_listed_as_its_line() {
         assert_eq!(changes[part], serde_json::json!([]), "{part}");
     }
 }
+
+/// The setup save of a module at `vmod`, written to `to`.
+fn setup_save(vmod: &Path, to: &Path) {
+    let mut archive =
+        muster_package::archive::Archive::open(std::fs::read(vmod).unwrap()).unwrap();
+    std::fs::write(to, archive.read("meeting.vsav").unwrap()).unwrap();
+}
+
+#[test]
+fn a_game_saved_with_the_last_release_is_told_what_the_new_one_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    planted(tmp.path());
+    for state in ["old", "new"] {
+        let args =
+            [&["--sources", state, "--out", state][..], &crate::modules::BUILD].concat();
+        let out = muster(tmp.path(), &args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let (old, new) = (
+        tmp.path().join("old/dist/example-oasis.vmod"),
+        tmp.path().join("new/dist/example-oasis.vmod"),
+    );
+    // A game of the old release: its setup as muster wrote it, and as VASSAL 3.7.26 saves
+    // it, when the engine is here.
+    let mut saves = vec![tmp.path().join("setup.vsav")];
+    setup_save(&old, &saves[0]);
+    if let Some(tools) = crate::vassal::tools() {
+        let saved = tmp.path().join("vassal.vsav");
+        let args =
+            ["--setup", "meeting.vsav", "--no-render", "--save", saved.to_str().unwrap()];
+        let run = crate::vassal::run(&tools, &old, &args, "old-release-save");
+        assert_eq!(run.code, 0, "{}", run.text);
+        saves.push(saved);
+    }
+    for save in &saves {
+        let check = |module: &Path| {
+            let args =
+                ["check", save.to_str().unwrap(), "--module", module.to_str().unwrap()];
+            let out = muster(tmp.path(), &[&args[..], &["--format", "json"]].concat());
+            let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+            (out.status.code(), report)
+        };
+        // With its own release, nothing changes.
+        let (code, report) = check(&old);
+        assert_eq!(code, Some(0), "{report}");
+        assert_eq!(report["update"]["changed"], serde_json::json!([]));
+        // With the new one: the HQ's movement, and the renamed battalion, found where it stands.
+        let (code, report) = check(&new);
+        assert_eq!(code, Some(1), "{report}");
+        let changed = &report["update"]["changed"];
+        assert_eq!(changed.as_array().unwrap().len(), 1, "{changed}");
+        assert_eq!(changed[0]["unit"], "1-bde-1-bde-hq");
+        assert_eq!(changed[0]["at"], "09.02");
+        assert_eq!(changed[0]["values"]["Full_movement"], serde_json::json!(["8", "9"]));
+        let warnings = report["warnings"].to_string();
+        assert!(warnings.contains("`1-bde-2-1-arm-bn`"), "{warnings}");
+        assert!(warnings.contains("it stands at"), "{warnings}");
+        // In words.
+        let args = ["check", save.to_str().unwrap(), "--module", new.to_str().unwrap()];
+        let text = String::from_utf8(muster(tmp.path(), &args).stdout).unwrap();
+        assert!(
+            text.contains(
+                "info [changed-counter] 1 Bde HQ at 09.02: movement (front) 8 → 9"
+            ),
+            "{text}"
+        );
+    }
+}

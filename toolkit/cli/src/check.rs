@@ -54,11 +54,13 @@ pub fn run(
         );
     }
     let listed = listing(&saved, Some(&m.info));
+    let update =
+        crate::update::of(&listed, &mut m, &doc).map_err(|e| fail(&e, module))?;
     let request = checker::request(&listed, &doc, scenario);
     let mut checker =
         EmbeddedChecker::new(&wasm, &ruleset).map_err(|e| fail(&e, module))?;
     let report = checker.check(&request).map_err(|e| fail(&e, module))?;
-    let warnings = warnings(&checker, &report, &meta, &m.info.name);
+    let warnings = warnings(&checker, &report, &meta, &m.info.name, &listed);
     let counts = Counts::of(&listed, &request, &report);
     let eliminated = eliminated(&listed, &doc);
     let checked = Checked {
@@ -68,6 +70,7 @@ pub fn run(
         counts,
         eliminated,
         warnings,
+        update,
     };
     let mut out = std::io::stdout().lock();
     if format == Format::Json {
@@ -105,6 +108,7 @@ fn warnings(
     report: &muster_rules::embedded::Report,
     meta: &muster_package::read::SaveMeta,
     module_name: &str,
+    listed: &muster_package::listing::Listing,
 ) -> Vec<(FindingKind, String)> {
     let mut warnings: Vec<(FindingKind, String)> = Vec::new();
     if checker.version() == 1 {
@@ -121,9 +125,20 @@ fn warnings(
         ));
     }
     for u in &report.unknown_units {
+        // Where the piece stands, so that a player finds the counter a release removed or
+        // renamed.
+        let at = listed
+            .pieces
+            .iter()
+            .find(|p| p.unit_id.as_deref() == Some(u.as_str()))
+            .and_then(|p| p.location.clone().or_else(|| p.map.clone()))
+            .map(|at| {
+                format!(" (it stands at {at}; the module may have removed or renamed it)")
+            })
+            .unwrap_or_default();
         warnings.push((
             FindingKind::UnknownCounter,
-            format!("a piece carries the counter id `{u}`, which the module's ruleset does not know"),
+            format!("a piece carries the counter id `{u}`, which the module's ruleset does not know{at}"),
         ));
     }
     for l in &report.unknown_locations {
@@ -176,6 +191,8 @@ struct Checked<'a> {
     counts: Counts,
     eliminated: Vec<(&'a str, &'a str)>,
     warnings: Vec<(FindingKind, String)>,
+    /// What the module changes in the game, when it is another release than the save's.
+    update: crate::update::Update,
 }
 
 impl Checked<'_> {
@@ -219,6 +236,12 @@ impl Checked<'_> {
             "unknown_locations": report.unknown_locations,
             "warnings": self.warnings.iter().map(|(k, w)| serde_json::json!({"kind": k, "severity": k.severity(), "message": w})).collect::<Vec<_>>(),
             "unread": self.listed.unread.iter().map(unread_json).collect::<Vec<_>>(),
+            "update": {
+                "kind": FindingKind::ChangedCounter,
+                "changed": self.update.changed,
+                "compared": self.update.compared,
+                "not_compared": self.update.not_compared,
+            },
         })
     }
 
@@ -249,6 +272,15 @@ impl Checked<'_> {
         for u in &listed.unread {
             writeln!(out, "{}", unread_line(&name, u))?;
         }
+        let kind = FindingKind::ChangedCounter;
+        for c in &self.update.changed {
+            let line = format!(
+                "{name}: {} [{kind}] {}",
+                kind.severity(),
+                crate::update::sentence(c)
+            );
+            put_line(out, &line)?;
+        }
         let dead = if self.eliminated.is_empty() {
             String::new()
         } else {
@@ -259,6 +291,19 @@ impl Checked<'_> {
         let mut tail = String::new();
         if !self.warnings.is_empty() {
             tail.push_str(&format!("; {} warning(s)", self.warnings.len()));
+        }
+        if !self.update.changed.is_empty() {
+            tail.push_str(&format!(
+                "; {} counter(s) the module prints otherwise",
+                self.update.changed.len()
+            ));
+        }
+        // Counted only when the module is found to be another release than the save's.
+        if !self.update.changed.is_empty() && self.update.not_compared > 0 {
+            tail.push_str(&format!(
+                "; {} counter(s) the module's setups do not hold, their values not compared",
+                self.update.not_compared
+            ));
         }
         if !listed.unread.is_empty() {
             let n = listed.unread.len();

@@ -16,6 +16,7 @@ mod pieces;
 mod progress;
 mod report;
 mod serve;
+mod update;
 
 use std::process::ExitCode;
 

@@ -260,6 +260,8 @@ kinds! {
     VersionUnchanged = "version-unchanged", Warning;
 
     // Information: as printed, nothing to do.
+    /// A counter of a saved game whose printed values the module it is checked with gives otherwise (a new release).
+    ChangedCounter = "changed-counter", Info;
     /// A number the text states that the lists cannot confirm: they stop short, are not printed, or are no list muster counts.
     CountIncomplete = "count-incomplete", Info;
     /// Where the printed order of battle, manifest, a scenario or a table stops short.

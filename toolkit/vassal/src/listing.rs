@@ -60,6 +60,10 @@ pub struct ListedPiece {
     /// players have changed them), when it has one and it is not empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strength: Option<String>,
+    /// The values its counter prints, as muster's modules record them: `Full_<value>` for
+    /// the front and `Reduced_<value>` for the back, by property name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub printed: BTreeMap<String, String>,
 }
 
 /// The property of the Text Label that shows the values a scenario starts a counter with.
@@ -246,6 +250,11 @@ pub fn listing(saved: &SavedGame, module: Option<&ModuleInfo>) -> Listing {
             index: hold.index,
             reduced,
             strength: piece.label_text(STRENGTH).filter(|s| !s.is_empty()),
+            printed: piece
+                .markers_starting("Full_")
+                .into_iter()
+                .chain(piece.markers_starting("Reduced_"))
+                .collect(),
         });
     }
     out.unread.extend(reader.unread);

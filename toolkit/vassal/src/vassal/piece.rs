@@ -499,7 +499,21 @@ impl Piece {
             .collect()
     }
 
-    /// The value of property marker `key`, if the piece has one.
+    /// Every property marker whose name starts with `prefix`, with its value, in the
+    /// piece's order.
+    pub fn markers_starting(&self, prefix: &str) -> Vec<(String, String)> {
+        self.traits
+            .iter()
+            .filter(|t| t.id() == "mark")
+            .filter_map(|t| {
+                let key = t.fields().first()?.clone();
+                let value = decode(&t.state, ',').into_iter().next().unwrap_or_default();
+                key.starts_with(prefix).then_some((key, value))
+            })
+            .collect()
+    }
+
+    /// The value of the marker (property) `key`, if the piece has one.
     pub fn marker(&self, key: &str) -> Option<String> {
         self.traits
             .iter()
