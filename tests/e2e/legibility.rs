@@ -101,7 +101,8 @@ fn bold_runs(pdf: &Path) -> Vec<(usize, f64, f64, f64, f64)> {
 /// descent as the embedded font states them.
 fn box_per_point(dir: &Path) -> f64 {
     let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="3in" height="1in" viewBox="0 0 288 96" font-family="Liberation Sans"><text x="10" y="60" font-size="13.3333">Calibration 10pt</text></svg>"#;
-    let pdf = muster_render::sheet::pdf(&[svg.to_string()], (3.0, 1.0)).unwrap();
+    let info = sheet::DocInfo::new("calibration", None);
+    let pdf = muster_render::sheet::pdf(&[svg.to_string()], (3.0, 1.0), &info).unwrap();
     let path = dir.join("calibration.pdf");
     std::fs::write(&path, pdf).unwrap();
     let w = words(&path);
@@ -221,13 +222,15 @@ fn pages_joined_from_their_own_pdfs_read_as_the_same_pages_drawn_in_one_document
         page("Third", "6"),
     ];
     let whole = dir.path().join("whole.pdf");
-    std::fs::write(&whole, sheet::pdf(&svgs, (4.0, 2.0)).unwrap()).unwrap();
+    let info = sheet::DocInfo::new("pages", None);
+    std::fs::write(&whole, sheet::pdf(&svgs, (4.0, 2.0), &info).unwrap()).unwrap();
+    let boxes = sheet::PrintBoxes::whole((4.0, 2.0));
     let pages: Vec<Vec<u8>> =
-        svgs.iter().map(|s| sheet::page_pdf(s, (4.0, 2.0)).unwrap()).collect();
-    let joined_bytes = sheet::join_pdf(&pages).unwrap();
+        svgs.iter().map(|s| sheet::page_pdf(s, (4.0, 2.0), &boxes).unwrap()).collect();
+    let joined_bytes = sheet::join_pdf(&pages, &info).unwrap();
     assert_eq!(
         joined_bytes,
-        sheet::join_pdf(&pages).unwrap(),
+        sheet::join_pdf(&pages, &info).unwrap(),
         "the same pages, the same bytes"
     );
     let joined = dir.path().join("joined.pdf");
@@ -241,6 +244,18 @@ fn pages_joined_from_their_own_pdfs_read_as_the_same_pages_drawn_in_one_document
     assert_eq!(read.len(), 9, "{read:?}");
     assert_eq!(read, expected);
     assert_eq!(bold_runs(&joined).len(), bold_runs(&whole).len());
-    // Each page's objects are copied, not drawn again: its streams are in the joined file.
-    assert!(joined_bytes.len() < pages.iter().map(Vec::len).sum::<usize>());
+    // Each page's objects are copied, not drawn again: its streams are in the joined file,
+    // which adds only the document's own parts (its output profile and metadata).
+    let document = muster_render::pdfx::SRGB_ICC.len() + 4096;
+    assert!(joined_bytes.len() < pages.iter().map(Vec::len).sum::<usize>() + document);
+    for page in &pages {
+        let from = page.windows(7).position(|w| w == b"stream\n").unwrap() + 7;
+        let to =
+            from + page[from..].windows(10).position(|w| w == b"\nendstream").unwrap();
+        let body = &page[from..to];
+        assert!(
+            joined_bytes.windows(body.len()).any(|w| w == body),
+            "a page's stream is not copied"
+        );
+    }
 }

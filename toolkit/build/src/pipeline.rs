@@ -339,7 +339,8 @@ impl Build {
         let whats_new = match &settings.since {
             Some(since) => {
                 let t = Instant::now();
-                let changes = stages::changes::write_changes(ctx, game, since)?;
+                let date = settings.counters.sheet_date;
+                let changes = stages::changes::write_changes(ctx, game, since, date)?;
                 report.stage_seconds.insert("changes".into(), t.elapsed().as_secs_f64());
                 changes
             }
@@ -416,6 +417,7 @@ impl Build {
                             &solutions,
                             settings.counters.sheet.counter_in,
                             whats_new.as_ref(),
+                            settings.counters.sheet_date,
                         )?;
                         Ok((module, t.elapsed().as_secs_f64()))
                     },

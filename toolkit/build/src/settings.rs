@@ -82,10 +82,20 @@ pub struct CounterOptions {
     ///
     /// Default: [`SheetOptions::default`] (5/8-inch counters on US Letter).
     pub sheet: SheetOptions,
+    /// The creation and modification date the print-sheet PDFs declare, in seconds since
+    /// 1970 (UTC): what `SOURCE_DATE_EPOCH` says, for the CLI.
+    ///
+    /// Default: none, 1980-01-01 ([`muster_render::pdfx::FIXED_DATE`]).
+    pub sheet_date: Option<u64>,
 }
 
 impl Default for CounterOptions {
     fn default() -> Self {
-        CounterOptions { dpi: 300, sheet_dpi: 150, sheet: SheetOptions::default() }
+        CounterOptions {
+            dpi: 300,
+            sheet_dpi: 150,
+            sheet: SheetOptions::default(),
+            sheet_date: None,
+        }
     }
 }

@@ -14,24 +14,39 @@ use crate::exit::Exit;
 use crate::out::{errln, outln};
 use crate::report::print_diagnostics;
 
-impl From<&CounterArgs> for CounterOptions {
-    fn from(args: &CounterArgs) -> Self {
-        CounterOptions {
-            dpi: args.dpi,
-            sheet_dpi: args.sheet_dpi,
-            sheet: muster_render::sheet::SheetOptions {
-                counter_in: args.counter_size,
-                page_in: args.sheet,
-                margin_in: args.margin,
-                spacing_in: args.spacing,
-                bleed_in: args.bleed,
-                shared_cuts: args.shared_cuts,
-                crop_marks: !args.no_crop_marks,
-                registration: args.registration.into(),
-                back_offset_in: args.back_offset,
-                fold: args.fold,
-            },
-        }
+/// The counter options the arguments ask for, the print sheets dated by
+/// `SOURCE_DATE_EPOCH` when it is set.
+fn counter_options(args: &CounterArgs) -> Result<CounterOptions> {
+    Ok(CounterOptions {
+        dpi: args.dpi,
+        sheet_dpi: args.sheet_dpi,
+        sheet: muster_render::sheet::SheetOptions {
+            counter_in: args.counter_size,
+            page_in: args.sheet,
+            margin_in: args.margin,
+            spacing_in: args.spacing,
+            bleed_in: args.bleed,
+            shared_cuts: args.shared_cuts,
+            crop_marks: !args.no_crop_marks,
+            registration: args.registration.into(),
+            back_offset_in: args.back_offset,
+            fold: args.fold,
+        },
+        sheet_date: source_date_epoch()?,
+    })
+}
+
+/// `SOURCE_DATE_EPOCH`, when set: seconds since 1970, up to the end of the year 9999.
+fn source_date_epoch() -> Result<Option<u64>> {
+    let Some(value) = std::env::var_os("SOURCE_DATE_EPOCH") else { return Ok(None) };
+    let text = value.to_string_lossy();
+    match text.trim().parse::<u64>() {
+        Ok(secs) if secs <= muster_render::pdfx::LAST_DATE => Ok(Some(secs)),
+        _ => anyhow::bail!(
+            "SOURCE_DATE_EPOCH is `{text}`, not a number of seconds since 1970 \
+             (from 0 to {}, the end of the year 9999)",
+            muster_render::pdfx::LAST_DATE
+        ),
     }
 }
 
@@ -55,7 +70,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                 out: g.out.clone(),
                 games: games.games.clone(),
                 map_dpi: *map_dpi,
-                counters: counters.into(),
+                counters: counter_options(counters)?,
                 strict: *strict,
                 since,
             })?;
@@ -126,7 +141,7 @@ pub fn run(cli: &Cli) -> Result<Exit> {
                 &muster_build::bench::BenchSettings {
                     sources: g.sources.clone(),
                     map_dpi: *map_dpi,
-                    counters: counters.into(),
+                    counters: counter_options(counters)?,
                     output,
                     scale: scale.map(|n| n as usize),
                 },

@@ -21,6 +21,7 @@ pub mod map;
 mod map_symbols;
 pub mod metrics;
 mod pdf_join;
+pub mod pdfx;
 pub mod png_bands;
 pub mod raster;
 pub mod sheet;

@@ -4,9 +4,14 @@
 //!
 //! It reads PDFs written with a classic cross-reference table and direct stream lengths,
 //! as [`crate::sheet::page_pdf`] writes them; anything else is an error, not a guess.
+//!
+//! The joined document is PDF/X-4 ([`crate::pdfx`]): its catalog holds the output intent
+//! and the XMP metadata, its trailer the information dictionary.
 
 use std::collections::BTreeMap;
 use std::io::Write;
+
+use crate::pdfx::{self, DocInfo};
 
 /// A PDF value: what an object holds, references kept apart so they can be renumbered.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,8 +39,9 @@ struct PagePdf {
     page: u32,
 }
 
-/// The first page of each of `pages` (one-page PDFs), in order, as one PDF.
-pub fn join(pages: &[Vec<u8>]) -> Result<Vec<u8>, String> {
+/// The first page of each of `pages` (one-page PDFs), in order, as one PDF that says
+/// `info` about itself.
+pub fn join(pages: &[Vec<u8>], info: &DocInfo) -> Result<Vec<u8>, String> {
     let read: Vec<PagePdf> = pages
         .iter()
         .enumerate()
@@ -51,7 +57,21 @@ pub fn join(pages: &[Vec<u8>]) -> Result<Vec<u8>, String> {
         reach(pdf, pdf.page, &mut order, &mut numbers, &mut next)?;
         plans.push((order, numbers));
     }
-    let mut out: Vec<u8> = b"%PDF-1.7\n%\x80\x80\x80\x80\n".to_vec();
+    // The metadata, the output profile and the information dictionary follow the pages.
+    let (metadata, icc, info_n) = (next, next + 1, next + 2);
+    next += 3;
+    // The document's id: a hash of what it is made of, so the same pages give the same
+    // bytes.
+    let mut hasher = blake3::Hasher::new();
+    for page in pages {
+        hasher.update(&(page.len() as u64).to_le_bytes());
+        hasher.update(page);
+    }
+    hasher.update(info.title.as_bytes());
+    hasher.update(&info.date.to_le_bytes());
+    let id = hasher.finalize().to_hex();
+    let id = &id.as_str()[..32];
+    let mut out: Vec<u8> = b"%PDF-1.6\n%\x80\x80\x80\x80\n".to_vec();
     let mut offsets: BTreeMap<u32, usize> = BTreeMap::new();
     let kids: Vec<String> = plans
         .iter()
@@ -67,7 +87,12 @@ pub fn join(pages: &[Vec<u8>]) -> Result<Vec<u8>, String> {
     )
     .map_err(|e| e.to_string())?;
     offsets.insert(2, out.len());
-    out.extend_from_slice(b"2 0 obj\n<</Type/Catalog/Pages 1 0 R>>\nendobj\n");
+    write!(
+        out,
+        "2 0 obj\n<</Type/Catalog/Pages 1 0 R/Metadata {metadata} 0 R/OutputIntents[{}]>>\nendobj\n",
+        pdfx::output_intent(icc)
+    )
+    .map_err(|e| e.to_string())?;
     for (pdf, (order, numbers)) in read.iter().zip(&plans) {
         for old in order {
             let object = &pdf.objects[old];
@@ -87,6 +112,22 @@ pub fn join(pages: &[Vec<u8>]) -> Result<Vec<u8>, String> {
             out.extend_from_slice(b"\nendobj\n");
         }
     }
+    let xmp = pdfx::xmp(info, id);
+    offsets.insert(metadata, out.len());
+    write!(
+        out,
+        "{metadata} 0 obj\n<</Type/Metadata/Subtype/XML/Length {}>>\nstream\n{xmp}\nendstream\nendobj\n",
+        xmp.len()
+    )
+    .map_err(|e| e.to_string())?;
+    offsets.insert(icc, out.len());
+    write!(out, "{icc} 0 obj\n{}\nstream\n", pdfx::icc_dict())
+        .map_err(|e| e.to_string())?;
+    out.extend_from_slice(pdfx::SRGB_ICC);
+    out.extend_from_slice(b"\nendstream\nendobj\n");
+    offsets.insert(info_n, out.len());
+    write!(out, "{info_n} 0 obj\n{}\nendobj\n", pdfx::info_dict(info))
+        .map_err(|e| e.to_string())?;
     let xref = out.len();
     let size = next;
     write!(out, "xref\n0 {size}\n0000000000 65535 f\r\n").map_err(|e| e.to_string())?;
@@ -94,12 +135,9 @@ pub fn join(pages: &[Vec<u8>]) -> Result<Vec<u8>, String> {
         let at = offsets.get(&n).ok_or_else(|| format!("object {n} was not written"))?;
         write!(out, "{at:010} 00000 n\r\n").map_err(|e| e.to_string())?;
     }
-    // The document's id: a hash of what it holds, so the same pages give the same bytes.
-    let id = blake3::hash(&out[..xref]).to_hex();
-    let id = &id.as_str()[..32];
     write!(
         out,
-        "trailer\n<</Size {size}/Root 2 0 R/ID[<{id}><{id}>]>>\nstartxref\n{xref}\n%%EOF\n"
+        "trailer\n<</Size {size}/Root 2 0 R/Info {info_n} 0 R/ID[<{id}><{id}>]>>\nstartxref\n{xref}\n%%EOF\n"
     )
     .map_err(|e| e.to_string())?;
     Ok(out)
@@ -478,8 +516,9 @@ mod tests {
 
     #[test]
     fn a_file_that_is_not_a_pdf_is_an_error() {
-        assert!(join(&[b"not a pdf".to_vec()]).is_err());
+        let info = DocInfo::new("x", None);
+        assert!(join(&[b"not a pdf".to_vec()], &info).is_err());
         let cut = b"%PDF-1.7\n1 0 obj\n<</Length 99>>\nstream\nab\nxref\n0 2\n0000000000 65535 f\r\n0000000009 00000 n\r\ntrailer\n<</Root 1 0 R>>\nstartxref\n41\n%%EOF";
-        assert!(join(&[cut.to_vec()]).is_err());
+        assert!(join(&[cut.to_vec()], &info).is_err());
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! [`layout`] is pure geometry (inches from the page's top-left corner), so tests can
 //! check that every back lands behind its front; [`page_svg`] draws a page and
-//! [`pdf`] writes pages to a PDF with the fonts embedded.
+//! [`pdf`] writes pages to a PDF/X-4 document with the fonts embedded, each page's trim
+//! and bleed given by [`print_boxes`].
 
 use std::fmt::Write;
 
@@ -11,6 +12,7 @@ use muster_model::{Game, Unit};
 
 use crate::counter::Face;
 use crate::face_arts::FaceArts;
+pub use crate::pdfx::DocInfo;
 use crate::svg::{esc, n};
 
 const PX: f64 = 96.0;
@@ -597,31 +599,104 @@ pub fn page_svg(
     s
 }
 
-/// Writes pages to a PDF: vector art, fonts subset and embedded, no timestamps (the same
-/// pages give the same bytes). The same as [`join_pdf`] of each page's [`page_pdf`].
-pub fn pdf(pages: &[String], page_in: (f64, f64)) -> Result<Vec<u8>, String> {
-    use rayon::prelude::*;
-
-    let pages = pages
-        .par_iter()
-        .map(|svg| page_pdf(svg, page_in))
-        .collect::<Result<Vec<_>, String>>()?;
-    join_pdf(&pages)
+/// The boxes a print shop reads on a page, in inches from its top-left corner.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrintBoxes {
+    /// Where the sheet is trimmed (PDF's TrimBox): around every cut line on the page.
+    pub trim: Rect,
+    /// How far the art runs past the trim (BleedBox): the trim grown by the bleed, inside
+    /// the page. Crop and registration marks lie outside it.
+    pub bleed: Rect,
 }
 
-/// One page as a PDF of its own (vector art, its fonts subset and embedded), to be joined
-/// with the others by [`join_pdf`]: a changed counter draws only its own page again.
-pub fn page_pdf(svg: &str, page_in: (f64, f64)) -> Result<Vec<u8>, String> {
-    use krilla::Document;
-    use krilla::geom::Size;
+impl PrintBoxes {
+    /// Trim and bleed both the whole page `page_in` (width, height).
+    pub fn whole(page_in: (f64, f64)) -> Self {
+        let page = Rect { x0: 0.0, y0: 0.0, x1: page_in.0, y1: page_in.1 };
+        PrintBoxes { trim: page, bleed: page }
+    }
+}
+
+/// The trim and bleed of a page: the trim around the cut squares of its counters, the
+/// bleed that grown by the bleed width, both kept inside the page; the whole page when
+/// it holds no counter.
+pub fn print_boxes(page: &Page, o: &SheetOptions) -> PrintBoxes {
+    let (pw, ph) = o.page_in;
+    if page.slots.is_empty() {
+        return PrintBoxes::whole(o.page_in);
+    }
+    let mut trim = Rect { x0: f64::MAX, y0: f64::MAX, x1: f64::MIN, y1: f64::MIN };
+    for s in &page.slots {
+        trim.x0 = trim.x0.min(s.x);
+        trim.y0 = trim.y0.min(s.y);
+        trim.x1 = trim.x1.max(s.x + o.counter_in);
+        trim.y1 = trim.y1.max(s.y + o.counter_in);
+    }
+    let inside = |r: Rect| Rect {
+        x0: r.x0.clamp(0.0, pw),
+        y0: r.y0.clamp(0.0, ph),
+        x1: r.x1.clamp(0.0, pw),
+        y1: r.y1.clamp(0.0, ph),
+    };
+    PrintBoxes { trim: inside(trim), bleed: inside(trim.grown(o.bleed_in)) }
+}
+
+/// Writes pages to a PDF/X-4 document: vector art, fonts subset and embedded, trim and
+/// bleed the whole page, the date `info` gives (the same pages give the same bytes). The
+/// same as [`join_pdf`] of each page's [`page_pdf`].
+pub fn pdf(
+    pages: &[String],
+    page_in: (f64, f64),
+    info: &DocInfo,
+) -> Result<Vec<u8>, String> {
+    use rayon::prelude::*;
+
+    let boxes = PrintBoxes::whole(page_in);
+    let pages = pages
+        .par_iter()
+        .map(|svg| page_pdf(svg, page_in, &boxes))
+        .collect::<Result<Vec<_>, String>>()?;
+    join_pdf(&pages, info)
+}
+
+/// One page as a PDF of its own (vector art, its fonts subset and embedded, its TrimBox
+/// and BleedBox from `boxes`), to be joined with the others by [`join_pdf`]: a changed
+/// counter draws only its own page again.
+pub fn page_pdf(
+    svg: &str,
+    page_in: (f64, f64),
+    boxes: &PrintBoxes,
+) -> Result<Vec<u8>, String> {
+    use krilla::configure::{ConfigurationBuilder, PdfVersion};
+    use krilla::geom::{Rect as PdfRect, Size};
     use krilla::page::PageSettings;
+    use krilla::{Document, SerializeSettings};
     use krilla_svg::{SurfaceExt, SvgSettings};
 
     let (w, h) = ((page_in.0 * 72.0) as f32, (page_in.1 * 72.0) as f32);
     let size = Size::from_wh(w, h).ok_or("bad page size")?;
+    // Points from the top-left corner, as krilla takes them.
+    let pt = |r: &Rect| {
+        PdfRect::from_ltrb(
+            (r.x0 * 72.0) as f32,
+            (r.y0 * 72.0) as f32,
+            (r.x1 * 72.0) as f32,
+            (r.y1 * 72.0) as f32,
+        )
+        .ok_or("bad trim or bleed box")
+    };
+    let settings = PageSettings::new(size)
+        .with_trim_box(Some(pt(&boxes.trim)?))
+        .with_bleed_box(Some(pt(&boxes.bleed)?));
     let tree = crate::raster::parse(svg).map_err(|e| e.to_string())?;
-    let mut doc = Document::new();
-    let mut page = doc.start_page_with(PageSettings::new(size));
+    // PDF/X-4 is a profile of PDF 1.6.
+    let configuration = ConfigurationBuilder::new()
+        .with_version(PdfVersion::Pdf16)
+        .finish()
+        .map_err(|e| format!("{e:?}"))?;
+    let mut doc =
+        Document::new_with(SerializeSettings { configuration, ..Default::default() });
+    let mut page = doc.start_page_with(settings);
     let mut surface = page.surface();
     surface.draw_svg(&tree, size, SvgSettings { embed_text: true, ..Default::default() });
     surface.finish();
@@ -629,11 +704,11 @@ pub fn page_pdf(svg: &str, page_in: (f64, f64)) -> Result<Vec<u8>, String> {
     doc.finish().map_err(|e| format!("{e:?}"))
 }
 
-/// The first page of each of `pages` (PDFs [`page_pdf`] wrote), in order, as one PDF. The
-/// pages' objects (content, fonts, images) are copied byte for byte, not drawn, decoded or
-/// compressed again.
-pub fn join_pdf(pages: &[Vec<u8>]) -> Result<Vec<u8>, String> {
-    crate::pdf_join::join(pages)
+/// The first page of each of `pages` (PDFs [`page_pdf`] wrote), in order, as one PDF/X-4
+/// document that says `info` about itself. The pages' objects (content, fonts, images)
+/// are copied byte for byte, not drawn, decoded or compressed again.
+pub fn join_pdf(pages: &[Vec<u8>], info: &DocInfo) -> Result<Vec<u8>, String> {
+    crate::pdf_join::join(pages, info)
 }
 
 #[cfg(test)]
@@ -721,6 +796,7 @@ mod tests {
                 for margin_in in [0.25, 0.5, 0.75] {
                     for (spacing_in, bleed_in, shared_cuts) in [
                         (0.0, 0.0625, false),
+                        (0.0, 0.125, false),
                         (0.1, 0.0625, false),
                         (0.0, 0.0, false),
                         (0.0, 0.0625, true),
@@ -779,6 +855,43 @@ mod tests {
         let pages = layout(&[2; 40], &o).unwrap();
         for page in &pages {
             assert!(page_geometry(page, &o, text).footer.is_some());
+        }
+    }
+
+    #[test]
+    fn marks_stay_outside_the_bleed_box_and_the_art_inside_it() {
+        for o in option_sets() {
+            let Ok(pages) = layout(&[2; 40], &o) else { continue };
+            for page in &pages {
+                let g = page_geometry(page, &o, "x");
+                let b = print_boxes(page, &o);
+                let (t, bl) = (b.trim, b.bleed);
+                assert!(bl.x0 >= 0.0 && bl.y0 >= 0.0);
+                assert!(bl.x1 <= o.page_in.0 && bl.y1 <= o.page_in.1);
+                for (a, r) in [(bl.x0, t.x0), (bl.y0, t.y0), (t.x1, bl.x1), (t.y1, bl.y1)]
+                {
+                    assert!((r - a - o.bleed_in).abs() < 1e-9, "{o:?}: {b:?}");
+                }
+                for m in g.mark_boxes(&o) {
+                    // The fold line crosses a folded page's trim on purpose.
+                    if g.fold.is_some_and(|x| m.x0 < x && x < m.x1) {
+                        continue;
+                    }
+                    assert!(!m.overlaps(&bl), "{o:?}: mark {m:?} in the bleed {bl:?}");
+                }
+                if let Some(f) = &g.footer {
+                    assert!(!f.bbox.overlaps(&bl), "{o:?}: footer in the bleed {bl:?}");
+                }
+                for v in &g.visible {
+                    assert!(
+                        v.x0 >= bl.x0 - 1e-9
+                            && v.y0 >= bl.y0 - 1e-9
+                            && v.x1 <= bl.x1 + 1e-9
+                            && v.y1 <= bl.y1 + 1e-9,
+                        "{o:?}: art {v:?} past the bleed {bl:?}"
+                    );
+                }
+            }
         }
     }
 

@@ -13,11 +13,14 @@ use crate::since::State;
 const SHEET_PX_PER_IN: f64 = 96.0;
 
 /// Writes what changed in `game` since the state `since`; returns the changes, or nothing
-/// when that state has no such game (then the files say the game is new).
+/// when that state has no such game (then the files say the game is new). The errata
+/// sheet is dated `date` (seconds since 1970, from `SOURCE_DATE_EPOCH`) or else as muster
+/// dates every PDF it writes.
 pub fn write_changes(
     ctx: &Context,
     game: &Game,
     since: &State,
+    date: Option<u64>,
 ) -> Result<Option<Changes>> {
     let folder = game.dir.file_name().map(|n| n.to_string_lossy().into_owned());
     let dir = ctx.out.join("dist").join(&game.id);
@@ -52,7 +55,9 @@ pub fn write_changes(
         f64::from(sheet.width) / SHEET_PX_PER_IN,
         f64::from(sheet.height) / SHEET_PX_PER_IN,
     );
-    let pdf = muster_render::sheet::page_pdf(&sheet.svg, size).map_err(|e| {
+    let info =
+        muster_render::pdfx::DocInfo::new(&format!("{}: errata", game.meta.title), date);
+    let pdf = muster_render::sheet::pdf(&[sheet.svg], size, &info).map_err(|e| {
         Error::new(ErrorKind::Render, format!("failed to draw the errata sheet ({e})"))
     })?;
     ctx.outputs.write(&dir.join("changes.pdf"), &pdf)?;

@@ -91,35 +91,7 @@ pub fn render_sheets(
     // The PDF, the sheet images and the contact sheet are independent: draw them at once.
     let (pdf, (pngs, contact)) = rayon::join(
         || -> Result<()> {
-            // Each page is a PDF of its own, kept in the cache: a changed counter draws
-            // only its page again, and the document joins them.
-            let page_key = |svg: &String| {
-                ctx.cache
-                    .key("pdf page")
-                    .part(&options.page_in.0.to_le_bytes())
-                    .part(&options.page_in.1.to_le_bytes())
-                    .part(svg.as_bytes())
-                    .finish()
-            };
-            let keys: Vec<_> = svgs.par_iter().map(page_key).collect();
-            let mut whole = ctx.cache.key("pdf");
-            for key in &keys {
-                whole.part(key.hex().as_bytes());
-            }
-            let failed = |e: String| {
-                Error::new(
-                    ErrorKind::Render,
-                    format!("failed to write the PDF sheets of {} ({e})", game.id),
-                )
-            };
-            let pdf = ctx.cache.joined(
-                &whole.finish(),
-                &format!("sheets.pdf of {}", game.id),
-                &keys,
-                |i| format!("page {} of sheets.pdf of {}", i + 1, game.id),
-                |i| sheet::page_pdf(&svgs[i], options.page_in).map_err(failed),
-                |pages| sheet::join_pdf(&pages).map_err(failed),
-            )?;
+            let pdf = sheets_pdf(ctx, game, args, &pages, &svgs)?;
             ctx.outputs.write(&pdf_path, &pdf)?;
             bar.step();
             Ok(())
@@ -207,6 +179,54 @@ pub fn render_sheets(
         png_pages: svgs.len(),
         contact_sheets,
     })
+}
+
+/// The print sheets' PDF, from each page's SVG: each page is a PDF of its own, kept in
+/// the cache, so a changed counter draws only its page again, and the document joins them.
+fn sheets_pdf(
+    ctx: &Context,
+    game: &Game,
+    args: &CounterOptions,
+    pages: &[sheet::Page],
+    svgs: &[String],
+) -> Result<Vec<u8>> {
+    let options = &args.sheet;
+    let boxes: Vec<sheet::PrintBoxes> =
+        pages.iter().map(|p| sheet::print_boxes(p, options)).collect();
+    let info = sheet::DocInfo::new(
+        &format!("{} — counter sheets", game.meta.title),
+        args.sheet_date,
+    );
+    let page_key = |(svg, b): (&String, &sheet::PrintBoxes)| {
+        let mut key = ctx.cache.key("pdf page");
+        key.part(&options.page_in.0.to_le_bytes()).part(&options.page_in.1.to_le_bytes());
+        for r in [b.trim, b.bleed] {
+            for v in [r.x0, r.y0, r.x1, r.y1] {
+                key.part(&v.to_le_bytes());
+            }
+        }
+        key.part(svg.as_bytes()).finish()
+    };
+    let keys: Vec<_> = svgs.par_iter().zip(&boxes).map(page_key).collect();
+    let mut whole = ctx.cache.key("pdf");
+    whole.part(info.title.as_bytes()).part(&info.date.to_le_bytes());
+    for key in &keys {
+        whole.part(key.hex().as_bytes());
+    }
+    let failed = |e: String| {
+        Error::new(
+            ErrorKind::Render,
+            format!("failed to write the PDF sheets of {} ({e})", game.id),
+        )
+    };
+    ctx.cache.joined(
+        &whole.finish(),
+        &format!("sheets.pdf of {}", game.id),
+        &keys,
+        |i| format!("page {} of sheets.pdf of {}", i + 1, game.id),
+        |i| sheet::page_pdf(&svgs[i], options.page_in, &boxes[i]).map_err(failed),
+        |pages| sheet::join_pdf(&pages, &info).map_err(failed),
+    )
 }
 
 /// Contact sheet resolution, in dots per inch.

@@ -30,10 +30,11 @@ pub fn write_module(
     solutions: &[Solution],
     counter_in: f64,
     whats_new: Option<&Changes>,
+    source_date: Option<u64>,
 ) -> Result<ModuleReport> {
     let last_release = release::last(ctx.out, &game.id);
     let version = &game.meta.module.version.v;
-    let released = release::date(last_release.as_ref(), version);
+    let released = release::date(last_release.as_ref(), version, source_date);
     let options = ModuleOptions { counter_in, arts, released: &released, whats_new };
     let bar = ctx.stage("module", 1);
     let dist = ctx.out.join("dist");

@@ -28,21 +28,18 @@ pub fn last(out: &Path, game: &str) -> Option<Release> {
 }
 
 /// The date of the release of `version`: the last release's when it had the same version,
-/// else the day `SOURCE_DATE_EPOCH` gives when it is set (as reproducible builds use it),
-/// else today (UTC).
-pub fn date(last: Option<&Release>, version: &str) -> String {
+/// else the day of `source_date` (seconds since 1970, from `SOURCE_DATE_EPOCH`, as
+/// reproducible builds use it) when it is given, else today (UTC).
+pub fn date(last: Option<&Release>, version: &str, source_date: Option<u64>) -> String {
     if let Some(last) = last.filter(|l| l.version == version) {
         return last.date.clone();
     }
-    let seconds = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.trim().parse::<i64>().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs() as i64)
-        });
-    day_of(seconds)
+    let seconds = source_date.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    });
+    day_of(i64::try_from(seconds).unwrap_or(i64::MAX))
 }
 
 /// What a build records, and whether its module changed under the last release's version.
@@ -160,8 +157,9 @@ mod tests {
     #[test]
     fn a_version_keeps_the_date_it_was_first_built() {
         let last = release("1.0.0", "a");
-        assert_eq!(date(Some(&last), "1.0.0"), "2026-01-02");
-        assert_ne!(date(Some(&last), "1.0.1"), "2026-01-02");
+        assert_eq!(date(Some(&last), "1.0.0", Some(0)), "2026-01-02");
+        assert_eq!(date(Some(&last), "1.0.1", Some(0)), "1970-01-01");
+        assert_ne!(date(Some(&last), "1.0.1", None), "2026-01-02");
     }
 
     #[test]
