@@ -85,7 +85,7 @@ pub struct CounterArgs {
     #[arg(long, default_value = "0", value_parser = parse_spacing)]
     pub spacing: f64,
     /// Art printed beyond each cut line, in inches (0 to 1/2).
-    #[arg(long, default_value = "1/16", value_parser = parse_bleed)]
+    #[arg(long, default_value = "1/8", value_parser = parse_bleed)]
     pub bleed: f64,
     /// Neighbouring counters share one cut line, with bleed only at the outer edge of the
     /// block (needs no spacing).

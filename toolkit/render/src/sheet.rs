@@ -40,7 +40,8 @@ pub struct SheetOptions {
     pub margin_in: f64,
     /// Gap between neighbouring counters' bleed areas. Default: 0.
     pub spacing_in: f64,
-    /// Art printed beyond the cut line on every side. Default: 0.0625 (1/16").
+    /// Art printed beyond the cut line on every side. Default: 0.125 (1/8", what print
+    /// shops ask for).
     pub bleed_in: f64,
     /// Neighbouring counters share one cut line (no gap, no double cuts); bleed is printed
     /// only at the outer edge of each page's block of counters. Default: false (every
@@ -63,7 +64,7 @@ impl Default for SheetOptions {
             page_in: (8.5, 11.0),
             margin_in: 0.5,
             spacing_in: 0.0,
-            bleed_in: 0.0625,
+            bleed_in: 0.125,
             shared_cuts: false,
             crop_marks: true,
             registration: Registration::Both,
@@ -893,6 +894,8 @@ mod tests {
                 }
             }
         }
+        // The default bleed is the 1/8 inch print shops ask for.
+        assert_eq!(SheetOptions::default().bleed_in, 0.125);
     }
 
     #[test]

@@ -21,8 +21,8 @@ fn seed_games() -> Vec<Game> {
     loaded.games
 }
 
-/// A bleed like the print sheets' (1/16 inch and the underlap, at 5/8 inch).
-const BLEED: f64 = 11.6;
+/// A bleed like the print sheets' (1/8 inch and the underlap, at 5/8 inch).
+const BLEED: f64 = 21.6;
 
 /// The counters' size, in inches.
 const SIZE: f64 = 0.625;
