@@ -26,6 +26,7 @@ mod mistakes;
 mod modules;
 mod pipes;
 mod play;
+mod print;
 mod printed_names;
 mod refresh;
 mod releases;
