@@ -415,9 +415,8 @@ impl Build {
                             arts,
                             &maps,
                             &solutions,
-                            settings.counters.sheet.counter_in,
+                            &settings.counters,
                             whats_new.as_ref(),
-                            settings.counters.sheet_date,
                         )?;
                         Ok((module, t.elapsed().as_secs_f64()))
                     },

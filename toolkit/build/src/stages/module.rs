@@ -17,21 +17,24 @@ use crate::cache::{Key, Picture};
 use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::last_archive::LastArchive;
 use crate::report::{LiveRulesReport, MapImage, ModuleReport, SetupReport};
+use crate::settings::CounterOptions;
 use crate::sync::lock;
 use crate::writeback::Streamed;
 
 /// Packages a game as `dist/<game>.vmod`, its browser table under `dist/<game>/web/`, and
-/// writes what each setup holds to `dist/<game>/module.json`.
+/// writes what each setup holds to `dist/<game>/module.json` and the release the module is
+/// to `dist/<game>/release.json` ([`release`]). `whats_new`, when the build was told the
+/// last release, fills the help's "What's new" page.
 pub fn write_module(
     ctx: &Context,
     game: &Game,
     arts: &FaceArts,
     maps: &[MapImage],
     solutions: &[Solution],
-    counter_in: f64,
+    counters: &CounterOptions,
     whats_new: Option<&Changes>,
-    source_date: Option<u64>,
 ) -> Result<ModuleReport> {
+    let (counter_in, source_date) = (counters.sheet.counter_in, counters.sheet_date);
     let last_release = release::last(ctx.out, &game.id);
     let version = &game.meta.module.version.v;
     let released = release::date(last_release.as_ref(), version, source_date);
