@@ -74,6 +74,19 @@ pub enum Resolved {
     },
 }
 
+impl Resolved {
+    /// The counter `u`, found under another printed name than its own.
+    fn printed_otherwise(u: &muster_model::Unit) -> Resolved {
+        Resolved::Unit {
+            id: u.id.clone(),
+            differs_from: Some(u.printed.v.clone()),
+            listed_under: None,
+            other_side: None,
+            by_type: None,
+        }
+    }
+}
+
 /// One printed item and what it refers to.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Resolution {
@@ -1063,13 +1076,7 @@ impl<'g> Resolver<'g> {
             .collect();
         let [u] = loose[..] else { return None };
         *used.entry(u.id.clone()).or_default() += read.item.count.unwrap_or(1);
-        Some(Resolved::Unit {
-            id: u.id.clone(),
-            differs_from: Some(u.printed.v.clone()),
-            listed_under: None,
-            other_side: None,
-            by_type: None,
-        })
+        Some(Resolved::printed_otherwise(u))
     }
 
     /// In a formation, a unit of the stated type that is the only one of its kind there
@@ -1094,13 +1101,7 @@ impl<'g> Resolver<'g> {
             .collect();
         let [u] = same[..] else { return None };
         *used.entry(u.id.clone()).or_default() += 1;
-        Some(Resolved::Unit {
-            id: u.id.clone(),
-            differs_from: Some(u.printed.v.clone()),
-            listed_under: None,
-            other_side: None,
-            by_type: None,
-        })
+        Some(Resolved::printed_otherwise(u))
     }
 
     /// A unit printed by its type word alone (`Col.`): the next counter of that type not
@@ -1157,13 +1158,7 @@ impl<'g> Resolver<'g> {
             .collect();
         let [u] = leaders[..] else { return None };
         *used.entry(u.id.clone()).or_default() += item.count.unwrap_or(1);
-        Some(Resolved::Unit {
-            id: u.id.clone(),
-            differs_from: Some(u.printed.v.clone()),
-            listed_under: None,
-            other_side: None,
-            by_type: None,
-        })
+        Some(Resolved::printed_otherwise(u))
     }
 
     /// The counters worth offering for a printed name that names none: those of the

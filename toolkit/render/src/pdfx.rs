@@ -50,7 +50,7 @@ fn producer() -> String {
 }
 
 /// Year, month, day, hour, minute and second of `secs` seconds since 1970 (UTC).
-fn civil(secs: u64) -> (u64, u64, u64, u64, u64, u64) {
+pub fn civil(secs: u64) -> (u64, u64, u64, u64, u64, u64) {
     let (days, rest) = (secs / 86_400, secs % 86_400);
     // Days to a civil date (the proleptic Gregorian calendar), in eras of 400 years
     // that start on 1 March.
@@ -107,23 +107,6 @@ fn pdf_text(s: &str) -> String {
     }
 }
 
-/// `s` with the characters XML reserves escaped (and control characters, which XML
-/// cannot hold, left out).
-fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The document information dictionary.
 pub(crate) fn info_dict(info: &DocInfo) -> String {
     let date = pdf_text(&pdf_date(info.date));
@@ -158,8 +141,8 @@ fn uuid(hex: &str) -> String {
 /// the document's `id` (32 hex digits) as its document and instance id.
 pub(crate) fn xmp(info: &DocInfo, id: &str) -> String {
     let date = xmp_date(info.date);
-    let producer = xml(&producer());
-    let title = xml(&info.title);
+    let producer = crate::svg::esc(&producer());
+    let title = crate::svg::esc(&info.title);
     let id = uuid(id);
     format!(
         r#"<?xpacket begin="{bom}" id="W5M0MpCehiHzreSzNTczkc9d"?>
@@ -213,7 +196,7 @@ mod tests {
     fn text_is_escaped_for_pdf_and_xml() {
         assert_eq!(pdf_text("a (b) \\"), "(a \\(b\\) \\\\)");
         assert_eq!(pdf_text("é"), "<FEFF00E9>");
-        assert_eq!(xml("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+        assert_eq!(crate::svg::esc("<a & \"b\">\u{7}"), "&lt;a &amp; &quot;b&quot;&gt;");
         let info = DocInfo::new("Oasis <1942> — counters", None);
         let x = xmp(&info, "0123456789abcdef0123456789abcdef");
         assert!(x.contains("Oasis &lt;1942&gt; — counters"));

@@ -39,7 +39,9 @@ fn hundredths(v: f64) -> Option<i64> {
     Some(x.round() as i64)
 }
 
-/// Escapes text for SVG content and attributes.
+/// Escapes text for XML content and attributes (SVG, XMP): the characters XML reserves
+/// escaped, and the control characters XML cannot hold (all but tab, line feed and
+/// carriage return) left out.
 pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -49,6 +51,8 @@ pub(crate) fn esc(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if c.is_control() => {}
             c => out.push(c),
         }
     }
