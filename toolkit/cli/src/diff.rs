@@ -48,11 +48,10 @@ pub fn run(
     format: Format,
 ) -> Result<Outcome> {
     let before = since::resolve(sources, old)?;
-    let after = match new {
-        Some(new) => since::resolve(sources, new)?,
-        None => since::resolve(sources, &sources.display().to_string())?,
-    };
-    let (Some(was), Some(is)) = (load(&before.dir, games)?, load(&after.dir, games)?)
+    // The sources as they are need no identity: only their folder is read.
+    let after = new.map(|new| since::resolve(sources, new)).transpose()?;
+    let after_dir = after.as_ref().map_or(sources, |s| s.dir.as_path());
+    let (Some(was), Some(is)) = (load(&before.dir, games)?, load(after_dir, games)?)
     else {
         return Ok(Outcome::Unusable);
     };
