@@ -140,3 +140,40 @@ fn decks_and_turns_are_read_and_what_is_not_is_a_warning_in_every_command() {
     assert_eq!(report["violations"], Value::Array(vec![]));
     assert_eq!(report["unread"][0]["id"], "NEWTHING");
 }
+
+#[test]
+fn a_save_read_with_another_module_says_so_in_its_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dist = built().join("dist");
+    let mut module =
+        Archive::open(std::fs::read(dist.join("gazala-1942.vmod")).unwrap()).unwrap();
+    let save = tmp.path().join("aida.vsav");
+    std::fs::write(&save, module.read("operation-aida.vsav").unwrap()).unwrap();
+    let save = save.to_str().unwrap();
+    let other = dist.join("dance-of-war.vmod");
+    let pieces = |module: &Path, format: &str| {
+        muster(
+            tmp.path(),
+            &["pieces", save, "--module", module.to_str().unwrap(), "--format", format],
+        )
+    };
+
+    let out = pieces(&other, "text");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let line = text.lines().nth(1).unwrap_or_default();
+    assert!(
+        line.contains(
+            "warning [other-module] the game was saved with the module `Gazala 1942`"
+        ) && line.contains(", not `Dance of War"),
+        "{text}"
+    );
+    let listed = json(&pieces(&other, "json"));
+    assert_eq!(listed[0]["warnings"][0]["kind"], "other-module", "{listed}");
+
+    // Read with its own module, nothing to say.
+    let out = pieces(&dist.join("gazala-1942.vmod"), "text");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(!text.contains("other-module"), "{text}");
+}

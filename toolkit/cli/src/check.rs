@@ -14,7 +14,7 @@ use muster_rules::Standing;
 use crate::args::Format;
 use crate::exit::Exit;
 use crate::pieces::{
-    module as open_module, put_line, read_limited, unread_json, unread_line,
+    module as open_module, other_module, put_line, read_limited, unread_json, unread_line,
 };
 
 /// Checks `save` with the checker and ruleset inside `module` (and, with `scenario`,
@@ -116,14 +116,7 @@ fn warnings(
             "the module's checker speaks interface 1: it takes every piece that carries a counter's id for that counter and sees only the hexes; rebuild the module with this muster to tell chits and cards from counters and to compare boxes and turns with the setup".to_string(),
         ));
     }
-    if let Some(name) = meta.module.as_ref().filter(|n| **n != module_name) {
-        let version =
-            meta.module_version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
-        warnings.push((
-            FindingKind::OtherModule,
-            format!("the game was saved with the module `{name}`{version}, not `{module_name}`"),
-        ));
-    }
+    warnings.extend(other_module(meta, module_name));
     for u in &report.unknown_units {
         // Where the piece stands, so that a player finds the counter a release removed or
         // renamed.

@@ -103,10 +103,26 @@ pub fn put_line(out: &mut impl Write, line: &str) -> std::io::Result<()> {
     writeln!(out, "{}", printable(line))
 }
 
+/// The warning `other-module` when the save names a module other than `module_name`: its
+/// pieces are read, and named, by the module given, which may place them otherwise.
+pub fn other_module(meta: &SaveMeta, module_name: &str) -> Option<(FindingKind, String)> {
+    let name = meta.module.as_ref().filter(|n| *n != module_name)?;
+    let version =
+        meta.module_version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+    Some((
+        FindingKind::OtherModule,
+        format!(
+            "the game was saved with the module `{name}`{version}, not `{module_name}`"
+        ),
+    ))
+}
+
 struct Report {
     name: String,
     listing: Listing,
     meta: SaveMeta,
+    /// Warnings about the save as a whole (`other-module`).
+    warnings: Vec<(FindingKind, String)>,
 }
 
 /// Lists pieces; exit 2 when a file cannot be read, 1 when an entry could not be read.
@@ -129,17 +145,26 @@ pub fn run(file: &Path, module_path: Option<&Path>, format: Format) -> Result<Ex
                 read.insert(setup.clone(), (listing(&saved, Some(&m.info)), meta));
             }
             let (listing, meta) = read[&setup].clone();
-            reports.push(Report { name: format!("{name} ({setup})"), listing, meta });
+            // A module's own setups belong to it, whatever name they were saved under.
+            reports.push(Report {
+                name: format!("{name} ({setup})"),
+                listing,
+                meta,
+                warnings: Vec::new(),
+            });
         }
         return print(&reports, m.ruleset.as_ref(), format);
     }
     let m = module_path.map(module).transpose()?;
     let (saved, meta) = read_save(read_limited(file)?)
         .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let warnings =
+        m.as_ref().and_then(|m| other_module(&meta, &m.info.name)).into_iter().collect();
     reports.push(Report {
         name: file.display().to_string(),
         listing: listing(&saved, m.as_ref().map(|m| &m.info)),
         meta,
+        warnings,
     });
     print(&reports, m.as_ref().and_then(|m| m.ruleset.as_ref()), format)
 }
@@ -149,7 +174,8 @@ fn print(
     ruleset: Option<&RulesetDoc>,
     format: Format,
 ) -> Result<Exit> {
-    let bad = reports.iter().any(|r| !r.listing.unread.is_empty());
+    let bad =
+        reports.iter().any(|r| !r.listing.unread.is_empty() || !r.warnings.is_empty());
     let mut out = std::io::stdout().lock();
     if format == Format::Json {
         let json: Vec<Value> = reports
@@ -174,6 +200,7 @@ fn print(
                     "turns": r.listing.turns,
                     "facts": r.listing.facts,
                     "unread": r.listing.unread.iter().map(unread_json).collect::<Vec<_>>(),
+                    "warnings": r.warnings.iter().map(|(k, w)| json!({"kind": k, "severity": k.severity(), "message": w})).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -189,6 +216,10 @@ fn print(
                 l.decks.len()
             );
             put_line(&mut out, &head)?;
+            for (kind, message) in &r.warnings {
+                let line = format!("{}: {} [{kind}] {message}", r.name, kind.severity());
+                put_line(&mut out, &line)?;
+            }
             for p in &l.pieces {
                 let mut notes = Vec::new();
                 if let Some(d) = &p.deck {
