@@ -22,6 +22,7 @@ mod inputs;
 mod legibility;
 mod live_rules;
 mod maps;
+mod migrate;
 mod mistakes;
 mod modules;
 mod pipes;

@@ -81,6 +81,7 @@ import VASSAL.tools.menu.MenuManager;
  *   --turns N            press the turn tracker's Next button N times
  *   --refresh            File > Refresh Counters with "refresh pieces" on (GameRefresher, as its
  *                        dialog runs it), matching saved pieces to palette slots by gpid only
+ *   --refresh-named      the same with "use layer names" and "use label names" on too
  *   --screenshot OUT.png the module's windows as the X server shows them
  *
  * usage: MusterPlay --json OUT.json MODULE.vmod [--setup FILE.vsav | SAVE.vsav] ACTIONS...
@@ -99,7 +100,7 @@ public class MusterPlay {
       final String a = args[i];
       if ("--json".equals(a)) jsonPath = args[++i];
       else if ("--setup".equals(a)) setupFile = args[++i];
-      else if ("--chart".equals(a) || "--docs".equals(a) || "--refresh".equals(a)) todo.add(new String[]{a, ""});
+      else if ("--chart".equals(a) || "--docs".equals(a) || "--refresh".equals(a) || "--refresh-named".equals(a)) todo.add(new String[]{a, ""});
       else if (a.startsWith("--")) todo.add(new String[]{a, args[++i]});
       else if (module == null) module = new File(a);
       else save = new File(a);
@@ -255,7 +256,8 @@ public class MusterPlay {
       break;
     }
     case "--turns": turns(gm, Integer.parseInt(arg), r); break;
-    case "--refresh": refresh(gm, r); break;
+    case "--refresh": refresh(gm, r, Set.of(GameRefresher.REFRESH_PIECES)); break;
+    case "--refresh-named": refresh(gm, r, Set.of(GameRefresher.REFRESH_PIECES, GameRefresher.USE_LAYER_NAME, GameRefresher.USE_LABELER_NAME)); break;
     case "--screenshot": break;
     default: throw new IllegalArgumentException("unknown action " + action);
     }
@@ -521,11 +523,11 @@ public class MusterPlay {
   }
 
   /** File > Refresh Counters, as its dialog runs it, with "refresh pieces" on and nothing else. */
-  static void refresh(GameModule gm, LinkedHashMap<String, Object> r) throws Exception {
+  static void refresh(GameModule gm, LinkedHashMap<String, Object> r, Set<String> options) throws Exception {
     final java.util.Map<String, String> before = identities(gm);
     final GameRefresher refresher = new GameRefresher(gm);
     Command command = new NullCommand();
-    refresher.execute(Set.of(GameRefresher.REFRESH_PIECES), command);
+    refresher.execute(options, command);
     gm.sendAndLog(command);
     for (final String f : new String[]{"totalCount", "updatedCount", "notFoundCount"}) {
       final Field field = GameRefresher.class.getDeclaredField(f);

@@ -355,6 +355,22 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Carry a saved game to another release of its module, as VASSAL's Refresh Counters
+    /// does: every piece made anew from the module's palette, keeping where it is, its
+    /// stack and its state.
+    Migrate {
+        /// The saved game (`.vsav`).
+        save: PathBuf,
+        /// The module of the new release (`.vmod`).
+        #[arg(long)]
+        module: PathBuf,
+        /// Where to write the carried game (never over the saved game itself).
+        #[arg(long)]
+        out: PathBuf,
+        /// Output format of the report.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Serve the browser tables of built games on localhost.
     Serve {
         /// The game whose table `/` opens (default: the first built).

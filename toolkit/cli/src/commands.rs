@@ -171,6 +171,9 @@ pub fn run(cli: &Cli) -> Result<Exit> {
         Command::Pieces { file, module, format } => {
             crate::pieces::run(file, module.as_deref(), *format)
         }
+        Command::Migrate { save, module, out, format } => {
+            crate::migrate::run(save, module, out, *format)
+        }
     }
 }
 

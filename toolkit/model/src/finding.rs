@@ -258,6 +258,10 @@ kinds! {
     OldChecker = "old-checker", Warning;
     /// A module whose content changed since its version was first built, its version unchanged.
     VersionUnchanged = "version-unchanged", Warning;
+    /// A piece of a saved game carried to a new release whose palette has no slot of its gpid: it stays as it was saved.
+    PieceNotInModule = "piece-not-in-module", Warning;
+    /// A trait of a piece carried to a new release that the release defines otherwise, with no layer or label name to match it by: it starts as the release defines it.
+    StateReset = "state-reset", Warning;
 
     // Information: as printed, nothing to do.
     /// A counter of a saved game whose printed values the module it is checked with gives otherwise (a new release).

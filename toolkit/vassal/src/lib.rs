@@ -10,6 +10,7 @@ mod entry_rules;
 mod growth;
 pub mod hostile;
 pub mod listing;
+pub mod palette;
 pub mod printable;
 pub mod read;
 pub mod vassal;

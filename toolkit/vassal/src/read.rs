@@ -213,16 +213,21 @@ fn parse_path(s: &str) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// Reads a module's buildFile: maps, boards (sizes from their images), zones and setups.
-pub fn read_module(archive: &mut Archive) -> Result<ModuleInfo, ReadError> {
+/// The text of a module's buildFile (`buildFile.xml`, or `buildFile` as VASSAL before
+/// 3.5 names it).
+pub fn build_file_text(archive: &mut Archive) -> Result<String, ReadError> {
     let name =
         if archive.contains("buildFile.xml") { "buildFile.xml" } else { "buildFile" };
     if !archive.contains(name) {
         return Err(ReadError("the module has no buildFile.xml".into()));
     }
     let bytes = archive.read(name).map_err(err)?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| ReadError("buildFile.xml is not UTF-8".into()))?;
+    String::from_utf8(bytes).map_err(|_| ReadError(format!("{name} is not UTF-8")))
+}
+
+/// Reads a module's buildFile: maps, boards (sizes from their images), zones and setups.
+pub fn read_module(archive: &mut Archive) -> Result<ModuleInfo, ReadError> {
+    let text = build_file_text(archive)?;
     let doc = roxmltree::Document::parse(&text)
         .map_err(|e| ReadError(format!("buildFile.xml: {e}")))?;
     let root = doc.root_element();

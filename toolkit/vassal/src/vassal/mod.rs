@@ -2,6 +2,7 @@
 
 pub mod deck;
 pub mod encoder;
+pub mod migrate;
 pub mod piece;
 pub mod restore;
 pub mod save;
