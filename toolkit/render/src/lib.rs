@@ -19,6 +19,7 @@ pub mod fonts;
 mod legend;
 pub mod map;
 mod map_symbols;
+pub mod markup;
 pub mod metrics;
 mod pdf_join;
 pub mod pdfx;

@@ -39,24 +39,9 @@ fn hundredths(v: f64) -> Option<i64> {
     Some(x.round() as i64)
 }
 
-/// Escapes text for XML content and attributes (SVG, XMP): the characters XML reserves
-/// escaped, and the control characters XML cannot hold (all but tab, line feed and
-/// carriage return) left out.
+/// Escapes text for XML content and attributes (SVG, XMP): [`crate::markup::attribute`].
 pub(crate) fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
+    crate::markup::attribute(s)
 }
 
 /// Bytes as a `data:` URL of the given media type (base64).

@@ -11,6 +11,7 @@ use super::{Context, pixels};
 use crate::error::{Error, ErrorKind, Result};
 use crate::report::CounterImages;
 use crate::settings::CounterOptions;
+use muster_render::markup::text as escape;
 
 /// The counter sides [`render_sides`] drew.
 #[derive(Debug, Clone, Copy)]
@@ -333,8 +334,4 @@ fn contact_bands(
         bands.push((band(chh, &s), 0.95));
     }
     bands
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }

@@ -15,6 +15,7 @@ use super::dead_piles::DeadPiles;
 use super::keys;
 use super::live_rules::{CHECK_BUTTON, END_SETUP, LiveRules};
 use crate::vassal::xml::Element;
+use muster_render::markup::text as esc;
 
 /// The page on playing the module, inside the archive.
 pub const MODULE_HELP: &str = "help/module.html";
@@ -100,10 +101,6 @@ fn help_file(entry: &str, title: &str) -> Element {
 /// The shipped documents as archive entries.
 pub fn document_files(game: &Game) -> BTreeMap<String, Vec<u8>> {
     game.documents.iter().map(|d| (document_entry(&d.file), d.bytes.clone())).collect()
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// The page on what changed since the last release (HTML that VASSAL's help window

@@ -1,6 +1,7 @@
 //! The table beside the map: holding boxes for reinforcements, groups and unplaced counters,
 //! and the places where decks and chit cups stand, drawn as one board image.
 
+use muster_render::markup::text as esc;
 use std::fmt::Write;
 
 /// A labelled rectangle on the table board, in pixels.
@@ -73,10 +74,6 @@ pub fn layout(boxes: &[String], decks: &[String], counter_px: u32) -> Table {
         boxes: boxes.to_vec(),
         decks: decks.to_vec(),
     }
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// The table board as SVG, one pixel per user unit.

@@ -129,7 +129,9 @@ pub fn files(
     out.insert("checker.wasm".into(), crate::CHECKER_WASM.to_vec());
     out.insert(
         "index.html".into(),
-        INDEX.replace("{{title}}", &xml_escape(&game.meta.title)).into_bytes(),
+        INDEX
+            .replace("{{title}}", &crate::vassal::xml::escape(&game.meta.title, true))
+            .into_bytes(),
     );
     out.insert("table.js".into(), SCRIPT.as_bytes().to_vec());
     Ok(web)
@@ -159,8 +161,4 @@ fn counter(s: &Slot) -> Option<Counter> {
         front: format!("images/{front}"),
         back: images.get(1).map(|b| format!("images/{b}")),
     })
-}
-
-fn xml_escape(s: &str) -> String {
-    crate::vassal::xml::escape(s, true)
 }
