@@ -25,6 +25,7 @@ mod maps;
 mod migrate;
 mod mistakes;
 mod modules;
+mod msrv;
 mod pipes;
 mod play;
 mod print;
