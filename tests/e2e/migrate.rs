@@ -12,21 +12,11 @@ use muster_package::vassal::piece::{Piece, Position, Trait};
 use serde_json::Value;
 
 use crate::refresh::releases;
-use crate::saves::extended;
+use crate::saves::{extended, json};
 use crate::util::muster;
 
 /// The unit the in-progress game moves and flips.
 const UNIT: &str = "xx-it-corps-1-132-t";
-
-fn json(out: &std::process::Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
 
 fn migrate(dir: &Path, save: &Path, module: &Path, out: &Path) -> std::process::Output {
     muster(

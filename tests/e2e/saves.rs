@@ -51,7 +51,8 @@ pub(crate) fn extended(
     path
 }
 
-fn json(out: &std::process::Output) -> Value {
+/// A command's standard output as JSON; the output and errors in the failure otherwise.
+pub(crate) fn json(out: &std::process::Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "{e}: {}{}",
