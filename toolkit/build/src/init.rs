@@ -34,6 +34,22 @@ fn valid_id(id: &str) -> bool {
 /// that cannot name a folder and a folder that already exists; the folder appears whole
 /// or not at all (it is written under a temporary name and renamed).
 pub fn init(sources: &Path, id: &str) -> Result<Vec<PathBuf>> {
+    let files: Vec<(String, Vec<u8>)> = TEMPLATE
+        .iter()
+        .map(|(name, text)| (name.to_string(), text.replace("{{id}}", id).into_bytes()))
+        .collect();
+    write_new_game(sources, id, &files)
+}
+
+/// Writes `files` (paths relative to the game folder, and their bytes) as the new game
+/// folder `<sources>/<id>/` and returns the paths written. Refuses an id that cannot name
+/// a folder, a path that would leave the folder, and a folder that already exists; the
+/// folder appears whole or not at all (it is written under a temporary name and renamed).
+pub fn write_new_game(
+    sources: &Path,
+    id: &str,
+    files: &[(String, Vec<u8>)],
+) -> Result<Vec<PathBuf>> {
     if !valid_id(id) {
         return Err(Error::new(
             ErrorKind::Sources,
@@ -42,12 +58,20 @@ pub fn init(sources: &Path, id: &str) -> Result<Vec<PathBuf>> {
             ),
         ));
     }
+    if let Some((name, _)) = files.iter().find(|(name, _)| !inside(name)) {
+        return Err(Error::new(
+            ErrorKind::Sources,
+            format!(
+                "`{name}` is not a path inside a game folder (expected a relative path without `..`)"
+            ),
+        ));
+    }
     let dir = sources.join(id);
     if fs::symlink_metadata(&dir).is_ok() {
         return Err(Error::new(
             ErrorKind::Sources,
             format!(
-                "{} already exists; muster init writes only a new folder (choose another id or remove it)",
+                "{} already exists; muster writes a game only into a new folder (choose another id or remove it)",
                 dir.display()
             ),
         ));
@@ -60,13 +84,13 @@ pub fn init(sources: &Path, id: &str) -> Result<Vec<PathBuf>> {
         .tempdir_in(sources)
         .io(|| format!("failed to create a temporary folder in {}", sources.display()))?;
     let mut written = Vec::new();
-    for (name, text) in TEMPLATE {
+    for (name, bytes) in files {
         let path = staging.path().join(name);
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent)
                 .io(|| format!("failed to create {}", parent.display()))?;
         }
-        fs::write(&path, text.replace("{{id}}", id))
+        fs::write(&path, bytes)
             .io(|| format!("failed to write {}", dir.join(name).display()))?;
         written.push(dir.join(name));
     }
@@ -76,6 +100,13 @@ pub fn init(sources: &Path, id: &str) -> Result<Vec<PathBuf>> {
         Error::with_source(ErrorKind::Io, format!("failed to write {}", dir.display()), e)
     })?;
     Ok(written)
+}
+
+/// Whether `name` is a relative path that stays inside the folder it is joined to.
+fn inside(name: &str) -> bool {
+    let path = Path::new(name);
+    !name.is_empty()
+        && path.components().all(|c| matches!(c, std::path::Component::Normal(_)))
 }
 
 #[cfg(test)]

@@ -343,6 +343,19 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Write a new game folder under --sources from an existing VASSAL module: counters
+    /// with its art, its hex map, formations, scenarios from its predefined setups and its
+    /// charts; list every component it could not carry.
+    Import {
+        /// The module (`.vmod`).
+        module: PathBuf,
+        /// The game id, which names the new folder (`my-game`).
+        #[arg(long, short = 'g')]
+        game: String,
+        /// Output format of the report.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// List the pieces of a module's predefined setups, or of a saved game, with their map
     /// and location name.
     Pieces {

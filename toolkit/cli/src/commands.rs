@@ -168,6 +168,9 @@ pub fn run(cli: &Cli) -> Result<Exit> {
         Command::Serve { game, port } => {
             crate::serve::run(&g.out, game.as_deref(), *port)
         }
+        Command::Import { module, game, format } => {
+            crate::import::run(g, module, game, *format)
+        }
         Command::Pieces { file, module, format } => {
             crate::pieces::run(file, module.as_deref(), *format)
         }

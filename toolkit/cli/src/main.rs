@@ -11,6 +11,7 @@ mod check;
 mod commands;
 mod diff;
 mod exit;
+mod import;
 mod migrate;
 mod out;
 mod pieces;
