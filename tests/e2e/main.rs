@@ -16,6 +16,7 @@ mod findings;
 mod hardening;
 mod hostile_archives;
 mod hostile_saves;
+mod import;
 mod incremental;
 mod init;
 mod inputs;

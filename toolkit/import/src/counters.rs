@@ -26,6 +26,9 @@ const KNOWN_MARKERS: [&str; 10] = [
     "Steps",
 ];
 
+/// Values of one side: value id and value, in the piece's order.
+pub type Values = Vec<(String, String)>;
+
 /// A counter read from a palette piece.
 #[derive(Debug, Clone, Default)]
 pub struct Counter {
@@ -60,8 +63,12 @@ pub struct Counter {
     pub back: Vec<(String, String)>,
     /// Steps, when a property states them.
     pub steps: Option<String>,
-    /// Fields that are guessed, with the reason.
+    /// Fields of the counter that are guessed, with the reason.
     pub assumed: Vec<(String, String)>,
+    /// What is guessed of its formation (its folder standing for it, its side), with why.
+    pub formation_assumed: Vec<String>,
+    /// Why it has no values, when it has none.
+    pub note: Option<String>,
 }
 
 /// A lowercase id from a name: letters and digits, other runs as one hyphen.
@@ -163,7 +170,7 @@ fn images(slot: &Slot, report: &mut Report) -> (Option<String>, Option<String>, 
 
 /// Values from properties: `Full_x`/`Reduced_x` markers (modules muster built), or any
 /// other marker whose value is a number, read as a front value named after it.
-fn values(piece: &Piece) -> (Vec<(String, String)>, Vec<(String, String)>) {
+fn values(piece: &Piece) -> (Values, Values) {
     let front = piece.markers_starting("Full_");
     let back = piece.markers_starting("Reduced_");
     if !front.is_empty() {
@@ -240,7 +247,9 @@ pub fn counter(slot: &Slot, sides: &[(String, String)], report: &mut Report) -> 
         Some(f) => c.formation = f,
         None => {
             c.formation = slug(&folder);
-            c.assumed.push(("formation".into(), format!("no property names its formation; the palette folder {folder:?} stands for it")));
+            c.formation_assumed.push(format!(
+                "no property names the formation; the palette folder {folder:?} stands for it"
+            ));
         }
     }
     match (piece.marker("Side").filter(|s| !s.is_empty()), side_of_folders(slot, sides)) {
@@ -257,16 +266,15 @@ pub fn counter(slot: &Slot, sides: &[(String, String)], report: &mut Report) -> 
                 .first()
                 .cloned()
                 .unwrap_or_else(|| ("side-a".into(), "Side A".into()));
-            c.assumed.push(("side".into(), format!("neither a property nor a palette folder names its side; {name} is a guess")));
+            c.formation_assumed.push(format!(
+                "neither a property nor a palette folder names the side; {name} is a guess"
+            ));
             c.side = id;
             c.side_name = name;
         }
     }
     if c.front.is_empty() {
-        c.assumed.push((
-            "front".into(),
-            "the piece states no values in its properties".into(),
-        ));
+        c.note = Some("the module's piece states no values in its properties".into());
     }
     for p in &slot.traits {
         let id = p.item.id();

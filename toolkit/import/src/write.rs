@@ -231,9 +231,21 @@ pub fn oob(counters: &[Counter]) -> String {
     for (id, printed, side, nat) in unique(counters.iter().map(|c| {
         (c.formation.clone(), c.formation_printed.clone(), c.side.clone(), nationality(c))
     })) {
+        let mut reasons = unique(
+            counters
+                .iter()
+                .filter(|c| c.formation == id)
+                .flat_map(|c| c.formation_assumed.iter().cloned()),
+        );
+        reasons.push("the module states no size for its palette folders".into());
+        let why = if reasons.len() == 1 {
+            "{size: \"the module states no size for its palette folders\"}".to_string()
+        } else {
+            q(&reasons.join("; "))
+        };
         let _ = writeln!(
             s,
-            "  - {{id: {id}, printed: {}, side: {side}, nationality: {nat}, size: formation, assumed: {{size: \"the module states no size for its folders\"}}}}",
+            "  - {{id: {id}, printed: {}, side: {side}, nationality: {nat}, size: formation, assumed: {why}}}",
             q(&printed)
         );
     }
@@ -293,6 +305,9 @@ fn counter_line(c: &Counter) -> String {
         .collect();
     if !art.is_empty() {
         let _ = write!(s, ", art: {{{}}}", art.join(", "));
+    }
+    if let Some(n) = &c.note {
+        let _ = write!(s, ", note: {}", q(n));
     }
     let mut fields = c.assumed.clone();
     if c.unit_type.is_none() {
