@@ -211,8 +211,11 @@ impl VassalGrid {
         }
         let (column, mut row) =
             if self.sideways { (vertical, horizontal) } else { (horizontal, vertical) };
+        // VASSAL counts the odd columns one further along the row axis, back down when
+        // that axis descends (hDescend when sideways, vDescend otherwise).
+        let row_descends = if self.sideways { self.h_descend } else { self.v_descend };
         if self.stagger && nx % 2 != 0 {
-            row += if self.v_descend { -1 } else { 1 };
+            row += if row_descends { -1 } else { 1 };
         }
         let c = name(column + self.h_off, self.h_type, self.h_leading);
         let r = name(row + self.v_off, self.v_type, self.v_leading);
@@ -352,5 +355,42 @@ mod tests {
                 check(&board, 72.0);
             }
         }
+    }
+
+    /// `HexGridNumbering.getRow`: on a sideways grid the staggered odd columns count one
+    /// further along the row axis unless *that* axis (hDescend) descends; vDescend says
+    /// nothing of it.
+    #[test]
+    fn staggered_sideways_grids_count_odd_columns_as_vassal_does() {
+        let g = VassalGrid {
+            sideways: true,
+            x0: 21,
+            y0: 24,
+            dx: 97.72,
+            dy: 112.4,
+            first: 'H',
+            sep: String::new(),
+            h_leading: 1,
+            v_leading: 1,
+            h_off: 0,
+            v_off: 0,
+            h_descend: false,
+            v_descend: true,
+            h_type: 'N',
+            v_type: 'N',
+            stagger: true,
+            location_format: "$gridLocation$".into(),
+        };
+        let (w, h) = (3069.0, 1726.0);
+        // Raw column 1 (the second line down), raw row 2: the row counts 3, not 1.
+        let (x, y) = (24.0 + 112.4 * 2.0 + 56.2, 21.0 + 97.72);
+        let max_v = (h / g.dx + 0.5).floor() as i64;
+        assert_eq!(g.location_name(x, y, w, h), format!("{:02}03", max_v - 1));
+        let descending = VassalGrid { h_descend: true, ..g.clone() };
+        let max_h = (w / g.dy + 0.5).floor() as i64;
+        assert_eq!(
+            descending.location_name(x, y, w, h),
+            format!("{:02}{:02}", max_v - 1, max_h - 2 - 1)
+        );
     }
 }

@@ -82,11 +82,7 @@ pub fn slug(name: &str) -> String {
         }
     }
     let out = out.trim_end_matches('-').to_string();
-    match out.chars().next() {
-        Some(c) if c.is_ascii_lowercase() => out,
-        Some(_) => format!("x-{out}"),
-        None => "unnamed".into(),
-    }
+    if out.is_empty() { "unnamed".into() } else { out }
 }
 
 /// The piece's name as a player sees it: a BasicName trait's, else the BasicPiece's.
@@ -234,16 +230,23 @@ pub fn counter(slot: &Slot, sides: &[(String, String)], report: &mut Report) -> 
     c.front = front;
     c.back = back;
     c.steps = piece.marker("Steps").filter(|s| !s.is_empty());
-    c.nationality = piece.marker("Nationality").filter(|s| !s.is_empty());
-    c.size = piece.marker("Size").filter(|s| !s.is_empty());
-    c.unit_type = piece.marker("Type").filter(|s| !s.is_empty()).map(|t| {
+    let id =
+        |key: &str| piece.marker(key).filter(|s| !s.trim().is_empty()).map(|s| slug(&s));
+    c.nationality = id("Nationality");
+    c.size = id("Size");
+    c.unit_type = id("Type").map(|t| {
         let name = piece.marker("TypeName").unwrap_or_else(|| t.clone());
-        let category = piece.marker("Category").unwrap_or_else(|| "combat".into());
+        let category = piece
+            .marker("Category")
+            .filter(|c| {
+                ["combat", "hq", "supply", "leader", "marker"].contains(&c.as_str())
+            })
+            .unwrap_or_else(|| "combat".into());
         (t, name, category)
     });
     let folder = slot.folders.last().cloned().unwrap_or_else(|| "Pieces".into());
     c.formation_printed = folder.clone();
-    match piece.marker("Formation").filter(|f| !f.is_empty()) {
+    match id("Formation") {
         Some(f) => c.formation = f,
         None => {
             c.formation = slug(&folder);
@@ -252,10 +255,13 @@ pub fn counter(slot: &Slot, sides: &[(String, String)], report: &mut Report) -> 
             ));
         }
     }
-    match (piece.marker("Side").filter(|s| !s.is_empty()), side_of_folders(slot, sides)) {
+    match (
+        piece.marker("Side").filter(|s| !s.trim().is_empty()),
+        side_of_folders(slot, sides),
+    ) {
         (Some(s), _) => {
             c.side_name = piece.marker("SideName").unwrap_or_else(|| s.clone());
-            c.side = s;
+            c.side = slug(&s);
         }
         (None, Some((id, name))) => {
             c.side = id.clone();

@@ -13,7 +13,7 @@ pub mod palette;
 pub mod setups;
 pub mod write;
 
-use muster_vassal::read::read_module;
+use muster_vassal::read::{ModuleInfo, read_module};
 use muster_vassal::zip_reader::Archive;
 use roxmltree::Node;
 
@@ -124,6 +124,22 @@ fn unread_components(root: Node, report: &mut Report) {
     }
 }
 
+/// Gives every board the module's reading left without a size (an image other than a
+/// PNG) the size its image's header states, so that its grid and pieces can be placed.
+fn sized(info: &mut ModuleInfo, archive: &mut Archive) {
+    for board in info.maps.iter_mut().flat_map(|m| m.boards.iter_mut()) {
+        if (board.width == 0 || board.height == 0) && !board.image.is_empty() {
+            let size = archive
+                .read(&format!("images/{}", board.image))
+                .ok()
+                .and_then(|b| muster_model::art::header_size(&b));
+            if let Some((w, h)) = size {
+                (board.width, board.height) = (w, h);
+            }
+        }
+    }
+}
+
 /// Reads `module` (the bytes of a `.vmod`) as the game `game`.
 pub fn import(
     module: Vec<u8>,
@@ -131,7 +147,8 @@ pub fn import(
     file_name: &str,
 ) -> Result<Imported, ImportError> {
     let mut archive = Archive::open(module).map_err(|e| ImportError(e.to_string()))?;
-    let info = read_module(&mut archive).map_err(|e| ImportError(e.to_string()))?;
+    let mut info = read_module(&mut archive).map_err(|e| ImportError(e.to_string()))?;
+    sized(&mut info, &mut archive);
     let name =
         if archive.contains("buildFile.xml") { "buildFile.xml" } else { "buildFile" };
     let text =

@@ -3,7 +3,9 @@
 //! centres VASSAL's grid puts them at.
 
 use muster_hex::vassal::VassalGrid;
+use muster_hex::{Board, Cell, Grid, Numbering, Sheet};
 use muster_vassal::read::{BoardInfo, MapInfo, Zone};
+use serde_json::json;
 
 use crate::carried::Report;
 use crate::counters::slug;
@@ -60,6 +62,9 @@ pub struct HexMap {
     pub hex_size_in: f64,
     /// Reference hexes: label and centre in board pixels.
     pub references: Vec<(String, f64, f64)>,
+    /// How far muster's regular hexes may miss the module's, in pixels: the module's
+    /// grid may space its lines otherwise than a regular hexagon does.
+    pub tolerance_px: f64,
 }
 
 fn bounds(zone: &Zone) -> (f64, f64, f64, f64) {
@@ -73,14 +78,34 @@ fn bounds(zone: &Zone) -> (f64, f64, f64, f64) {
     (x0, y0, x1 - x0, y1 - y0)
 }
 
-/// The raw index range whose centres lie inside `0..=extent` along one axis.
+/// The index range whose centres lie inside `0..=extent` along one axis, on lines both
+/// unshifted and shifted by `shift`.
 fn range(origin: f64, step: f64, extent: f64, shift: f64) -> (i64, i64) {
-    let lo = ((-origin) / step).ceil() as i64;
-    let hi = ((extent - origin - shift) / step).floor() as i64;
+    let lo = ((-origin - shift.min(0.0)) / step).ceil() as i64;
+    let hi = ((extent - origin - shift.max(0.0)) / step).floor() as i64;
     (lo, hi)
 }
 
-/// The hex map of one board whose zone covers it with a hex grid.
+/// How far odd raw columns lie from even ones along the row index, for the hexes a
+/// number names: half a hex lower, or, when VASSAL's `stagger` numbers odd columns one
+/// further along the row axis, half a hex higher.
+fn odd_shift(g: &VassalGrid) -> f64 {
+    if g.stagger { -g.dy / 2.0 } else { g.dy / 2.0 }
+}
+
+/// The miss a regular grid fitted to the module's may have: half the drift, over the
+/// map, of the module's line spacing from a regular hexagon's, and at least muster's
+/// default of 1.5 pixels.
+fn tolerance(g: &VassalGrid, columns: i64, rows: i64) -> f64 {
+    let regular = g.dy * 3f64.sqrt() / 2.0;
+    let lines = if g.sideways { rows } else { columns } as f64;
+    let drift = (g.dx - regular).abs() * lines / 2.0;
+    (drift + 1.5).max(1.5).ceil()
+}
+
+/// The hex map of one board whose zone covers it with a hex grid: of the ways muster can
+/// lay out VASSAL's staggered numbering, the one that names the most hexes as the module
+/// does; the hexes still named otherwise are reported.
 fn hex_map(
     map: &MapInfo,
     board: &BoardInfo,
@@ -89,14 +114,56 @@ fn hex_map(
     path: &str,
     report: &mut Report,
 ) -> Option<HexMap> {
-    let (zx, zy, w, h) = bounds(zone);
-    if g.stagger {
-        report.add(format!("{path}/HexGridNumbering"), "stagger=true", "muster numbers offset rows without VASSAL's staggered numbering; the hexes of odd columns are named one row apart");
+    let shifts =
+        if g.stagger { vec![odd_shift(g), -odd_shift(g)] } else { vec![g.dy / 2.0] };
+    let mut best: Option<(HexMap, Naming)> = None;
+    for shift in shifts {
+        let Some((made, named)) = laid_out(map, board, zone, g, path, shift, report)
+        else {
+            continue;
+        };
+        let wrong = |n: &Naming| n.as_ref().map_or(usize::MAX, |n| n.0);
+        if best.as_ref().is_none_or(|(_, b)| wrong(&named) < wrong(b)) {
+            best = Some((made, named));
+        }
     }
+    let (made, named) = best?;
+    match named {
+        Ok((0, _)) => {}
+        Ok((wrong, example)) => report.add(
+            format!("{path}/HexGridNumbering"),
+            "numbering",
+            format!(
+                "{wrong} of {} hexes would be named otherwise than the module names them ({example}); muster's numbering cannot write this one",
+                made.columns * made.rows
+            ),
+        ),
+        Err(e) => report.add(
+            format!("{path}/HexGridNumbering"),
+            "numbering",
+            format!("has no muster equivalent ({e})"),
+        ),
+    }
+    Some(made)
+}
+
+/// The hex map with odd raw columns `shift` pixels from even ones along the row index,
+/// and how many hexes muster would name otherwise than the module.
+#[allow(clippy::too_many_arguments)]
+fn laid_out(
+    map: &MapInfo,
+    board: &BoardInfo,
+    zone: &Zone,
+    g: &VassalGrid,
+    path: &str,
+    shift: f64,
+    report: &mut Report,
+) -> Option<(HexMap, Naming)> {
+    let (zx, zy, w, h) = bounds(zone);
     // In VASSAL's own axes: u runs along the raw column index, v along the raw row.
     let (uw, vw) = if g.sideways { (h, w) } else { (w, h) };
     let (nx0, nx1) = range(g.x0 as f64, g.dx, uw, 0.0);
-    let (ny0, ny1) = range(g.y0 as f64, g.dy, vw, g.dy / 2.0);
+    let (ny0, ny1) = range(g.y0 as f64, g.dy, vw, shift);
     let max_v = (h / g.dx + 0.5).floor() as i64;
     let max_h = (w / g.dy + 0.5).floor() as i64;
     // Muster's column index runs along real x, its row index along real y.
@@ -148,8 +215,7 @@ fn hex_map(
     // The centre of a raw index, in board pixels.
     let centre = |nx: i64, ny: i64| {
         let u = g.x0 as f64 + g.dx * nx as f64;
-        let v =
-            g.y0 as f64 + g.dy * ny as f64 + if nx % 2 != 0 { g.dy / 2.0 } else { 0.0 };
+        let v = g.y0 as f64 + g.dy * ny as f64 + if nx % 2 != 0 { shift } else { 0.0 };
         let (x, y) = if g.sideways { (v, u) } else { (u, v) };
         (x + zx, y + zy)
     };
@@ -164,14 +230,14 @@ fn hex_map(
         .into_iter()
         .map(|(i, j)| label(i, j))
         .collect();
-    Some(HexMap {
+    let made = HexMap {
         id: slug(&board.name),
         name: board.name.clone(),
         map: map.name.clone(),
         image: board.image.clone(),
         size: (board.width, board.height),
         pointy: g.sideways,
-        stagger_even: nx_min % 2 != 0,
+        stagger_even: (nx_min % 2 != 0) == (shift > 0.0),
         columns: i1 - i0 + 1,
         rows: j1 - j0 + 1,
         column: axis(i0, i1, &col_number, col_type, col_lead, g.h_descend),
@@ -181,8 +247,65 @@ fn hex_map(
         prefix: prefix.to_string(),
         hex_size_in: g.dy / DPI,
         references,
-    })
+        tolerance_px: tolerance(g, i1 - i0 + 1, j1 - j0 + 1),
+    };
+    let named = misnamed(&made, &|c, r| label(i0 + c, j0 + r).0);
+    Some((made, named))
 }
+
+/// The board muster would make of `m`, read through the same JSON form as its map file.
+pub fn board(m: &HexMap) -> Result<Board, String> {
+    let axis = |a: &Axis, up: &str, down: &str| {
+        json!({"first": a.first, "digits": a.digits, "letters": a.letters,
+               "direction": if a.descending { down } else { up }})
+    };
+    let numbering: Numbering = serde_json::from_value(json!({
+        "prefix": m.prefix,
+        "column": axis(&m.column, "left-to-right", "right-to-left"),
+        "row": axis(&m.row, "top-to-bottom", "bottom-to-top"),
+        "separator": m.separator,
+        "order": if m.column_first { "column-row" } else { "row-column" },
+    }))
+    .map_err(|e| e.to_string())?;
+    let grid: Grid = serde_json::from_value(json!({
+        "orientation": if m.pointy { "pointy-top" } else { "flat-top" },
+        "stagger": if m.stagger_even { "even" } else { "odd" },
+    }))
+    .map_err(|e| e.to_string())?;
+    let (cols, rows) = (u32::try_from(m.columns), u32::try_from(m.rows));
+    let (Ok(cols), Ok(rows)) = (cols, rows) else { return Err("too many hexes".into()) };
+    Board::new(grid, vec![Sheet::new(&m.id, cols, rows, numbering)])
+        .map_err(|e| e.to_string())
+}
+
+/// How many hexes of `m` muster would name otherwise than `module_name(column, row)`
+/// does, with the first of them.
+fn misnamed(m: &HexMap, module_name: &dyn Fn(i64, i64) -> String) -> Naming {
+    let board = board(m)?;
+    let mut wrong = 0;
+    let mut example = String::new();
+    for c in 0..m.columns {
+        for r in 0..m.rows {
+            let ours = i32::try_from(c)
+                .ok()
+                .zip(i32::try_from(r).ok())
+                .and_then(|(c, r)| board.label(Cell::new(c, r)))
+                .unwrap_or_default();
+            let theirs = module_name(c, r);
+            if ours != theirs {
+                if wrong == 0 {
+                    example = format!("{theirs:?} would be {ours:?}");
+                }
+                wrong += 1;
+            }
+        }
+    }
+    Ok((wrong, example))
+}
+
+/// How many hexes muster would name otherwise than the module, with the first of them;
+/// or why muster cannot number the map at all.
+pub type Naming = Result<(usize, String), String>;
 
 /// What becomes of each board of the module: hex maps, and boards carried as images.
 #[derive(Debug, Default)]

@@ -11,7 +11,8 @@ use crate::carried::Report;
 use muster_vassal::vassal::piece::Piece;
 
 use crate::counters::{Counter, shows_back, slug};
-use crate::maps::HexMap;
+use crate::maps::{HexMap, board};
+use muster_hex::Board;
 
 /// One placement: counters of one side in one hex, on one face.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,6 +58,8 @@ pub fn scenarios(
     report: &mut Report,
 ) -> Vec<Scenario> {
     let mut out: Vec<Scenario> = Vec::new();
+    let boards: Vec<(String, Board)> =
+        maps.iter().filter_map(|m| Some((m.map.clone(), board(m).ok()?))).collect();
     for (title, file) in &info.setups {
         let path = format!("PredefinedSetup[{title}]");
         let bytes = match archive.read(file) {
@@ -107,15 +110,21 @@ pub fn scenarios(
                 );
                 continue;
             };
-            let on_hex_map =
-                p.map.as_deref().is_some_and(|m| maps.iter().any(|h| h.map == m));
-            let location = match (&p.location, on_hex_map) {
-                (Some(l), true) if !l.is_empty() => l.clone(),
+            let hex =
+                p.map.as_deref().and_then(|m| boards.iter().find(|(name, _)| name == m));
+            let location = match (&p.location, hex) {
+                (Some(l), Some((_, board))) if board.parse(l).is_ok() => l.clone(),
                 _ => {
                     report.add(
                         format!("{path}/{}", p.name),
-                        format!("piece at {}", p.location.clone().unwrap_or_else(|| "no location".into())),
-                        format!("stands off the hex maps (map {}); it is left out of the scenario", p.map.as_deref().unwrap_or("none")),
+                        format!(
+                            "piece at {}",
+                            p.location.as_deref().filter(|l| !l.is_empty()).unwrap_or("no location")
+                        ),
+                        format!(
+                            "is on no hex of the imported map (map {}); it is left out of the scenario",
+                            p.map.as_deref().unwrap_or("none")
+                        ),
                     );
                     continue;
                 }

@@ -111,6 +111,22 @@ pub fn unit_type(c: &Counter) -> String {
     c.unit_type.as_ref().map_or_else(|| "unit".to_string(), |t| t.0.clone())
 }
 
+/// A version muster accepts (`major.minor.patch`) from the module's: its leading numbers,
+/// padded with zeros (`1.2 release` is `1.2.0`), or `1.0.0`.
+fn module_version(v: &str) -> String {
+    let lead: String =
+        v.trim().chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+    let mut parts: Vec<&str> =
+        lead.split('.').filter(|p| !p.is_empty()).take(3).collect();
+    if parts.is_empty() {
+        return "1.0.0".into();
+    }
+    while parts.len() < 3 {
+        parts.push("0");
+    }
+    parts.join(".")
+}
+
 /// `game.yaml`.
 pub fn game(g: &GameText, counters: &[Counter]) -> String {
     let mut s = String::new();
@@ -209,11 +225,11 @@ pub fn game(g: &GameText, counters: &[Counter]) -> String {
         );
     }
     s.push_str("module:\n");
-    let _ = writeln!(
-        s,
-        "  version: {}",
-        q(if g.version.is_empty() { "1.0" } else { g.version })
-    );
+    let version = module_version(g.version);
+    if version != g.version {
+        let _ = writeln!(s, "  # the module calls its version {}", q(g.version));
+    }
+    let _ = writeln!(s, "  version: {}", q(&version));
     if !g.charts.is_empty() {
         s.push_str("  charts:\n");
         for (name, file) in g.charts {
@@ -376,7 +392,12 @@ pub fn map(m: &HexMap) -> String {
         if m.column_first { "column-row" } else { "row-column" }
     );
     s.push_str("hex_numbers: {every_hex: false}\nterrain:\n  default: clear\n");
-    let _ = writeln!(s, "image:\n  file: {}\n  hexes:", q(&format!("art/{}", m.image)));
+    let _ = writeln!(s, "image:\n  file: {}", q(&format!("art/{}", m.image)));
+    if m.tolerance_px > 1.5 {
+        s.push_str("  # the module's hexes are not regular: their lines lie this far from a regular grid's\n");
+        let _ = writeln!(s, "  tolerance_px: {}", m.tolerance_px);
+    }
+    s.push_str("  hexes:\n");
     for (label, x, y) in &m.references {
         let _ = writeln!(s, "    - {{hex: {}, at: [{x}, {y}]}}", q(label));
     }
@@ -390,7 +411,11 @@ pub fn scenario(sc: &Scenario) -> String {
     );
     let _ =
         writeln!(s, "id: {}\ntitle: {}\nsection: {}", sc.id, q(&sc.title), q(SECTION));
-    s.push_str("setup:\n");
+    if sc.sides.is_empty() {
+        s.push_str("setup: []\n");
+    } else {
+        s.push_str("setup:\n");
+    }
     for (side, placements) in &sc.sides {
         let _ =
             writeln!(s, "  - side: {side}\n    section: {}\n    placements:", q(SECTION));
