@@ -69,6 +69,8 @@ pub struct Counter {
     pub formation_assumed: Vec<String>,
     /// Why it has no values, when it has none.
     pub note: Option<String>,
+    /// How many palette pieces of its formation print the same name.
+    pub count: u32,
 }
 
 /// A lowercase id from a name: letters and digits, other runs as one hyphen.
@@ -83,6 +85,16 @@ pub fn slug(name: &str) -> String {
     }
     let out = out.trim_end_matches('-').to_string();
     if out.is_empty() { "unnamed".into() } else { out }
+}
+
+/// The name an image of the module gets in the game folder: letters, digits, `.`, `-`
+/// and `_` only (`Shortcuts v4.jpg` is `shortcuts-v4.jpg`).
+pub fn file_name(image: &str) -> String {
+    let base = image.rsplit(['/', '\\']).next().unwrap_or(image);
+    match base.rsplit_once('.') {
+        Some((stem, ext)) => format!("{}.{}", slug(stem), ext.to_ascii_lowercase()),
+        None => slug(base),
+    }
 }
 
 /// The piece's name as a player sees it: a BasicName trait's, else the BasicPiece's.
@@ -186,7 +198,12 @@ fn values(piece: &Piece) -> (Values, Values) {
             (!known && !value.is_empty() && value.parse::<f64>().is_ok())
                 .then(|| (slug(&key), value))
         })
-        .collect();
+        .fold(Values::new(), |mut all, (k, v)| {
+            if !all.iter().any(|(o, _)| *o == k) {
+                all.push((k, v));
+            }
+            all
+        });
     (numeric, Vec::new())
 }
 
@@ -205,6 +222,7 @@ fn side_of_folders<'a>(
 pub fn counter(slot: &Slot, sides: &[(String, String)], report: &mut Report) -> Counter {
     let piece = slot.piece();
     let mut c = Counter {
+        count: 1,
         gpid: slot.gpid.clone(),
         unit_id: piece.marker("UnitId"),
         ..Counter::default()

@@ -19,7 +19,7 @@ use roxmltree::Node;
 
 use crate::buildfile::{is, path};
 pub use crate::carried::{NotCarried, Report};
-use crate::counters::{Counter, slug};
+use crate::counters::{Counter, file_name, slug};
 
 /// Why a module could not be imported at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,11 +140,11 @@ fn sized(info: &mut ModuleInfo, archive: &mut Archive) {
     }
 }
 
-/// Reads `module` (the bytes of a `.vmod`) as the game `game`.
+/// Reads `module` (the bytes of the `.vmod` file `module_file`) as the game `game`.
 pub fn import(
     module: Vec<u8>,
     game: &str,
-    file_name: &str,
+    module_file: &str,
 ) -> Result<Imported, ImportError> {
     let mut archive = Archive::open(module).map_err(|e| ImportError(e.to_string()))?;
     let mut info = read_module(&mut archive).map_err(|e| ImportError(e.to_string()))?;
@@ -162,8 +162,29 @@ pub fn import(
     let protos = palette::prototypes(root, &mut report);
     let slots = palette::slots(root, &protos, &mut report);
     let roster = roster(root);
-    let counters: Vec<Counter> =
-        slots.iter().map(|s| counters::counter(s, &roster, &mut report)).collect();
+    let mut counters: Vec<Counter> = Vec::new();
+    for slot in &slots {
+        let c = counters::counter(slot, &roster, &mut report);
+        match counters.iter_mut().find(|o| o.formation == c.formation && o.printed == c.printed) {
+            Some(o) if o.images == c.images => o.count += 1,
+            Some(_) => report.add(
+                &slot.path,
+                "PieceSlot",
+                format!("prints the name {:?} as another piece of its folder does, with other images; muster tells counters apart by name, so it is left out", c.printed),
+            ),
+            None => counters.push(c),
+        }
+    }
+    let mut sides_of: Vec<(String, String)> = Vec::new();
+    for c in &mut counters {
+        match sides_of.iter().find(|(f, _)| *f == c.formation) {
+            Some((_, side)) if *side != c.side => {
+                c.formation = format!("{}-{}", c.side, c.formation)
+            }
+            Some(_) => {}
+            None => sides_of.push((c.formation.clone(), c.side.clone())),
+        }
+    }
     if counters.is_empty() {
         return Err(ImportError(
             "the module's palettes hold no piece, so there is no counter to import"
@@ -179,6 +200,12 @@ pub fn import(
     }
     let scenarios =
         setups::scenarios(&mut archive, &info, &counters, &boards.hex, &mut report);
+    // A piece a setup places several times is as many counters.
+    for c in &mut counters {
+        let uses =
+            scenarios.iter().map(|s| s.uses(&c.side, &c.printed)).max().unwrap_or(0);
+        c.count = c.count.max(uses);
+    }
     let mut chart_list = charts(root, &mut report);
     chart_list.extend(boards.images.iter().cloned());
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
@@ -201,31 +228,52 @@ pub fn import(
             }
         }
     };
-    let mut counters = counters;
+    let art = |i: &str| {
+        [".png", ".jpg", ".jpeg", ".svg"]
+            .iter()
+            .any(|e| i.to_ascii_lowercase().ends_with(e))
+    };
     for c in &mut counters {
         for side in [&mut c.images.0, &mut c.images.1] {
-            if let Some(i) = side.clone()
-                && !copy(&i, format!("art/{i}"), &mut report)
-            {
+            let Some(i) = side.clone() else { continue };
+            if !art(&i) {
+                report.add(format!("images/{i}"), "image", "is not a PNG, JPEG or SVG, which counter art must be; muster draws that side");
+                *side = None;
+            } else if !copy(&i, format!("art/{}", file_name(&i)), &mut report) {
                 *side = None;
             }
         }
     }
     for m in &boards.hex {
-        copy(&m.image, format!("art/{}", m.image), &mut report);
+        copy(&m.image, format!("art/{}", file_name(&m.image)), &mut report);
     }
+    let shown = |f: &str, report: &mut Report| {
+        let ok = [".png", ".jpg", ".jpeg", ".gif"]
+            .iter()
+            .any(|e| f.to_ascii_lowercase().ends_with(e));
+        if !ok {
+            report.add(
+                format!("images/{f}"),
+                "image",
+                "is not a PNG, JPEG or GIF, which a muster chart must be; it is left out",
+            );
+        }
+        ok
+    };
+    let chart_list: Vec<(String, String)> =
+        chart_list.into_iter().filter(|(_, f)| shown(f, &mut report)).collect();
     let charts: Vec<(String, String)> = chart_list
         .into_iter()
         .filter_map(|(n, f)| {
-            copy(&f, format!("charts/{f}"), &mut report)
-                .then(|| (n, format!("charts/{f}")))
+            copy(&f, format!("charts/{}", file_name(&f)), &mut report)
+                .then(|| (n, format!("charts/{}", file_name(&f))))
         })
         .collect();
     let g = write::GameText {
         id: game,
         title: if info.name.is_empty() { game } else { &info.name },
         version: root.attribute("version").unwrap_or_default(),
-        file: file_name,
+        file: module_file,
         sides: &sides,
         map: boards.hex.first(),
         charts: &charts,

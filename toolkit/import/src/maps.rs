@@ -160,6 +160,10 @@ fn laid_out(
     report: &mut Report,
 ) -> Option<(HexMap, Naming)> {
     let (zx, zy, w, h) = bounds(zone);
+    if board.width == 0 || board.height == 0 {
+        report.add(path, "HexGrid", "its board's size is unknown (an image whose header muster does not read); the board is carried as an image");
+        return None;
+    }
     // In VASSAL's own axes: u runs along the raw column index, v along the raw row.
     let (uw, vw) = if g.sideways { (h, w) } else { (w, h) };
     let (nx0, nx1) = range(g.x0 as f64, g.dx, uw, 0.0);
@@ -205,12 +209,25 @@ fn laid_out(
         descending,
         letters: kind == 'A',
     };
-    let Some(prefix) = g.location_format.strip_suffix("$gridLocation$") else {
-        report.add(format!("{path}/HexGridNumbering"), format!("locationFormat {:?}", g.location_format), "muster's labels are a prefix and the grid location; the location names differ");
+    // The name VASSAL gives a hex: the zone's format around the numbering's.
+    let format = zone
+        .format
+        .replace("$name$", &zone.name)
+        .replace("$gridLocation$", &g.location_format);
+    let Some(prefix) = format.strip_suffix("$gridLocation$") else {
+        report.add(
+            format!("{path}/HexGridNumbering"),
+            format!("locationFormat {format:?}"),
+            "muster's labels are a prefix and the grid location; the map is carried as an image",
+        );
         return None;
     };
     if prefix.contains('$') {
-        report.add(format!("{path}/HexGridNumbering"), format!("locationFormat {:?}", g.location_format), "a property in the location format has no muster equivalent; it is written as text");
+        report.add(
+            format!("{path}/HexGridNumbering"),
+            format!("locationFormat {format:?}"),
+            "a property in the location format has no muster equivalent; it is written as text",
+        );
     }
     // The centre of a raw index, in board pixels.
     let centre = |nx: i64, ny: i64| {

@@ -123,14 +123,18 @@ fn folders(slot: Node) -> Vec<String> {
     out
 }
 
-/// Every palette slot of the module, in buildFile order.
+/// Every palette slot of the module (a `PieceSlot` in a `PieceWindow`), in buildFile
+/// order; a module without palettes gives the pieces of its at-start stacks and decks.
 pub fn slots(
     root: Node,
     prototypes: &BTreeMap<String, (Piece, String)>,
     report: &mut Report,
 ) -> Vec<Slot> {
     let mut out = Vec::new();
-    for slot in root.descendants().filter(|n| is(*n, "PieceSlot")) {
+    let palette = |n: &Node| n.ancestors().any(|a| is(a, "PieceWindow"));
+    let any_palette = root.descendants().any(|n| is(n, "PieceSlot") && palette(&n));
+    let wanted = |n: &Node| is(*n, "PieceSlot") && (palette(n) || !any_palette);
+    for slot in root.descendants().filter(wanted) {
         let at = path(slot);
         let piece = match decode_add(slot.text().unwrap_or_default()) {
             Ok(added) => match added.piece {

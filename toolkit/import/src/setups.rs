@@ -36,6 +36,15 @@ pub struct Scenario {
     pub sides: Vec<(String, Vec<Placement>)>,
 }
 
+impl Scenario {
+    /// How many times the side `side` places the counter printed `printed`.
+    pub fn uses(&self, side: &str, printed: &str) -> u32 {
+        let units = self.sides.iter().filter(|(s, _)| s == side).flat_map(|(_, p)| p);
+        let n = units.flat_map(|p| &p.units).filter(|u| *u == printed).count();
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+}
+
 /// The counter a save's piece is: by `UnitId`, by the palette slot's gpid, or by name.
 fn find<'c>(
     counters: &'c [Counter],

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::counters::Counter;
+use crate::counters::{Counter, file_name};
 use crate::maps::{Axis, DPI, HexMap};
 use crate::setups::Scenario;
 
@@ -185,8 +185,13 @@ pub fn game(g: &GameText, counters: &[Counter]) -> String {
     }
     s.push_str("  - {id: formation, name: Formation, symbol: \"\", assumed: \"the module states no size for the folders of its palette\"}\n");
     s.push_str("unit_types:\n");
-    for c in unique(counters.iter().map(|c| (unit_type(c), c.unit_type.clone()))) {
-        let (id, stated) = c;
+    let mut types: Vec<(String, Option<(String, String, String)>)> = Vec::new();
+    for c in counters {
+        if !types.iter().any(|(id, _)| *id == unit_type(c)) {
+            types.push((unit_type(c), c.unit_type.clone()));
+        }
+    }
+    for (id, stated) in types {
         let (name, category) =
             stated.map_or(("Unit".to_string(), "combat".to_string()), |t| (t.1, t.2));
         let symbol = if SYMBOLS.contains(&id.as_str()) { id.as_str() } else { "none" };
@@ -300,6 +305,9 @@ fn counter_line(c: &Counter) -> String {
     if c.nationality.is_none() {
         let _ = write!(s, ", nationality: {}", nationality(c));
     }
+    if c.count > 1 {
+        let _ = write!(s, ", count: {}", c.count);
+    }
     let two = c.images.1.is_some();
     if !two {
         s.push_str(", single_sided: true");
@@ -316,7 +324,7 @@ fn counter_line(c: &Counter) -> String {
     let art: Vec<String> = [("front", &c.images.0), ("back", &c.images.1)]
         .into_iter()
         .filter_map(|(k, i)| {
-            i.as_ref().map(|i| format!("{k}: {}", q(&format!("art/{i}"))))
+            i.as_ref().map(|i| format!("{k}: {}", q(&format!("art/{}", file_name(i)))))
         })
         .collect();
     if !art.is_empty() {
@@ -392,7 +400,7 @@ pub fn map(m: &HexMap) -> String {
         if m.column_first { "column-row" } else { "row-column" }
     );
     s.push_str("hex_numbers: {every_hex: false}\nterrain:\n  default: clear\n");
-    let _ = writeln!(s, "image:\n  file: {}", q(&format!("art/{}", m.image)));
+    let _ = writeln!(s, "image:\n  file: {}", q(&format!("art/{}", file_name(&m.image))));
     if m.tolerance_px > 1.5 {
         s.push_str("  # the module's hexes are not regular: their lines lie this far from a regular grid's\n");
         let _ = writeln!(s, "  tolerance_px: {}", m.tolerance_px);
