@@ -26,6 +26,9 @@ const KNOWN_MARKERS: [&str; 10] = [
     "Steps",
 ];
 
+/// A unit type a piece's properties state: id, name and category.
+pub type UnitType = (String, String, String);
+
 /// Values of one side: value id and value, in the piece's order.
 pub type Values = Vec<(String, String)>;
 
@@ -49,7 +52,7 @@ pub struct Counter {
     /// Nationality id, when a property states it.
     pub nationality: Option<String>,
     /// Unit type id, name and category, when properties state them.
-    pub unit_type: Option<(String, String, String)>,
+    pub unit_type: Option<UnitType>,
     /// Unit size id, when a property states it.
     pub size: Option<String>,
     /// The images of its front and back, files under the module's `images/`.

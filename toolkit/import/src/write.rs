@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::counters::{Counter, file_name};
+use crate::counters::{Counter, UnitType, file_name};
 use crate::maps::{Axis, DPI, HexMap};
 use crate::setups::Scenario;
 
@@ -185,15 +185,17 @@ pub fn game(g: &GameText, counters: &[Counter]) -> String {
     }
     s.push_str("  - {id: formation, name: Formation, symbol: \"\", assumed: \"the module states no size for the folders of its palette\"}\n");
     s.push_str("unit_types:\n");
-    let mut types: Vec<(String, Option<(String, String, String)>)> = Vec::new();
+    let mut types: Vec<(String, Option<&UnitType>)> = Vec::new();
     for c in counters {
         if !types.iter().any(|(id, _)| *id == unit_type(c)) {
-            types.push((unit_type(c), c.unit_type.clone()));
+            types.push((unit_type(c), c.unit_type.as_ref()));
         }
     }
     for (id, stated) in types {
-        let (name, category) =
-            stated.map_or(("Unit".to_string(), "combat".to_string()), |t| (t.1, t.2));
+        let (name, category) = stated
+            .map_or(("Unit".to_string(), "combat".to_string()), |t| {
+                (t.1.clone(), t.2.clone())
+            });
         let symbol = if SYMBOLS.contains(&id.as_str()) { id.as_str() } else { "none" };
         let why = if symbol == "none" {
             ", assumed: {symbol: \"the module's art shows the type; muster draws no symbol over it\"}"
