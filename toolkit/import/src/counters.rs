@@ -311,3 +311,43 @@ pub fn counter(slot: &Slot, sides: &[(String, String)], report: &mut Report) -> 
     }
     c
 }
+
+/// The counters of every slot: the pieces of one side and folder that print one name and
+/// show the same images are one counter counted as many; a formation name both sides use
+/// is one formation per side (`{side}-{formation}`).
+pub fn all(
+    slots: &[Slot],
+    sides: &[(String, String)],
+    report: &mut Report,
+) -> Vec<Counter> {
+    let mut out: Vec<Counter> = Vec::new();
+    for slot in slots {
+        let c = counter(slot, sides, report);
+        let same = |o: &&mut Counter| {
+            o.formation == c.formation && o.side == c.side && o.printed == c.printed
+        };
+        match out.iter_mut().find(same) {
+            Some(o) if o.images == c.images => o.count += 1,
+            Some(_) => report.add(
+                &slot.path,
+                "PieceSlot",
+                format!(
+                    "prints the name {:?} as another piece of its folder does, with other images; muster tells counters apart by name, so it is left out",
+                    c.printed
+                ),
+            ),
+            None => out.push(c),
+        }
+    }
+    let mut sides_of: Vec<(String, String)> = Vec::new();
+    for c in &mut out {
+        match sides_of.iter().find(|(f, _)| *f == c.formation) {
+            Some((_, side)) if *side != c.side => {
+                c.formation = format!("{}-{}", c.side, c.formation);
+            }
+            Some(_) => {}
+            None => sides_of.push((c.formation.clone(), c.side.clone())),
+        }
+    }
+    out
+}

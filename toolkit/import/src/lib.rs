@@ -162,29 +162,7 @@ pub fn import(
     let protos = palette::prototypes(root, &mut report);
     let slots = palette::slots(root, &protos, &mut report);
     let roster = roster(root);
-    let mut counters: Vec<Counter> = Vec::new();
-    for slot in &slots {
-        let c = counters::counter(slot, &roster, &mut report);
-        match counters.iter_mut().find(|o| o.formation == c.formation && o.printed == c.printed) {
-            Some(o) if o.images == c.images => o.count += 1,
-            Some(_) => report.add(
-                &slot.path,
-                "PieceSlot",
-                format!("prints the name {:?} as another piece of its folder does, with other images; muster tells counters apart by name, so it is left out", c.printed),
-            ),
-            None => counters.push(c),
-        }
-    }
-    let mut sides_of: Vec<(String, String)> = Vec::new();
-    for c in &mut counters {
-        match sides_of.iter().find(|(f, _)| *f == c.formation) {
-            Some((_, side)) if *side != c.side => {
-                c.formation = format!("{}-{}", c.side, c.formation)
-            }
-            Some(_) => {}
-            None => sides_of.push((c.formation.clone(), c.side.clone())),
-        }
-    }
+    let mut counters = counters::all(&slots, &roster, &mut report);
     if counters.is_empty() {
         return Err(ImportError(
             "the module's palettes hold no piece, so there is no counter to import"

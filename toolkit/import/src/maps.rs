@@ -371,3 +371,140 @@ pub fn boards(maps: &[MapInfo], report: &mut Report) -> Boards {
 fn zone_name<'a>(_m: &HexMap, board: &'a BoardInfo) -> &'a str {
     board.zones.iter().find(|z| z.grid.is_some()).map_or("", |z| z.name.as_str())
 }
+
+#[cfg(test)]
+mod tests {
+    use muster_hex::pixel::Layout;
+    use muster_hex::vassal::grid_params;
+    use muster_vassal::read::{BoardInfo, MapInfo, Zone};
+    use serde_json::json;
+
+    use super::*;
+
+    /// A board muster drew, with the VASSAL grid muster's module gives it: what the import
+    /// reads back must number every hex as the board does.
+    fn round_trip(
+        grid: serde_json::Value,
+        numbering: serde_json::Value,
+        cols: u32,
+        rows: u32,
+    ) {
+        let grid: Grid = serde_json::from_value(grid).unwrap();
+        let numbering: Numbering = serde_json::from_value(numbering).unwrap();
+        let board =
+            Board::new(grid, vec![Sheet::new("m", cols, rows, numbering)]).unwrap();
+        let sheet = &board.sheets()[0];
+        let hex = 90.0;
+        let layout = Layout { grid, hex_size: hex, origin: (hex * 0.9, hex * 0.8) };
+        let (w, h) =
+            (f64::from(cols) * hex + 1.7 * hex, f64::from(rows) * hex + 1.6 * hex);
+        let g = grid_params(&board, sheet, &layout, w, h);
+        let zone = Zone {
+            name: "m".into(),
+            format: "$gridLocation$".into(),
+            path: vec![(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)],
+            grid: Some(g.clone()),
+        };
+        let map = MapInfo {
+            name: "Main Map".into(),
+            boards: vec![BoardInfo {
+                name: "Board".into(),
+                image: "board.png".into(),
+                width: w as u32,
+                height: h as u32,
+                zones: vec![zone],
+            }],
+            arrangement: Vec::new(),
+            edge: (0, 0),
+            piles: Vec::new(),
+        };
+        let mut report = Report::default();
+        let read = boards(&[map], &mut report);
+        assert!(report.not_carried.is_empty(), "{g:?}: {:#?}", report.not_carried);
+        let m = &read.hex[0];
+        assert_eq!(m.pointy, grid.orientation == muster_hex::Orientation::PointyTop);
+        let again = super::board(m).unwrap();
+        // Every hex of the drawn board is a hex of the imported one, named the same at
+        // the same place.
+        for c in board.cells() {
+            let label = board.label(c).unwrap();
+            let (x, y) = layout.centre(c);
+            assert_eq!(g.location_name(x, y, w, h), label, "{c:?}");
+            assert!(again.parse(&label).is_ok(), "{label} is not a hex of {m:?}");
+        }
+    }
+
+    #[test]
+    fn the_grids_muster_writes_read_back_with_their_numbering() {
+        let ltr = json!({"first": 1, "digits": 2, "direction": "left-to-right"});
+        let rtl = json!({"first": 0, "digits": 2, "direction": "right-to-left"});
+        let ttb = json!({"first": 1, "digits": 2, "direction": "top-to-bottom"});
+        let btt = json!({"first": 3, "digits": 2, "direction": "bottom-to-top"});
+        let letters = json!({"first": 1, "digits": 1, "direction": "top-to-bottom", "letters": true});
+        for orientation in ["flat-top", "pointy-top"] {
+            for stagger in ["odd", "even"] {
+                let grid = json!({"orientation": orientation, "stagger": stagger});
+                for (column, row, order, separator, prefix) in [
+                    (&ltr, &ttb, "column-row", "", ""),
+                    (&rtl, &ttb, "column-row", ".", ""),
+                    (&ltr, &btt, "column-row", ".", "A"),
+                    (&ltr, &letters, "row-column", "", ""),
+                ] {
+                    let numbering = json!({"prefix": prefix, "column": column, "row": row,
+                        "separator": separator, "order": order});
+                    round_trip(grid.clone(), numbering, 9, 7);
+                }
+            }
+        }
+    }
+
+    /// Ragnarok's grid: sideways, rows numbered bottom to top, odd columns counted one
+    /// further (`stagger`), hexes slightly wider than regular.
+    #[test]
+    fn a_staggered_sideways_grid_is_numbered_as_vassal_names_it() {
+        let g = VassalGrid {
+            sideways: true,
+            x0: 21,
+            y0: 24,
+            dx: 97.719_785_415_357_86,
+            dy: 112.4,
+            first: 'H',
+            sep: String::new(),
+            h_leading: 1,
+            v_leading: 1,
+            h_off: 0,
+            v_off: 0,
+            h_descend: false,
+            v_descend: true,
+            h_type: 'N',
+            v_type: 'N',
+            stagger: true,
+            location_format: "$gridLocation$".into(),
+        };
+        let zone = Zone {
+            name: "map".into(),
+            format: "$gridLocation$".into(),
+            path: vec![(12.0, 34.0), (3081.0, 34.0), (3074.0, 1760.0), (17.0, 1757.0)],
+            grid: Some(g),
+        };
+        let map = MapInfo {
+            name: "Main Map".into(),
+            boards: vec![BoardInfo {
+                name: "Map".into(),
+                image: "map.jpg".into(),
+                width: 3300,
+                height: 2457,
+                zones: vec![zone],
+            }],
+            arrangement: Vec::new(),
+            edge: (0, 0),
+            piles: Vec::new(),
+        };
+        let mut report = Report::default();
+        let read = boards(&[map], &mut report);
+        assert!(report.not_carried.is_empty(), "{:#?}", report.not_carried);
+        let m = &read.hex[0];
+        assert!(m.pointy && m.row.descending && !m.column.descending, "{m:?}");
+        assert!(m.tolerance_px > 1.5, "{m:?}");
+    }
+}
