@@ -78,11 +78,13 @@ fn bounds(zone: &Zone) -> (f64, f64, f64, f64) {
     (x0, y0, x1 - x0, y1 - y0)
 }
 
-/// The index range whose centres lie inside `0..=extent` along one axis, on lines both
-/// unshifted and shifted by `shift`.
+/// The index range of the hexes that reach into `0..=extent` along one axis (their
+/// centres at most half a hex outside), on lines unshifted or shifted by `shift`: a
+/// piece may stand on any part of the board, and the hexes of a row that lie past the
+/// board's edge on every other line hold none.
 fn range(origin: f64, step: f64, extent: f64, shift: f64) -> (i64, i64) {
-    let lo = ((-origin - shift.min(0.0)) / step).ceil() as i64;
-    let hi = ((extent - origin - shift.max(0.0)) / step).floor() as i64;
+    let lo = ((-origin - shift.max(0.0) - step / 2.0) / step).ceil() as i64;
+    let hi = ((extent - origin - shift.min(0.0) + step / 2.0) / step).floor() as i64;
     (lo, hi)
 }
 
@@ -243,10 +245,31 @@ fn laid_out(
         (zone.location(x - zx, y - zy), x, y)
     };
     let (nx_min, _) = raw(i0, j0);
-    let references = [(i0, j0), (i1, j0), ((i0 + i1) / 2, j1)]
-        .into_iter()
-        .map(|(i, j)| label(i, j))
-        .collect();
+    // Three hexes far apart whose centres stand on the board: the first and last of the
+    // top row that has two, and the middle one of the bottom row.
+    let on_board = |i: i64, j: i64| {
+        let (_, x, y) = label(i, j);
+        (0.0..=f64::from(board.width)).contains(&x)
+            && (0.0..=f64::from(board.height)).contains(&y)
+    };
+    let row_ends = |j: i64| {
+        let on: Vec<i64> = (i0..=i1).filter(|i| on_board(*i, j)).collect();
+        Some((*on.first()?, *on.last()?))
+    };
+    let top = (j0..=j1).find_map(|j| row_ends(j).filter(|(a, b)| a != b).map(|e| (j, e)));
+    let bottom = (j0..=j1).rev().find_map(|j| row_ends(j).map(|e| (j, e)));
+    let references = match (top, bottom) {
+        (Some((jt, (a, b))), Some((jb, (c, d)))) if jb != jt => {
+            [(a, jt), (b, jt), ((c + d) / 2, jb)]
+                .into_iter()
+                .map(|(i, j)| label(i, j))
+                .collect()
+        }
+        _ => {
+            report.add(path, "HexGrid", "fewer than two rows of its hexes stand on the board; the board is carried as an image");
+            return None;
+        }
+    };
     let made = HexMap {
         id: slug(&board.name),
         name: board.name.clone(),
