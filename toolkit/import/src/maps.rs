@@ -95,14 +95,14 @@ fn odd_shift(g: &VassalGrid) -> f64 {
     if g.stagger { -g.dy / 2.0 } else { g.dy / 2.0 }
 }
 
-/// The miss a regular grid fitted to the module's may have: half the drift, over the
-/// map, of the module's line spacing from a regular hexagon's, and at least muster's
-/// default of 1.5 pixels.
+/// The miss a regular grid fitted to the module's may have: muster's default of 1.5
+/// pixels, plus half the drift, over the map, of the module's line spacing from a regular
+/// hexagon's when that reaches half a pixel.
 fn tolerance(g: &VassalGrid, columns: i64, rows: i64) -> f64 {
     let regular = g.dy * 3f64.sqrt() / 2.0;
     let lines = if g.sideways { rows } else { columns } as f64;
     let drift = (g.dx - regular).abs() * lines / 2.0;
-    (drift + 1.5).max(1.5).ceil()
+    if drift < 0.5 { 1.5 } else { (drift + 1.5).ceil() }
 }
 
 /// The hex map of one board whose zone covers it with a hex grid: of the ways muster can
