@@ -5,7 +5,6 @@
 //! as exact placements; boards without a grid and charts as images; and a report of every
 //! component it could not carry, with the component's path in the module.
 
-pub mod buildfile;
 pub mod carried;
 pub mod counters;
 pub mod maps;
@@ -17,9 +16,9 @@ use muster_vassal::read::{ModuleInfo, read_module};
 use muster_vassal::zip_reader::Archive;
 use roxmltree::Node;
 
-use crate::buildfile::{is, path};
 pub use crate::carried::{NotCarried, Report};
 use crate::counters::{Counter, file_name, slug};
+use muster_vassal::component::{is, path};
 
 /// Why a module could not be imported at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,7 +96,7 @@ fn charts(root: Node, report: &mut Report) -> Vec<(String, String)> {
 fn unread_components(root: Node, report: &mut Report) {
     for n in root.descendants().filter(|n| n.is_element()) {
         let class = n.tag_name().name();
-        let word = buildfile::short(n);
+        let word = muster_vassal::component::short(n);
         if class.contains('.') && !class.starts_with("VASSAL.") {
             report.add(
                 path(n),

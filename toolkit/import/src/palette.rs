@@ -7,8 +7,8 @@ use muster_vassal::vassal::encoder::decode;
 use muster_vassal::vassal::piece::{Piece, Trait, decode_add};
 use roxmltree::Node;
 
-use crate::buildfile::{is, label, path};
 use crate::carried::Report;
+use muster_vassal::component::{is, label, path};
 
 /// How deep prototypes may nest inside each other (VASSAL has no limit; a cycle would be
 /// endless).
@@ -46,21 +46,16 @@ impl Slot {
     }
 }
 
-/// The prototype definitions by name, each with its path in the module.
+/// The prototype definitions by name, each with its path in the module; one that cannot
+/// be read is reported.
 pub fn prototypes(root: Node, report: &mut Report) -> BTreeMap<String, (Piece, String)> {
-    let mut out = BTreeMap::new();
-    for def in root.descendants().filter(|n| is(*n, "PrototypeDefinition")) {
-        let name = def.attribute("name").unwrap_or_default().to_string();
-        match decode_add(def.text().unwrap_or_default()) {
-            Ok(added) => {
-                if let Some(piece) = added.piece {
-                    out.entry(name).or_insert((piece, path(def)));
-                }
-            }
-            Err(e) => report.add(path(def), "prototype", format!("cannot be read ({e})")),
+    let palette = muster_vassal::palette::Palette::read(root);
+    for (at, why) in palette.unread {
+        if at.rsplit('/').next().is_some_and(|c| c.starts_with("PrototypeDefinition")) {
+            report.add(at, "prototype", format!("cannot be read ({why})"));
         }
     }
-    out
+    palette.prototypes
 }
 
 /// The traits of `piece` with each prototype reference replaced by the prototype's own

@@ -5,6 +5,7 @@
 //! their location names.
 
 pub mod archive;
+pub mod component;
 mod entry_rules;
 #[cfg(test)]
 mod growth;

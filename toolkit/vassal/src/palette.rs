@@ -26,8 +26,9 @@ pub struct Slot {
 pub struct Palette {
     /// Slots by gpid (the first of a gpid, as VASSAL's refresher keeps it).
     pub slots: BTreeMap<String, Slot>,
-    /// Prototype definitions by name.
-    pub prototypes: BTreeMap<String, Piece>,
+    /// Prototype definitions by name (the first of a name, as VASSAL keeps it), each with
+    /// its path in the buildFile.
+    pub prototypes: BTreeMap<String, (Piece, String)>,
     /// Slots and prototypes whose piece does not decode: path and why.
     pub unread: Vec<(String, String)>,
 }
@@ -51,7 +52,7 @@ impl Palette {
             if !slot && !prototype {
                 continue;
             }
-            let path = path_of(node);
+            let path = crate::component::path(node);
             let text = node.text().unwrap_or_default().trim();
             let piece = match decode_add(text) {
                 Ok(added) => match added.piece {
@@ -68,7 +69,7 @@ impl Palette {
             };
             if prototype {
                 let name = node.attribute("name").unwrap_or_default().to_string();
-                palette.prototypes.entry(name).or_insert(piece);
+                palette.prototypes.entry(name).or_insert((piece, path));
             } else {
                 let gpid = node.attribute("gpid").unwrap_or_default().to_string();
                 palette.slots.entry(gpid.clone()).or_insert(Slot { gpid, piece, path });
@@ -80,26 +81,9 @@ impl Palette {
     /// The piece a slot puts into a game: its prototypes expanded and its gpid set, as
     /// VASSAL's `PieceCloner` and refresher make it.
     pub fn game_piece(&self, slot: &Slot) -> Piece {
-        let find = |name: &str| self.prototypes.get(name).cloned();
+        let find = |name: &str| self.prototypes.get(name).map(|(p, _)| p.clone());
         slot.piece.expand(&find, PROTOTYPE_DEPTH)
     }
-}
-
-/// A component's path in the buildFile: each ancestor's class and name.
-pub fn path_of(node: roxmltree::Node) -> String {
-    let mut parts: Vec<String> = node
-        .ancestors()
-        .filter(|n| n.is_element() && n.parent().is_some_and(|p| p.is_element()))
-        .map(|n| {
-            let class = n.tag_name().name().rsplit('.').next().unwrap_or_default();
-            match n.attribute("name").or_else(|| n.attribute("mapName")) {
-                Some(name) => format!("{class}[{name}]"),
-                None => class.to_string(),
-            }
-        })
-        .collect();
-    parts.reverse();
-    parts.join("/")
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! The module's buildFile as a tree of components, each named the way the import report
-//! names it: its class's last word and, where it has one, its name in brackets.
+//! A module's buildFile as a tree of components, each named the way muster's reports name
+//! it: its class's last word and, where it has one, its name in brackets.
 
 use roxmltree::Node;
 
