@@ -133,6 +133,9 @@ pub struct Listing {
     pub started: bool,
     /// Entries that could not be read, or only in part.
     pub unread: Vec<Unread>,
+    /// Pieces and decks whose location muster cannot tell, as the module uses a class
+    /// that is not VASSAL's own for their map or grid: what and where in the buildFile.
+    pub unmodelled: Vec<Unread>,
 }
 
 impl Listing {
@@ -207,7 +210,12 @@ pub fn listing(saved: &SavedGame, module: Option<&ModuleInfo>) -> Listing {
                 map: d.map.clone(),
                 x: d.x,
                 y: d.y,
-                location: reader.place(d.map.as_deref(), d.x, d.y),
+                location: reader.place(
+                    saved.added_entry(k),
+                    &a.id,
+                    d.map.as_deref(),
+                    (d.x, d.y),
+                ),
                 face_down: d.face_down,
                 shuffle: d.shuffle_option.clone(),
                 pieces: d.pieces.clone(),
@@ -237,11 +245,16 @@ pub fn listing(saved: &SavedGame, module: Option<&ModuleInfo>) -> Listing {
         });
         out.pieces.push(ListedPiece {
             id: added.id.clone(),
-            name: piece.name().unwrap_or_default(),
+            name: piece.shown_name(),
             unit_id: piece.marker("UnitId"),
             category: piece.marker("Category"),
             side: piece.marker("Side"),
-            location: reader.place(map.as_deref(), hold.x, hold.y),
+            location: reader.place(
+                saved.added_entry(k),
+                &added.id,
+                map.as_deref(),
+                (hold.x, hold.y),
+            ),
             map,
             x: hold.x,
             y: hold.y,
@@ -258,6 +271,7 @@ pub fn listing(saved: &SavedGame, module: Option<&ModuleInfo>) -> Listing {
         });
     }
     out.unread.extend(reader.unread);
+    out.unmodelled = reader.unmodelled;
     out.unread.sort_by_key(|u| u.entry);
     out
 }
@@ -268,6 +282,8 @@ pub fn listing(saved: &SavedGame, module: Option<&ModuleInfo>) -> Listing {
 struct Reader<'m> {
     module: Option<&'m ModuleInfo>,
     unread: Vec<Unread>,
+    /// Locations muster cannot tell.
+    unmodelled: Vec<Unread>,
     /// The module's maps by name (the first of a name).
     maps: HashMap<&'m str, &'m MapInfo>,
     /// The names of each map's boards, as they are asked for.
@@ -275,6 +291,8 @@ struct Reader<'m> {
     /// Board arrangements the save states, which win over the module's default (the first
     /// one of a map).
     arrangements: HashMap<String, Vec<Slot>>,
+    /// The boards the save shows turned round, by map (the first arrangement of a map).
+    reversed: HashMap<String, Vec<String>>,
     /// Each map's boards as placed, as they are asked for (once every arrangement is read).
     layouts: HashMap<String, Option<Layout<'m>>>,
     /// The facts kept so far.
@@ -290,9 +308,11 @@ impl<'m> Reader<'m> {
         Reader {
             module,
             unread: Vec::new(),
+            unmodelled: Vec::new(),
             maps,
             board_names: HashMap::new(),
             arrangements: HashMap::new(),
+            reversed: HashMap::new(),
             layouts: HashMap::new(),
             facts: HashSet::new(),
         }
@@ -320,8 +340,15 @@ impl<'m> Reader<'m> {
         }
     }
 
-    /// VASSAL's location name of a point of a map.
-    fn place(&mut self, map: Option<&str>, x: i64, y: i64) -> Option<String> {
+    /// VASSAL's location name of a point of a map; none off every map, or where the
+    /// module uses a class muster cannot model (said in `unmodelled`).
+    fn place(
+        &mut self,
+        entry: usize,
+        id: &str,
+        map: Option<&str>,
+        p: (i64, i64),
+    ) -> Option<String> {
         let m = map?;
         if !self.layouts.contains_key(m) {
             let layout = self.map_of(m).map(|info| {
@@ -329,11 +356,22 @@ impl<'m> Reader<'m> {
                     .arrangements
                     .get(m)
                     .map_or(info.arrangement.as_slice(), Vec::as_slice);
-                Layout::new(info, arrangement)
+                let reversed: Vec<&str> = match self.reversed.get(m) {
+                    Some(r) => r.iter().map(String::as_str).collect(),
+                    None => info.reversed.iter().map(String::as_str).collect(),
+                };
+                Layout::turned(info, arrangement, &reversed)
             });
             self.layouts.insert(m.to_string(), layout);
         }
-        self.layouts.get(m)?.as_ref()?.locate(x, y)
+        match self.layouts.get(m)?.as_ref()?.name(p.0, p.1) {
+            Ok(name) => Some(name),
+            Err(u) => {
+                let what = format!("its location on map `{m}` is not told: {u}");
+                self.unmodelled.push(Unread { entry, id: id.to_string(), what });
+                None
+            }
+        }
     }
 
     /// Whether map `info` has a board named `board`.
@@ -388,6 +426,11 @@ impl<'m> Reader<'m> {
                         (b.name.clone(), n(b.column), n(b.row))
                     })
                     .collect();
+                if !self.arrangements.contains_key(map) {
+                    let turned =
+                        boards.iter().filter(|b| b.reversed).map(|b| b.name.clone());
+                    self.reversed.insert(map.clone(), turned.collect());
+                }
                 self.arrangements.entry(map.clone()).or_insert(slots);
                 let list: Vec<String> = boards
                     .iter()
@@ -497,13 +540,7 @@ mod tests {
             name: "M".into(),
             maps: vec![MapInfo {
                 name: "Table".into(),
-                boards: vec![BoardInfo {
-                    name: "T".into(),
-                    image: String::new(),
-                    width: 100,
-                    height: 100,
-                    zones: Vec::new(),
-                }],
+                boards: vec![BoardInfo::new("T", 100, 100)],
                 arrangement: vec![("T".into(), 0, 0)],
                 edge: (0, 0),
                 piles: vec![PileInfo {
@@ -512,6 +549,7 @@ mod tests {
                     x: 50,
                     y: 50,
                 }],
+                ..MapInfo::default()
             }],
             setups: Vec::new(),
             trackers: vec![TrackerDef {
@@ -552,7 +590,11 @@ mod tests {
         assert!(l.unread.is_empty(), "{:?}", l.unread);
         let row = |id: &str| l.pieces.iter().find(|p| p.id == id).expect("listed");
         assert_eq!((row("2").holder, row("2").index), (Holder::Stack, 1));
-        assert_eq!(row("2").location.as_deref(), Some("T"));
+        assert_eq!(
+            row("2").location.as_deref(),
+            Some("offboard"),
+            "a board without a grid names no point"
+        );
         let chit = row("4");
         assert_eq!((chit.holder, chit.deck.as_deref()), (Holder::Deck, Some("Cup")));
         assert_eq!(

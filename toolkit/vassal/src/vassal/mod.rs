@@ -4,6 +4,7 @@ pub mod deck;
 pub mod encoder;
 pub mod migrate;
 pub mod piece;
+pub mod piece_name;
 pub mod restore;
 pub mod save;
 pub mod turn;

@@ -1,0 +1,206 @@
+//! The boards of a map as an arrangement places them, and VASSAL's name for a point of
+//! the map (`Map.locationName`): the deck standing exactly there, else the name the grid
+//! of the board under it gives, else `offboard`.
+
+use std::collections::{HashMap, HashSet};
+
+use super::grids::Named;
+use super::{BoardInfo, MapInfo, Slot, Unmodelled};
+
+/// What VASSAL calls a point no deck stands on and no board's grid names
+/// (`Map.offboard`).
+pub const OFFBOARD: &str = "offboard";
+
+/// VASSAL's name for a point of a map (`Map.locationName`): the deck standing exactly
+/// there, else the name the grid of the board under it gives, else `offboard`; none when
+/// the map or grid is of a class muster cannot read. To name many points of one map,
+/// build its [`Layout`] once.
+pub fn locate(map: &MapInfo, arrangement: &[Slot], x: i64, y: i64) -> Option<String> {
+    Layout::new(map, arrangement).locate(x, y)
+}
+
+/// The boards of a map as an arrangement places them, indexed to name any point in time
+/// independent of the number of boards: where each board starts, by name and by area.
+#[derive(Debug)]
+pub struct Layout<'m> {
+    map: &'m MapInfo,
+    /// The boards in play turned round.
+    reversed: HashSet<&'m str>,
+    /// Each board in play and its origin in map pixels, in the map's board order.
+    origins: Vec<(&'m BoardInfo, (i64, i64))>,
+    /// The origin of each board by name (the first board of a name).
+    by_name: HashMap<&'m str, (i64, i64)>,
+    /// The size of a cell of `cells`: the largest board in play.
+    cell: (i64, i64),
+    /// The boards (indices into `origins`) that reach into each cell.
+    cells: HashMap<(i64, i64), Vec<usize>>,
+}
+
+impl<'m> Layout<'m> {
+    /// The boards of `map` placed by `arrangement` (board name, column, row; every board at
+    /// column 0, row 0 when it is empty), each one after the boards left of it in its row
+    /// and above it in its column.
+    pub fn new(map: &'m MapInfo, arrangement: &[Slot]) -> Layout<'m> {
+        let reversed: Vec<&str> = map.reversed.iter().map(String::as_str).collect();
+        Layout::turned(map, arrangement, &reversed)
+    }
+
+    /// As [`Layout::new`], the boards named in `reversed` turned round.
+    pub fn turned(
+        map: &'m MapInfo,
+        arrangement: &[Slot],
+        reversed: &[&str],
+    ) -> Layout<'m> {
+        let reversed: HashSet<&'m str> = map
+            .boards
+            .iter()
+            .map(|b| b.name.as_str())
+            .filter(|n| reversed.contains(n))
+            .collect();
+        let origins = origins(map, arrangement);
+        let mut by_name = HashMap::new();
+        for (b, o) in &origins {
+            by_name.entry(b.name.as_str()).or_insert(*o);
+        }
+        let cell = origins.iter().fold((1, 1), |(w, h), (b, _)| {
+            (w.max(i64::from(b.width)), h.max(i64::from(b.height)))
+        });
+        let mut cells: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+        for (k, (b, (ox, oy))) in origins.iter().enumerate() {
+            if b.width == 0 || b.height == 0 {
+                continue;
+            }
+            let (right, bottom) =
+                (ox + i64::from(b.width) - 1, oy + i64::from(b.height) - 1);
+            // No board is larger than a cell, so it reaches into at most four.
+            for cx in [ox.div_euclid(cell.0), right.div_euclid(cell.0)] {
+                for cy in [oy.div_euclid(cell.1), bottom.div_euclid(cell.1)] {
+                    let list = cells.entry((cx, cy)).or_default();
+                    if list.last() != Some(&k) {
+                        list.push(k);
+                    }
+                }
+            }
+        }
+        for list in cells.values_mut() {
+            list.sort_unstable();
+            list.dedup();
+        }
+        Layout { map, reversed, origins, by_name, cell, cells }
+    }
+
+    /// VASSAL's name for a point of the map, as [`locate`] gives it.
+    pub fn locate(&self, x: i64, y: i64) -> Option<String> {
+        self.name(x, y).ok()
+    }
+
+    /// VASSAL's name for a point of the map (`Map.locationName`), or what muster cannot
+    /// model to tell it.
+    pub fn name(&self, x: i64, y: i64) -> Result<String, Unmodelled> {
+        let map = self.map;
+        if let Some(u) = &map.unmodelled {
+            return Err(u.clone());
+        }
+        for pile in &map.piles {
+            let (ox, oy) = match &pile.board {
+                Some(b) => self.by_name.get(b.as_str()).copied(),
+                None => None,
+            }
+            .unwrap_or((i64::from(map.edge.0), i64::from(map.edge.1)));
+            if (pile.x.saturating_add(ox), pile.y.saturating_add(oy)) == (x, y) {
+                return Ok(pile.name.clone());
+            }
+        }
+        let named = match self.board_at(x, y) {
+            Some((b, p)) => board_name(b, p, self.reversed.contains(b.name.as_str()))?,
+            None => None,
+        };
+        Ok(named.unwrap_or_else(|| OFFBOARD.to_string()))
+    }
+
+    /// The first board in the map's order that holds the point, and the point in the
+    /// board's pixels.
+    fn board_at(&self, x: i64, y: i64) -> Option<(&'m BoardInfo, (i64, i64))> {
+        let cell = (x.div_euclid(self.cell.0), y.div_euclid(self.cell.1));
+        for &k in self.cells.get(&cell).map_or(&[][..], Vec::as_slice) {
+            let (b, (ox, oy)) = self.origins[k];
+            let (lx, ly) = (x.saturating_sub(ox), y.saturating_sub(oy));
+            if lx >= 0 && ly >= 0 && lx < i64::from(b.width) && ly < i64::from(b.height) {
+                return Some((b, (lx, ly)));
+            }
+        }
+        None
+    }
+}
+
+/// `Board.locationName`: the board's grid's name of a point of the board, turned round
+/// first on a reversed board; nothing on a board without a grid.
+fn board_name(b: &BoardInfo, (x, y): (i64, i64), reversed: bool) -> Named {
+    let size = (i64::from(b.width), i64::from(b.height));
+    let p = if reversed { (size.0 - x, size.1 - y) } else { (x, y) };
+    match &b.grid {
+        Some(g) => g.name(p, size),
+        None => Ok(None),
+    }
+}
+
+/// Where each board in play starts on the map, in map pixels: after the widths of the
+/// boards at lower columns of its row, and the heights of those at lower rows of its
+/// column.
+fn origins<'m>(
+    map: &'m MapInfo,
+    arrangement: &[Slot],
+) -> Vec<(&'m BoardInfo, (i64, i64))> {
+    let mut slots: HashMap<&str, (u32, u32)> = HashMap::new();
+    for (n, c, r) in arrangement {
+        slots.entry(n.as_str()).or_insert((*c, *r));
+    }
+    let placed: Vec<(&BoardInfo, (u32, u32))> = map
+        .boards
+        .iter()
+        .filter(|b| arrangement.is_empty() || slots.contains_key(b.name.as_str()))
+        .map(|b| (b, slots.get(b.name.as_str()).copied().unwrap_or((0, 0))))
+        .collect();
+    // Row r: the columns of its boards and their widths; column c: rows and heights.
+    let rows = Before::new(placed.iter().map(|(b, (c, r))| (*r, *c, b.width)));
+    let columns = Before::new(placed.iter().map(|(b, (c, r))| (*c, *r, b.height)));
+    let (ex, ey) = (i64::from(map.edge.0), i64::from(map.edge.1));
+    placed
+        .iter()
+        .map(|(b, (c, r))| (*b, (ex + rows.sum(*r, *c), ey + columns.sum(*c, *r))))
+        .collect()
+}
+
+/// Sums of sizes by line and place: for each line (a row or a column), the sum of the
+/// sizes at places before a given one.
+struct Before {
+    /// Each line's places in order, each with the sum of the sizes before it, and the sum
+    /// of all its sizes.
+    lines: HashMap<u32, (Vec<(u32, u64)>, u64)>,
+}
+
+impl Before {
+    fn new(items: impl Iterator<Item = (u32, u32, u32)>) -> Before {
+        let mut lines: HashMap<u32, (Vec<(u32, u64)>, u64)> = HashMap::new();
+        for (line, place, size) in items {
+            lines.entry(line).or_default().0.push((place, u64::from(size)));
+        }
+        for (list, total) in lines.values_mut() {
+            list.sort_unstable();
+            for entry in list.iter_mut() {
+                let size = entry.1;
+                entry.1 = *total;
+                *total += size;
+            }
+        }
+        Before { lines }
+    }
+
+    /// The sum of the sizes on `line` at places lower than `place`.
+    fn sum(&self, line: u32, place: u32) -> i64 {
+        let Some((list, total)) = self.lines.get(&line) else { return 0 };
+        let at = list.partition_point(|(p, _)| *p < place);
+        let sum = list.get(at).map_or(*total, |(_, before)| *before);
+        i64::try_from(sum).unwrap_or(i64::MAX)
+    }
+}

@@ -1,0 +1,189 @@
+//! A piece's name as VASSAL shows it (`GamePiece.getName()` of the outermost trait): the
+//! BasicPiece's name or the outermost Basic Name trait's, then each Layer's prefix or
+//! suffix at its current level and each Text Label's name format, from the inside out.
+
+use super::encoder::decode;
+use super::piece::{Piece, Trait};
+
+impl Piece {
+    /// The name VASSAL gives the piece as saved (`Decorator.getName()`).
+    pub fn shown_name(&self) -> String {
+        let mut name = self.basic_name();
+        for t in self.traits.iter().rev().skip(1) {
+            name = match t.id() {
+                "emb2" => layer_name(t, &name, 15, 16),
+                "emb" => old_layer_name(t, &name),
+                "label" => self.label_name(t, name),
+                _ => name,
+            };
+        }
+        name
+    }
+
+    /// The `BasicName` property: the outermost Basic Name trait's name, else the
+    /// BasicPiece's.
+    fn basic_name(&self) -> String {
+        self.traits
+            .iter()
+            .find(|t| t.id() == "basicName")
+            .and_then(|t| t.fields().into_iter().next())
+            .or_else(|| self.name())
+            .unwrap_or_default()
+    }
+
+    /// `Labeler.getName()`: the inner name when the label is empty (unless the format is
+    /// always used), else the name format with `$pieceName$` and `$label$`.
+    fn label_name(&self, t: &Trait, inner: String) -> String {
+        let fields = t.fields();
+        let label = self.fill_in(t.state.trim(), &inner, "");
+        let always = fields.get(17).is_some_and(|f| f == "true");
+        if label.is_empty() && !always {
+            return inner;
+        }
+        let format = fields.get(11).map_or("$pieceName$ ($label$)", String::as_str);
+        let format = format.replace("$PieceName$", "$pieceName$");
+        self.fill_in(&format, &inner, &label)
+    }
+
+    /// A format's `$pieceName$`, `$label$` and `$property$` references replaced, the
+    /// properties from the piece's markers (a reference to another property is left as
+    /// written).
+    fn fill_in(&self, format: &str, inner: &str, label: &str) -> String {
+        if !format.contains('$') {
+            return format.to_string();
+        }
+        let mut out = String::new();
+        let mut parts = format.split('$');
+        out.push_str(parts.next().unwrap_or_default());
+        let rest: Vec<&str> = parts.collect();
+        let mut k = 0;
+        while k < rest.len() {
+            // An unclosed `$` is kept as written.
+            if k + 1 >= rest.len() {
+                out.push('$');
+                out.push_str(rest[k]);
+                break;
+            }
+            let key = rest[k];
+            let value = match key {
+                "pieceName" => Some(inner.to_string()),
+                "label" => Some(label.to_string()),
+                "BasicName" => Some(self.basic_name()),
+                _ => self.marker(key),
+            };
+            match value {
+                Some(v) => out.push_str(&v),
+                None => {
+                    out.push('$');
+                    out.push_str(key);
+                    out.push('$');
+                }
+            }
+            out.push_str(rest[k + 1]);
+            k += 2;
+        }
+        out
+    }
+}
+
+/// `Embellishment.getName()`: the level's name replaces the inner name, or is put before
+/// it (`Name+`) or after it (`+Name`); an inactive layer (level not above 0) leaves it.
+fn layer_name(t: &Trait, inner: &str, images_at: usize, names_at: usize) -> String {
+    let fields = t.fields();
+    let images =
+        decode(fields.get(images_at).map_or("", String::as_str), ',').len().max(1);
+    let names = decode(fields.get(names_at).map_or("", String::as_str), ',');
+    level_name(&t.state, images, &names, inner)
+}
+
+/// The name given by a layer at the level its state holds, `names` its levels' names.
+fn level_name(state: &str, levels: usize, names: &[String], inner: &str) -> String {
+    let value: i64 =
+        decode(state, ';').first().and_then(|v| v.trim().parse().ok()).unwrap_or(-1);
+    let n = i64::try_from(levels).unwrap_or(i64::MAX);
+    let value = value.clamp(-n, n);
+    let Some(name) = usize::try_from(value - 1).ok().and_then(|k| names.get(k)) else {
+        return inner.to_string();
+    };
+    if name.is_empty() {
+        return inner.to_string();
+    }
+    let parts = decode(name, '+');
+    match parts.as_slice() {
+        [first, second, ..] if first.is_empty() => format!("{inner}{second}"),
+        [first, _, ..] => format!("{first}{inner}"),
+        _ => name.clone(),
+    }
+}
+
+/// The name of a layer in the old encoding (`emb;`): its levels are `image,name` fields
+/// after the eighth.
+fn old_layer_name(t: &Trait, inner: &str) -> String {
+    let fields = t.fields();
+    let levels = fields.get(8..).unwrap_or_default();
+    let names: Vec<String> = levels
+        .iter()
+        .map(|l| decode(l, ',').get(1).cloned().unwrap_or_default())
+        .collect();
+    level_name(&t.state, levels.len().max(1), &names, inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(traits: &[(&str, &str)]) -> Piece {
+        Piece {
+            traits: traits
+                .iter()
+                .map(|(k, s)| Trait { kind: (*k).to_string(), state: (*s).to_string() })
+                .collect(),
+        }
+    }
+
+    fn emb(names: &str) -> String {
+        format!(
+            "emb2;Activate;2;A;;2;;;2;;;;1;false;0;0;a.png,b.png;{names};true;Step;;;false;;1;1;true;;;;;1.0;;true"
+        )
+    }
+
+    #[test]
+    fn names_are_those_vassal_shows() {
+        let basic = ("piece;;;a.png;Rifles", "null;0;0;1;0");
+        assert_eq!(piece(&[basic]).shown_name(), "Rifles");
+        // The outermost Basic Name wins over the BasicPiece's.
+        let named = piece(&[("basicName;1st Rifles", ""), ("basicName;x", ""), basic]);
+        assert_eq!(named.shown_name(), "1st Rifles");
+        // Layers at level 2: a suffix, a prefix, a whole name; level 1 has no name.
+        let e = emb(",+ (reduced)");
+        assert_eq!(piece(&[(&e, "2"), basic]).shown_name(), "Rifles (reduced)");
+        assert_eq!(piece(&[(&e, "1"), basic]).shown_name(), "Rifles");
+        assert_eq!(piece(&[(&e, "-2"), basic]).shown_name(), "Rifles", "inactive");
+        let e = emb(",Elite +");
+        assert_eq!(piece(&[(&e, "2"), basic]).shown_name(), "Elite Rifles");
+        let e = emb(",Routed");
+        assert_eq!(piece(&[(&e, "2"), basic]).shown_name(), "Routed");
+        assert_eq!(piece(&[(&e, "9"), basic]).shown_name(), "Routed", "clamped");
+        // A label: the default format, a format of its own, an empty label.
+        let label = |format: &str| {
+            format!(
+                "label;;Change;10;;0,0,0;t;0;c;0;b;c;{format};Dialog;0;0;TextLabel;;false"
+            )
+        };
+        let l = label("$pieceName$ ($label$)");
+        assert_eq!(piece(&[(&l, "3-4"), basic]).shown_name(), "Rifles (3-4)");
+        assert_eq!(piece(&[(&l, ""), basic]).shown_name(), "Rifles");
+        let l = label("$label$ $Side$");
+        let side = ("mark;Side", "Red");
+        assert_eq!(piece(&[(&l, "Hq"), side, basic]).shown_name(), "Hq Red");
+        // Outer traits decorate what inner ones give.
+        let e = emb(",+ (reduced)");
+        let l = label("$pieceName$ ($label$)");
+        assert_eq!(
+            piece(&[(&l, "2"), (&e, "2"), basic]).shown_name(),
+            "Rifles (reduced) (2)"
+        );
+        let old = "emb;;;;;;;0;0;a.png,;b.png,+ flipped";
+        assert_eq!(piece(&[(old, "2"), basic]).shown_name(), "Rifles flipped");
+    }
+}
