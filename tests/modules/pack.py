@@ -5,7 +5,8 @@
 
 Writes OUT_DIR/<slug>.vmod, <slug> being FIXTURE_DIR's folder name. Every file
 of FIXTURE_DIR goes in, at its path relative to the folder, except SOURCE.md,
-the saves (*.vsav) and expected/. With --data, the files of DATA_DIR (for
+expected/ and the saves (*.vsav) that no PredefinedSetup of the buildFile names
+(a predefined setup is a save inside the module, so it goes in). With --data, the files of DATA_DIR (for
 example the module's buildFile and moduledata kept outside the repository) are
 added the same way; a file present in both is taken from DATA_DIR.
 
@@ -15,6 +16,7 @@ Python 3 standard library only.
 """
 
 import os
+import re
 import sys
 import zipfile
 
@@ -23,8 +25,22 @@ SKIPPED_FILES = {"SOURCE.md"}
 SKIPPED_DIRS = {"expected"}
 
 
+def setup_files(paths):
+    """Save names that a PredefinedSetup of the buildFile among `paths` names."""
+    names = set()
+    for name in ("buildFile.xml", "buildFile"):
+        if name in paths:
+            with open(paths[name], encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for tag in re.findall(r"<VASSAL\.build\.module\.PredefinedSetup\b[^>]*>", text):
+                m = re.search(r'\sfile="([^"]*)"', tag)
+                if m and m.group(1):
+                    names.add(m.group(1).lstrip("/"))
+    return names
+
+
 def module_files(folder):
-    """Map of archive name -> path for the files of `folder` that go in a .vmod."""
+    """Map of archive name -> path for the files of `folder` that may go in a .vmod."""
     found = {}
     for root, dirs, files in os.walk(folder):
         rel_root = os.path.relpath(root, folder)
@@ -32,7 +48,7 @@ def module_files(folder):
             dirs[:] = [d for d in dirs if d not in SKIPPED_DIRS]
         for name in files:
             rel = os.path.normpath(os.path.join(rel_root, name)).replace(os.sep, "/")
-            if rel in SKIPPED_FILES or name.lower().endswith(".vsav"):
+            if rel in SKIPPED_FILES:
                 continue
             found[rel] = os.path.join(root, name)
     return found
@@ -43,6 +59,9 @@ def pack(fixture, out_dir, data_dir=None):
     entries = module_files(fixture)
     if data_dir:
         entries.update(module_files(data_dir))
+    setups = setup_files(entries)
+    entries = {n: p for n, p in entries.items()
+               if not n.lower().endswith(".vsav") or n in setups}
     if not any(n in entries for n in ("buildFile", "buildFile.xml")):
         raise SystemExit("pack.py: %s has no buildFile or buildFile.xml%s" % (
             fixture, "" if data_dir else " (give --data DIR if it is kept elsewhere)"))
