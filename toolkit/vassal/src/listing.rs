@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::Serialize;
 
 use crate::read::{Layout, MapInfo, ModuleInfo, Slot};
+use crate::vassal::piece::Piece;
 use crate::vassal::restore::Restore;
 use crate::vassal::save::{SavedGame, Unread};
 use crate::vassal::turn::LevelValue;
@@ -238,6 +239,7 @@ pub fn listing(saved: &SavedGame, module: Option<&ModuleInfo>) -> Listing {
             _ => None,
         });
         reader.check_map(saved.added_entry(k), &added.id, map.as_deref());
+        reader.check_name(saved.added_entry(k), &added.id, piece);
         let reduced = piece.traits.iter().any(|t| {
             t.id() == "emb2"
                 && t.fields().get(18).map(String::as_str) == Some("Step")
@@ -371,6 +373,19 @@ impl<'m> Reader<'m> {
                 self.unmodelled.push(Unread { entry, id: id.to_string(), what });
                 None
             }
+        }
+    }
+
+    /// A name that refers to what muster does not evaluate is said.
+    fn check_name(&mut self, entry: usize, id: &str, piece: &Piece) {
+        let gaps = piece.name_gaps();
+        if !gaps.is_empty() {
+            let what = format!(
+                "its name refers to {}, which muster does not evaluate: VASSAL may show another name than `{}`",
+                gaps.join(", "),
+                piece.shown_name()
+            );
+            self.unmodelled.push(Unread { entry, id: id.to_string(), what });
         }
     }
 

@@ -8,16 +8,43 @@ use super::piece::{Piece, Trait};
 impl Piece {
     /// The name VASSAL gives the piece as saved (`Decorator.getName()`).
     pub fn shown_name(&self) -> String {
+        self.name_and_gaps().0
+    }
+
+    /// What the name VASSAL shows refers to that muster does not evaluate: expressions
+    /// (`{…}`) and properties other than the piece's own markers and dynamic properties.
+    /// Where there are any, [`Piece::shown_name`] keeps them as written.
+    pub fn name_gaps(&self) -> Vec<String> {
+        self.name_and_gaps().1
+    }
+
+    fn name_and_gaps(&self) -> (String, Vec<String>) {
+        let mut gaps = Vec::new();
         let mut name = self.basic_name();
         for t in self.traits.iter().rev().skip(1) {
             name = match t.id() {
                 "emb2" => layer_name(t, &name, 15, 16),
                 "emb" => old_layer_name(t, &name),
-                "label" => self.label_name(t, name),
+                "label" => self.label_name(t, name, &mut gaps),
                 _ => name,
             };
         }
-        name
+        (name, gaps)
+    }
+
+    /// The value of a property the piece holds itself: a marker's or a dynamic
+    /// property's, the outermost first.
+    fn own_property(&self, key: &str) -> Option<String> {
+        self.traits.iter().find_map(|t| {
+            let first = || t.fields().into_iter().next();
+            match t.id() {
+                "PROP" if first().as_deref() == Some(key) => Some(t.state.clone()),
+                "mark" if first().as_deref() == Some(key) => {
+                    decode(&t.state, ',').into_iter().next()
+                }
+                _ => None,
+            }
+        })
     }
 
     /// The `BasicName` property: the outermost Basic Name trait's name, else the
@@ -33,22 +60,31 @@ impl Piece {
 
     /// `Labeler.getName()`: the inner name when the label is empty (unless the format is
     /// always used), else the name format with `$pieceName$` and `$label$`.
-    fn label_name(&self, t: &Trait, inner: String) -> String {
+    fn label_name(&self, t: &Trait, inner: String, gaps: &mut Vec<String>) -> String {
         let fields = t.fields();
-        let label = self.fill_in(t.state.trim(), &inner, "");
+        let label = self.fill_in(t.state.trim(), &inner, "", gaps);
         let always = fields.get(17).is_some_and(|f| f == "true");
         if label.is_empty() && !always {
             return inner;
         }
         let format = fields.get(11).map_or("$pieceName$ ($label$)", String::as_str);
         let format = format.replace("$PieceName$", "$pieceName$");
-        self.fill_in(&format, &inner, &label)
+        self.fill_in(&format, &inner, &label, gaps)
     }
 
     /// A format's `$pieceName$`, `$label$` and `$property$` references replaced, the
-    /// properties from the piece's markers (a reference to another property is left as
-    /// written).
-    fn fill_in(&self, format: &str, inner: &str, label: &str) -> String {
+    /// properties from the piece's markers and dynamic properties; a reference to
+    /// another property, and an expression, is left as written and noted in `gaps`.
+    fn fill_in(
+        &self,
+        format: &str,
+        inner: &str,
+        label: &str,
+        gaps: &mut Vec<String>,
+    ) -> String {
+        if format.contains('{') {
+            gaps.push(format.to_string());
+        }
         if !format.contains('$') {
             return format.to_string();
         }
@@ -69,11 +105,12 @@ impl Piece {
                 "pieceName" => Some(inner.to_string()),
                 "label" => Some(label.to_string()),
                 "BasicName" => Some(self.basic_name()),
-                _ => self.marker(key),
+                _ => self.own_property(key),
             };
             match value {
                 Some(v) => out.push_str(&v),
                 None => {
+                    gaps.push(format!("${key}$"));
                     out.push('$');
                     out.push_str(key);
                     out.push('$');
@@ -176,6 +213,14 @@ mod tests {
         let l = label("$label$ $Side$");
         let side = ("mark;Side", "Red");
         assert_eq!(piece(&[(&l, "Hq"), side, basic]).shown_name(), "Hq Red");
+        let turn = ("PROP;Turn;false,0,100,false;;", "4");
+        let t = piece(&[(&label("$pieceName$ ($label$)"), "$Turn$"), turn, basic]);
+        assert_eq!(t.shown_name(), "Rifles (4)");
+        assert!(t.name_gaps().is_empty());
+        // What muster does not evaluate is kept as written, and said.
+        let odd = piece(&[(&l, "{x+1}"), basic]);
+        assert_eq!(odd.shown_name(), "{x+1} $Side$");
+        assert_eq!(odd.name_gaps(), ["{x+1}", "$Side$"]);
         // Outer traits decorate what inner ones give.
         let e = emb(",+ (reduced)");
         let l = label("$pieceName$ ($label$)");
