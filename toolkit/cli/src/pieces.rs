@@ -79,15 +79,32 @@ pub fn counter(ruleset: Option<&RulesetDoc>, p: &ListedPiece) -> Option<String> 
 
 /// An unread entry as JSON, an `unread-entry` finding.
 pub fn unread_json(u: &Unread) -> Value {
-    let kind = FindingKind::UnreadEntry;
+    entry_json(FindingKind::UnreadEntry, u)
+}
+
+/// A location or name muster cannot tell as JSON, an `unmodelled-component` finding.
+pub fn unmodelled_json(u: &Unread) -> Value {
+    entry_json(FindingKind::UnmodelledComponent, u)
+}
+
+fn entry_json(kind: FindingKind, u: &Unread) -> Value {
     json!({"kind": kind, "severity": kind.severity(), "entry": u.entry, "id": u.id, "what": u.what})
 }
 
 /// An unread entry as a line of text, its control characters escaped ([`printable`]).
 pub fn unread_line(file: &str, u: &Unread) -> String {
-    let kind = FindingKind::UnreadEntry;
+    entry_line(file, FindingKind::UnreadEntry, "not read", u)
+}
+
+/// A location or name muster cannot tell as a line of text, its control characters
+/// escaped.
+pub fn unmodelled_line(file: &str, u: &Unread) -> String {
+    entry_line(file, FindingKind::UnmodelledComponent, "not modelled", u)
+}
+
+fn entry_line(file: &str, kind: FindingKind, verdict: &str, u: &Unread) -> String {
     let line = format!(
-        "{file}: {} [{kind}] entry {} ({}) not read: {}",
+        "{file}: {} [{kind}] entry {} ({}) {verdict}: {}",
         kind.severity(),
         u.entry,
         u.id,
@@ -174,8 +191,11 @@ fn print(
     ruleset: Option<&RulesetDoc>,
     format: Format,
 ) -> Result<Exit> {
-    let bad =
-        reports.iter().any(|r| !r.listing.unread.is_empty() || !r.warnings.is_empty());
+    let bad = reports.iter().any(|r| {
+        !r.listing.unread.is_empty()
+            || !r.listing.unmodelled.is_empty()
+            || !r.warnings.is_empty()
+    });
     let mut out = std::io::stdout().lock();
     if format == Format::Json {
         let json: Vec<Value> = reports
@@ -200,6 +220,7 @@ fn print(
                     "turns": r.listing.turns,
                     "facts": r.listing.facts,
                     "unread": r.listing.unread.iter().map(unread_json).collect::<Vec<_>>(),
+                    "unmodelled": r.listing.unmodelled.iter().map(unmodelled_json).collect::<Vec<_>>(),
                     "warnings": r.warnings.iter().map(|(k, w)| json!({"kind": k, "severity": k.severity(), "message": w})).collect::<Vec<_>>(),
                 })
             })
@@ -277,6 +298,9 @@ fn print(
             }
             for u in &l.unread {
                 writeln!(out, "{}", unread_line(&r.name, u))?;
+            }
+            for u in &l.unmodelled {
+                writeln!(out, "{}", unmodelled_line(&r.name, u))?;
             }
         }
     }

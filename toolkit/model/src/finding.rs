@@ -248,6 +248,8 @@ kinds! {
     LegendOffSheet = "legend-off-sheet", Warning;
     /// An entry of a saved game that muster could not read, or only in part.
     UnreadEntry = "unread-entry", Warning;
+    /// A piece or deck of a saved game whose location muster cannot tell, as the module uses a class that is not VASSAL's own for its map or grid.
+    UnmodelledComponent = "unmodelled-component", Warning;
     /// A saved game made with another module than the one it is checked with.
     OtherModule = "other-module", Warning;
     /// A piece of a saved game that carries a counter id the module's ruleset does not know.
