@@ -25,6 +25,7 @@ mod live_rules;
 mod maps;
 mod migrate;
 mod mistakes;
+mod module_reader;
 mod modules;
 mod msrv;
 mod pipes;
