@@ -204,3 +204,83 @@ impl Before {
         i64::try_from(sum).unwrap_or(i64::MAX)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::module_read::{MapKind, read_module};
+
+    const BOARD: &str = "VASSAL.build.module.map.boardPicker.Board";
+
+    fn module(xml: &str) -> crate::module_read::ModuleInfo {
+        let files = [("buildFile.xml".to_string(), xml.as_bytes().to_vec())];
+        let zip = crate::archive::write_zip(&files.into()).expect("zips");
+        let mut archive = crate::archive::Archive::open(zip).expect("opens");
+        read_module(&mut archive).expect("reads")
+    }
+
+    fn square(numbering: &str) -> String {
+        format!(
+            "<VASSAL.build.module.map.boardPicker.board.SquareGrid dx=\"50\" dy=\"50\" x0=\"25\" y0=\"25\">\
+             <VASSAL.build.module.map.boardPicker.board.mapgrid.SquareGridNumbering {numbering}/>\
+             </VASSAL.build.module.map.boardPicker.board.SquareGrid>"
+        )
+    }
+
+    #[test]
+    fn maps_boards_and_decks_of_every_kind_are_named_as_vassal_names_them() {
+        let grid = square(
+            "first=\"H\" hType=\"A\" hOff=\"0\" vOff=\"1\" hLeading=\"0\" vLeading=\"0\"",
+        );
+        let xml = format!(
+            "<VASSAL.launch.BasicModule name=\"m\">\
+             <VASSAL.build.module.Map mapName=\"M\">\
+             <VASSAL.build.module.map.BoardPicker><setup>MBoardPicker\tA/rev\t0\t0\tB\t1\t0\tC\t2\t0</setup>\
+             <{BOARD} name=\"A\" width=\"100\" height=\"100\">{grid}</{BOARD}>\
+             <{BOARD} name=\"B\" width=\"100\" height=\"100\"><org.example.CrawlGrid/></{BOARD}>\
+             <{BOARD} name=\"C\" width=\"100\" height=\"100\"/>\
+             </VASSAL.build.module.map.BoardPicker>\
+             <VASSAL.build.module.folder.MapSubFolder name=\"Decks\">\
+             <VASSAL.build.module.folder.MapSubFolder name=\"Deeper\">\
+             <VASSAL.build.module.map.DrawPile name=\"Pile\" owningBoard=\"C\" x=\"10\" y=\"10\"/>\
+             </VASSAL.build.module.folder.MapSubFolder></VASSAL.build.module.folder.MapSubFolder>\
+             </VASSAL.build.module.Map>\
+             <VASSAL.build.module.PlayerHand mapName=\"Hand\"><VASSAL.build.module.map.BoardPicker>\
+             <{BOARD} name=\"H\" width=\"100\" height=\"100\"/></VASSAL.build.module.map.BoardPicker>\
+             </VASSAL.build.module.PlayerHand>\
+             <org.example.TableMap mapName=\"Table\"><VASSAL.build.module.map.BoardPicker>\
+             <{BOARD} name=\"T\" width=\"100\" height=\"100\"/></VASSAL.build.module.map.BoardPicker>\
+             </org.example.TableMap>\
+             </VASSAL.launch.BasicModule>"
+        );
+        let m = module(&xml);
+        let kinds: Vec<(&str, MapKind)> =
+            m.maps.iter().map(|x| (x.name.as_str(), x.kind)).collect();
+        assert_eq!(
+            kinds,
+            [
+                ("M", MapKind::Map),
+                ("Hand", MapKind::PlayerHand),
+                ("Table", MapKind::Other)
+            ]
+        );
+        let main = &m.maps[0];
+        assert_eq!(main.reversed, ["A"]);
+        let layout = Layout::new(main, &main.arrangement);
+        // Board A is turned round: its top left corner is its grid's bottom right cell.
+        assert_eq!(layout.name(30, 30), Ok("B2".to_string()));
+        let turned = Layout::turned(main, &main.arrangement, &[]);
+        assert_eq!(turned.name(30, 30), Ok("A1".to_string()));
+        // A deck two folders down names its point; a board without a grid is offboard.
+        assert_eq!(layout.name(210, 10), Ok("Pile".to_string()));
+        assert_eq!(layout.name(250, 50), Ok(OFFBOARD.to_string()));
+        assert_eq!(layout.name(900, 50), Ok(OFFBOARD.to_string()));
+        // A grid and a map of a class muster cannot read are said, with their path.
+        let e = layout.name(150, 50).expect_err("a grid of the module's own");
+        assert_eq!(e.class, "org.example.CrawlGrid");
+        assert_eq!(e.path, "Map \"M\" > BoardPicker > Board \"B\" > CrawlGrid");
+        let table = &m.maps[2];
+        let e = Layout::new(table, &table.arrangement).name(5, 5).expect_err("own map");
+        assert_eq!(e.path, "TableMap \"Table\"");
+    }
+}
