@@ -26,6 +26,9 @@ impl Piece {
                 "emb2" => layer_name(t, &name, 15, 16),
                 "emb" => old_layer_name(t, &name),
                 "label" => self.label_name(t, name, &mut gaps),
+                "obs" => masked_name(t, name),
+                // A piece hidden by a player (`Hideable`) has no name to the others.
+                "hide" if t.state != "null" => String::new(),
                 _ => name,
             };
         }
@@ -120,6 +123,21 @@ impl Piece {
             k += 2;
         }
         out
+    }
+}
+
+/// `Obscurable.getName()` to a player who is not the one who masked the piece: the mask
+/// name (`?` unless the trait gives one), else the inner name.
+fn masked_name(t: &Trait, inner: String) -> String {
+    let owner = decode(&t.state, ';').into_iter().next().unwrap_or_default();
+    if owner == "null" || t.state.is_empty() {
+        return inner;
+    }
+    let fields = t.fields();
+    if fields.len() > 3 {
+        fields.get(4).cloned().unwrap_or_else(|| "?".to_string())
+    } else {
+        "?".to_string()
     }
 }
 
@@ -228,6 +246,14 @@ mod tests {
             piece(&[(&l, "2"), (&e, "2"), basic]).shown_name(),
             "Rifles (reduced) (2)"
         );
+        // A piece masked or hidden by a player, as another player sees it.
+        let mask = ("obs;M;back.png;Mask;G;Unknown unit", "player1;");
+        assert_eq!(piece(&[mask, basic]).shown_name(), "Unknown unit");
+        let unmasked = ("obs;M;back.png;Mask;G;Unknown unit", "null");
+        assert_eq!(piece(&[unmasked, basic]).shown_name(), "Rifles");
+        assert_eq!(piece(&[("obs;M;back.png", "p1"), basic]).shown_name(), "?");
+        assert_eq!(piece(&[("hide;H;Hide", "p1"), basic]).shown_name(), "");
+        assert_eq!(piece(&[("hide;H;Hide", "null"), basic]).shown_name(), "Rifles");
         let old = "emb;;;;;;;0;0;a.png,;b.png,+ flipped";
         assert_eq!(piece(&[(old, "2"), basic]).shown_name(), "Rifles flipped");
     }
