@@ -3,7 +3,8 @@
 //! listed with `--format json`, and every piece's location and name compared with the
 //! record VASSAL 3.7.26 gave (`expected/<save>.json`). A piece muster warns about
 //! (`unmodelled-component`: a class that is not VASSAL's own, an expression in its name)
-//! may differ; any other difference fails the test, listed.
+//! may differ; any other difference fails the test, listed. Empty decks, which VASSAL's
+//! answers list among the pieces, are decks for muster.
 //!
 //! Files of public modules that stay outside the repository (a buildFile, saves) are
 //! looked for under `MUSTER_MODULE_DATA/<slug>/`; a fixture without them is skipped with
@@ -248,4 +249,46 @@ fn vassal_still_gives_the_recorded_answers() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_grid_of_a_modules_own_class_is_a_warning_not_a_location() {
+    use muster_package::archive::write_zip;
+    use muster_package::vassal::save::{KEY, command_stream, obfuscate};
+    let dir = tempfile::tempdir().unwrap();
+    let board = "VASSAL.build.module.map.boardPicker.Board";
+    let xml = format!(
+        "<VASSAL.launch.BasicModule name=\"m\"><VASSAL.build.module.Map mapName=\"Main\">\
+         <VASSAL.build.module.map.BoardPicker>\
+         <{board} name=\"Crawl\" width=\"100\" height=\"100\"><org.example.CrawlGrid/></{board}>\
+         </VASSAL.build.module.map.BoardPicker></VASSAL.build.module.Map>\
+         </VASSAL.launch.BasicModule>"
+    );
+    let module = dir.path().join("m.vmod");
+    let files = [("buildFile.xml".to_string(), xml.into_bytes())];
+    std::fs::write(&module, write_zip(&files.into()).unwrap()).unwrap();
+    let stream = command_stream(
+        &["+/7/piece;;;a.png;Scout/Main;40;40;1;0".to_string()],
+        &["MainBoardPicker\tCrawl\t0\t0".to_string()],
+    );
+    let files = [("savedGame".to_string(), obfuscate(&stream, KEY))];
+    let save = dir.path().join("g.vsav");
+    std::fs::write(&save, write_zip(&files.into()).unwrap()).unwrap();
+    let out = muster(dir.path(), &["pieces", "g.vsav", "--module", "m.vmod"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(
+            "g.vsav: warning [unmodelled-component] entry 4 (7) not modelled: its location on map `Main` is not told: \
+             Map \"Main\" > BoardPicker > Board \"Crawl\" > CrawlGrid uses the class org.example.CrawlGrid"
+        ),
+        "{text}"
+    );
+    let out = muster(
+        dir.path(),
+        &["pieces", "g.vsav", "--module", "m.vmod", "--format", "json"],
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc[0]["pieces"][0]["location"], Value::Null);
+    assert_eq!(doc[0]["unmodelled"][0]["kind"], "unmodelled-component");
 }
