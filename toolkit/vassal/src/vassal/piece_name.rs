@@ -23,7 +23,7 @@ impl Piece {
         let mut name = self.basic_name();
         for t in self.traits.iter().rev().skip(1) {
             name = match t.id() {
-                "emb2" => layer_name(t, &name, 15, 16),
+                "emb2" => self.current_layer_name(t, &name, &mut gaps),
                 "emb" => old_layer_name(t, &name),
                 "label" => self.label_name(t, name, &mut gaps),
                 "obs" => masked_name(t, name),
@@ -33,6 +33,38 @@ impl Piece {
             };
         }
         (name, gaps)
+    }
+
+    /// A layer's name at its level: the level saved, or, for a layer that follows a
+    /// property (`Embellishment.checkPropertyLevel`), the property's value less the first
+    /// level's value, counted from 1 and kept within the levels.
+    fn current_layer_name(
+        &self,
+        t: &Trait,
+        inner: &str,
+        gaps: &mut Vec<String>,
+    ) -> String {
+        let fields = t.fields();
+        let follows = fields.get(21).is_some_and(|f| f == "true");
+        let property = fields.get(22).map_or("", String::as_str);
+        if !follows || property.is_empty() {
+            return layer_name(t, inner, &t.state);
+        }
+        let Some(value) = self.own_property(property) else {
+            gaps.push(format!("${property}$"));
+            return layer_name(t, inner, &t.state);
+        };
+        let first: i64 = fields.get(23).and_then(|f| f.trim().parse().ok()).unwrap_or(1);
+        let levels = decode(fields.get(15).map_or("", String::as_str), ',').len().max(1);
+        let value =
+            if value.is_empty() { first } else { value.trim().parse().unwrap_or(first) };
+        let level = (value - first + 1).clamp(1, i64::try_from(levels).unwrap_or(1));
+        let saved: i64 = decode(&t.state, ';')
+            .first()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(-1);
+        let state = if saved > 0 { level } else { -level };
+        layer_name(t, inner, &state.to_string())
     }
 
     /// The value of a property the piece holds itself: a marker's or a dynamic
@@ -143,12 +175,11 @@ fn masked_name(t: &Trait, inner: String) -> String {
 
 /// `Embellishment.getName()`: the level's name replaces the inner name, or is put before
 /// it (`Name+`) or after it (`+Name`); an inactive layer (level not above 0) leaves it.
-fn layer_name(t: &Trait, inner: &str, images_at: usize, names_at: usize) -> String {
+fn layer_name(t: &Trait, inner: &str, state: &str) -> String {
     let fields = t.fields();
-    let images =
-        decode(fields.get(images_at).map_or("", String::as_str), ',').len().max(1);
-    let names = decode(fields.get(names_at).map_or("", String::as_str), ',');
-    level_name(&t.state, images, &names, inner)
+    let images = decode(fields.get(15).map_or("", String::as_str), ',').len().max(1);
+    let names = decode(fields.get(16).map_or("", String::as_str), ',');
+    level_name(state, images, &names, inner)
 }
 
 /// The name given by a layer at the level its state holds, `names` its levels' names.
@@ -246,6 +277,13 @@ mod tests {
             piece(&[(&l, "2"), (&e, "2"), basic]).shown_name(),
             "Rifles (reduced) (2)"
         );
+        // A layer that follows a property takes its level from it.
+        let follow = "emb2;;2;;;2;;;2;;;;1;false;0;0;a.png,b.png,c.png;,+ (2),+ (3);true;Step;;;true;Steps;0";
+        let steps = ("PROP;Steps;false,0,100,false;;", "2");
+        assert_eq!(piece(&[(follow, "1"), steps, basic]).shown_name(), "Rifles (3)");
+        let unknown = piece(&[(follow, "1"), basic]);
+        assert_eq!(unknown.shown_name(), "Rifles");
+        assert_eq!(unknown.name_gaps(), ["$Steps$"]);
         // A piece masked or hidden by a player, as another player sees it.
         let mask = ("obs;M;back.png;Mask;G;Unknown unit", "player1;");
         assert_eq!(piece(&[mask, basic]).shown_name(), "Unknown unit");
