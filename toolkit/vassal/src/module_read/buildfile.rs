@@ -8,7 +8,7 @@ use roxmltree::Node;
 use super::grid_xml::{child_grid, component_path, is, is_vassal};
 use super::grids::{Grid, Unmodelled};
 use super::image_size::{HEAD_BYTES, image_size, may_need_more};
-use super::{BoardInfo, MapInfo, MapKind, ModuleInfo, PileInfo, Slot};
+use super::{AtStartInfo, BoardInfo, MapInfo, MapKind, ModuleInfo, PileInfo, Slot};
 use crate::archive::Archive;
 use crate::read::ReadError;
 use crate::vassal::encoder::{TAB, decode};
@@ -120,6 +120,7 @@ fn read_map(m: &Node, archive: &mut Archive, sizes: &mut ImageSizes) -> MapInfo 
             path: component_path(m),
         }),
         piles: piles(m),
+        at_start: at_start(m),
         ..MapInfo::default()
     };
     for picker in m.children().filter(|n| is(n, ".BoardPicker")) {
@@ -135,22 +136,52 @@ fn read_map(m: &Node, archive: &mut Archive, sizes: &mut ImageSizes) -> MapInfo 
     map
 }
 
+/// The components of class `suffix` of a map, in its folders too, but not those of
+/// another map inside it.
+fn own<'a, 'i>(
+    m: &Node<'a, 'i>,
+    suffix: &'static str,
+) -> impl Iterator<Item = Node<'a, 'i>> {
+    let map = *m;
+    m.descendants().filter(move |n| is(n, suffix)).filter(move |n| {
+        n.ancestors().skip(1).find(|a| map_kind(a).is_some()) == Some(map)
+    })
+}
+
+fn position(n: &Node) -> (Option<String>, i64, i64) {
+    let num = |k: &str| n.attribute(k).and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+    let board = n.attribute("owningBoard").filter(|b| !b.is_empty()).map(str::to_string);
+    (board, num("x"), num("y"))
+}
+
+/// The at-start stacks of a map, in its folders too.
+fn at_start(m: &Node) -> Vec<AtStartInfo> {
+    own(m, ".SetupStack")
+        .map(|n| {
+            let (board, x, y) = position(&n);
+            AtStartInfo {
+                name: n.attribute("name").unwrap_or_default().to_string(),
+                board,
+                x,
+                y,
+                location: (n.attribute("useGridLocation") == Some("true"))
+                    .then(|| n.attribute("location").unwrap_or_default().to_string()),
+                pieces: n.children().filter(Node::is_element).count(),
+            }
+        })
+        .collect()
+}
+
 /// The decks of a map, in its folders too, but not those of another map inside it.
 fn piles(m: &Node) -> Vec<PileInfo> {
-    m.descendants()
-        .filter(|n| is(n, ".DrawPile"))
-        .filter(|n| n.ancestors().skip(1).find(|a| map_kind(a).is_some()) == Some(*m))
+    own(m, ".DrawPile")
         .map(|n| {
-            let num =
-                |k: &str| n.attribute(k).and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+            let (board, x, y) = position(&n);
             PileInfo {
                 name: n.attribute("name").unwrap_or_default().to_string(),
-                board: n
-                    .attribute("owningBoard")
-                    .filter(|b| !b.is_empty())
-                    .map(str::to_string),
-                x: num("x"),
-                y: num("y"),
+                board,
+                x,
+                y,
             }
         })
         .collect()

@@ -243,6 +243,7 @@ mod tests {
              <VASSAL.build.module.folder.MapSubFolder name=\"Decks\">\
              <VASSAL.build.module.folder.MapSubFolder name=\"Deeper\">\
              <VASSAL.build.module.map.DrawPile name=\"Pile\" owningBoard=\"C\" x=\"10\" y=\"10\"/>\
+             <VASSAL.build.module.map.SetupStack name=\"Reserve\" owningBoard=\"A\" useGridLocation=\"true\" location=\"A1\" x=\"0\" y=\"0\"><VASSAL.build.widget.PieceSlot/></VASSAL.build.module.map.SetupStack>\
              </VASSAL.build.module.folder.MapSubFolder></VASSAL.build.module.folder.MapSubFolder>\
              </VASSAL.build.module.Map>\
              <VASSAL.build.module.PlayerHand mapName=\"Hand\"><VASSAL.build.module.map.BoardPicker>\
@@ -273,6 +274,10 @@ mod tests {
         assert_eq!(turned.name(30, 30), Ok("A1".to_string()));
         // A deck two folders down names its point; a board without a grid is offboard.
         assert_eq!(layout.name(210, 10), Ok("Pile".to_string()));
+        assert_eq!(main.piles.len(), 1);
+        assert_eq!(main.at_start.len(), 1);
+        assert_eq!(main.at_start[0].name, "Reserve");
+        assert_eq!(main.at_start[0].location.as_deref(), Some("A1"));
         assert_eq!(layout.name(250, 50), Ok(OFFBOARD.to_string()));
         assert_eq!(layout.name(900, 50), Ok(OFFBOARD.to_string()));
         // A grid and a map of a class muster cannot read are said, with their path.

@@ -64,6 +64,23 @@ pub struct PileInfo {
     pub y: i64,
 }
 
+/// An at-start stack (`SetupStack`): where VASSAL puts its pieces when a game starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AtStartInfo {
+    /// Its name.
+    pub name: String,
+    /// The board its position is relative to, if any.
+    pub board: Option<String>,
+    /// x, relative to that board (or to the map's edge).
+    pub x: i64,
+    /// y, relative to that board (or to the map's edge).
+    pub y: i64,
+    /// The location name it is placed at instead of x, y (`useGridLocation`), if any.
+    pub location: Option<String>,
+    /// How many pieces it holds.
+    pub pieces: usize,
+}
+
 /// What kind of map a map is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MapKind {
@@ -97,6 +114,8 @@ pub struct MapInfo {
     pub reversed: Vec<String>,
     /// The map's class, when it is not VASSAL's own: muster cannot name its points.
     pub unmodelled: Option<Unmodelled>,
+    /// At-start stacks, at any folder depth.
+    pub at_start: Vec<AtStartInfo>,
 }
 
 /// What muster reads of a module.
