@@ -5,21 +5,9 @@ use crate::archive::Archive;
 use crate::vassal::save::{SavedGame, deobfuscate, parse_stream};
 
 pub use crate::module_read::{
-    BoardInfo, Grid, Layout, MapInfo, MapKind, ModuleInfo, OFFBOARD, PileInfo, Slot,
-    Unmodelled, Zone, build_file_text, locate, read_module,
+    AtStartInfo, BoardInfo, Grid, Layout, MapInfo, MapKind, ModuleInfo, OFFBOARD,
+    PileInfo, ReadError, Slot, Unmodelled, Zone, build_file_text, locate, read_module,
 };
-
-/// Why a module or saved game could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReadError(pub String);
-
-impl std::fmt::Display for ReadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ReadError {}
 
 fn err(e: impl std::fmt::Display) -> ReadError {
     ReadError(e.to_string())

@@ -8,9 +8,10 @@ use roxmltree::Node;
 use super::grid_xml::{child_grid, component_path, is, is_vassal};
 use super::grids::{Grid, Unmodelled};
 use super::image_size::{HEAD_BYTES, image_size, may_need_more};
-use super::{AtStartInfo, BoardInfo, MapInfo, MapKind, ModuleInfo, PileInfo, Slot};
+use super::module_info::{
+    AtStartInfo, BoardInfo, MapInfo, MapKind, ModuleInfo, PileInfo, ReadError, Slot,
+};
 use crate::archive::Archive;
-use crate::read::ReadError;
 use crate::vassal::encoder::{TAB, decode};
 use crate::vassal::turn::trackers;
 

@@ -5,8 +5,9 @@
 use muster_hex::vassal::VassalGrid;
 use roxmltree::Node;
 
-use super::grids::{Grid, Numbering, RegionGrid, SquareGrid, Unmodelled, ZonedGrid};
-use super::zones::{Zone, parse_path};
+use super::grids::{Grid, Unmodelled, ZonedGrid};
+use super::grids::{Zone, parse_path};
+use super::regular::{Numbering, RegionGrid, SquareGrid};
 
 /// Whether an element's class is VASSAL's own.
 pub fn is_vassal(n: &Node) -> bool {

@@ -4,8 +4,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::grids::Named;
-use super::{BoardInfo, MapInfo, Slot, Unmodelled};
+use super::grids::{Named, Unmodelled};
+use super::module_info::{BoardInfo, MapInfo, Slot};
 
 /// What VASSAL calls a point no deck stands on and no board's grid names
 /// (`Map.offboard`).
@@ -208,7 +208,8 @@ impl Before {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::module_read::{MapKind, read_module};
+    use crate::module_read::buildfile::read_module;
+    use crate::module_read::module_info::MapKind;
 
     const BOARD: &str = "VASSAL.build.module.map.boardPicker.Board";
 

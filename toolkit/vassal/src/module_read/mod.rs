@@ -3,130 +3,18 @@
 //! (PNG, JPEG, GIF, SVG), their grids of every kind, their decks at any folder depth, and
 //! how VASSAL names a point of a map (`Map.locationName`).
 
-mod buildfile;
+pub(crate) mod buildfile;
 pub mod grid_xml;
 pub mod grids;
 pub mod image_size;
 pub mod layout;
-pub mod zones;
+pub mod module_info;
+pub mod regular;
 
 pub use buildfile::{build_file_text, read_module};
+pub use grids::Zone;
 pub use grids::{Grid, Named, Unmodelled};
 pub use layout::{Layout, OFFBOARD, locate};
-pub use zones::Zone;
-
-use crate::vassal::turn::TrackerDef;
-
-/// A board's place in a map's arrangement: board name, column, row.
-pub type Slot = (String, u32, u32);
-
-/// A board of a map.
-#[derive(Debug, Clone)]
-pub struct BoardInfo {
-    /// Board name.
-    pub name: String,
-    /// Image file under `images/`.
-    pub image: String,
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// Zones of its zoned grid, in buildFile order.
-    pub zones: Vec<Zone>,
-    /// Its grid; none for a board without one, where VASSAL names no point.
-    pub grid: Option<Grid>,
-}
-
-impl BoardInfo {
-    /// A board of a size with no grid.
-    pub fn new(name: &str, width: u32, height: u32) -> BoardInfo {
-        BoardInfo {
-            name: name.to_string(),
-            image: String::new(),
-            width,
-            height,
-            zones: Vec::new(),
-            grid: None,
-        }
-    }
-}
-
-/// A deck's place on a map (a `DrawPile`): VASSAL names the point it stands on after it.
-#[derive(Debug, Clone)]
-pub struct PileInfo {
-    /// The deck's name.
-    pub name: String,
-    /// The board its position is relative to, if any.
-    pub board: Option<String>,
-    /// x, relative to that board (or to the map's edge).
-    pub x: i64,
-    /// y, relative to that board (or to the map's edge).
-    pub y: i64,
-}
-
-/// An at-start stack (`SetupStack`): where VASSAL puts its pieces when a game starts.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AtStartInfo {
-    /// Its name.
-    pub name: String,
-    /// The board its position is relative to, if any.
-    pub board: Option<String>,
-    /// x, relative to that board (or to the map's edge).
-    pub x: i64,
-    /// y, relative to that board (or to the map's edge).
-    pub y: i64,
-    /// The location name it is placed at instead of x, y (`useGridLocation`), if any.
-    pub location: Option<String>,
-    /// How many pieces it holds.
-    pub pieces: usize,
-}
-
-/// What kind of map a map is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MapKind {
-    /// A `Map`.
-    #[default]
-    Map,
-    /// A `PrivateMap`.
-    Private,
-    /// A `PlayerHand`.
-    PlayerHand,
-    /// A map of a class that is not VASSAL's own.
-    Other,
-}
-
-/// A map of a module.
-#[derive(Debug, Clone, Default)]
-pub struct MapInfo {
-    /// Map identifier.
-    pub name: String,
-    /// Boards.
-    pub boards: Vec<BoardInfo>,
-    /// The default board arrangement: board name, column, row.
-    pub arrangement: Vec<Slot>,
-    /// The margin around the boards (`edgeWidth`, `edgeHeight`).
-    pub edge: (u32, u32),
-    /// Decks, at any folder depth.
-    pub piles: Vec<PileInfo>,
-    /// Its kind.
-    pub kind: MapKind,
-    /// The boards the default arrangement shows turned round (`/rev`).
-    pub reversed: Vec<String>,
-    /// The map's class, when it is not VASSAL's own: muster cannot name its points.
-    pub unmodelled: Option<Unmodelled>,
-    /// At-start stacks, at any folder depth.
-    pub at_start: Vec<AtStartInfo>,
-}
-
-/// What muster reads of a module.
-#[derive(Debug, Clone, Default)]
-pub struct ModuleInfo {
-    /// Module name.
-    pub name: String,
-    /// Maps.
-    pub maps: Vec<MapInfo>,
-    /// Predefined setups: menu name and archive file.
-    pub setups: Vec<(String, String)>,
-    /// Turn trackers, in buildFile order.
-    pub trackers: Vec<TrackerDef>,
-}
+pub use module_info::{
+    AtStartInfo, BoardInfo, MapInfo, MapKind, ModuleInfo, PileInfo, ReadError, Slot,
+};
