@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use roxmltree::Node;
 
-use super::grid_xml::{child_grid, component_path, is, is_vassal};
+use super::grid_xml::{child_grid, component_path, is, is_vassal, unmodelled};
 use super::grids::{Grid, Unmodelled};
 use super::image_size::{HEAD_BYTES, image_size, may_need_more};
 use super::module_info::{
@@ -130,8 +130,16 @@ fn read_map(m: &Node, archive: &mut Archive, sizes: &mut ImageSizes) -> MapInfo 
             map.arrangement = slots;
             map.reversed = reversed;
         }
-        for b in picker.children().filter(|n| is(n, ".Board")) {
-            map.boards.push(read_board(&b, archive, sizes));
+        for b in picker.children().filter(Node::is_element) {
+            if is_vassal(&b) && is(&b, ".Board") {
+                map.boards.push(read_board(&b, archive, sizes));
+            } else if !is_vassal(&b) {
+                // A board of the module's own class: its size as given, no point named.
+                let mut board = read_board(&b, archive, sizes);
+                board.grid = Some(unmodelled(&b));
+                board.zones.clear();
+                map.boards.push(board);
+            }
         }
     }
     map

@@ -38,7 +38,8 @@ pub fn component_path(n: &Node) -> String {
     parts.join(" > ")
 }
 
-fn unmodelled(n: &Node) -> Grid {
+/// A component of a class that is not VASSAL's own, as a grid that names nothing.
+pub fn unmodelled(n: &Node) -> Grid {
     Grid::Unmodelled(Unmodelled {
         class: n.tag_name().name().to_string(),
         path: component_path(n),

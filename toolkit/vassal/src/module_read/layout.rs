@@ -236,10 +236,11 @@ mod tests {
         let xml = format!(
             "<VASSAL.launch.BasicModule name=\"m\">\
              <VASSAL.build.module.Map mapName=\"M\">\
-             <VASSAL.build.module.map.BoardPicker><setup>MBoardPicker\tA/rev\t0\t0\tB\t1\t0\tC\t2\t0</setup>\
+             <VASSAL.build.module.map.BoardPicker><setup>MBoardPicker\tA/rev\t0\t0\tB\t1\t0\tC\t2\t0\tD\t3\t0</setup>\
              <{BOARD} name=\"A\" width=\"100\" height=\"100\">{grid}</{BOARD}>\
              <{BOARD} name=\"B\" width=\"100\" height=\"100\"><org.example.CrawlGrid/></{BOARD}>\
              <{BOARD} name=\"C\" width=\"100\" height=\"100\"/>\
+             <org.example.TerrainBoard name=\"D\" width=\"100\" height=\"100\"/>\
              </VASSAL.build.module.map.BoardPicker>\
              <VASSAL.build.module.folder.MapSubFolder name=\"Decks\">\
              <VASSAL.build.module.folder.MapSubFolder name=\"Deeper\">\
@@ -281,6 +282,8 @@ mod tests {
         assert_eq!(main.at_start[0].location.as_deref(), Some("A1"));
         assert_eq!(layout.name(250, 50), Ok(OFFBOARD.to_string()));
         assert_eq!(layout.name(900, 50), Ok(OFFBOARD.to_string()));
+        let e = layout.name(350, 50).expect_err("a board of the module's own");
+        assert_eq!(e.path, "Map \"M\" > BoardPicker > TerrainBoard \"D\"");
         // A grid and a map of a class muster cannot read are said, with their path.
         let e = layout.name(150, 50).expect_err("a grid of the module's own");
         assert_eq!(e.class, "org.example.CrawlGrid");
