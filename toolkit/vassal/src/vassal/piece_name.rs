@@ -47,7 +47,11 @@ impl Piece {
         let fields = t.fields();
         let follows = fields.get(21).is_some_and(|f| f == "true");
         let property = fields.get(22).map_or("", String::as_str);
-        if !follows || property.is_empty() {
+        let named = decode(fields.get(16).map_or("", String::as_str), ',')
+            .iter()
+            .any(|n| !n.is_empty());
+        // A layer whose levels have no names leaves the name as it is at every level.
+        if !follows || property.is_empty() || !named {
             return layer_name(t, inner, &t.state);
         }
         let Some(value) = self.own_property(property) else {
@@ -227,6 +231,10 @@ mod tests {
         }
     }
 
+    fn basic_trait() -> Trait {
+        Trait { kind: "piece;;;a.png;Rifles".into(), state: "null;0;0;1;0".into() }
+    }
+
     fn emb(names: &str) -> String {
         format!(
             "emb2;Activate;2;A;;2;;;2;;;;1;false;0;0;a.png,b.png;{names};true;Step;;;false;;1;1;true;;;;;1.0;;true"
@@ -284,6 +292,14 @@ mod tests {
         let unknown = piece(&[(follow, "1"), basic]);
         assert_eq!(unknown.shown_name(), "Rifles");
         assert_eq!(unknown.name_gaps(), ["$Steps$"]);
+        let unnamed = Piece {
+            traits: vec![
+                Trait::layer_following("Hits", "{Hits}", &["a.png", "b.png"]),
+                basic_trait(),
+            ],
+        };
+        assert_eq!(unnamed.shown_name(), "Rifles");
+        assert!(unnamed.name_gaps().is_empty());
         // A piece masked or hidden by a player, as another player sees it.
         let mask = ("obs;M;back.png;Mask;G;Unknown unit", "player1;");
         assert_eq!(piece(&[mask, basic]).shown_name(), "Unknown unit");
