@@ -7,7 +7,8 @@ One save:
 Whole fixtures (packs each module, runs muster on each of its saves):
     compare.py --muster BIN FIXTURE_DIR... [--data-root DIR] [--max N] [--json OUT]
 
-Pieces are paired by piece id. For each pair the fields compared are name, map,
+Pieces are paired by piece id. The oracle lists an empty deck as a row of its
+own (`in: empty-deck`); those rows are counted apart, not as pieces. For each pair the fields compared are name, map,
 location, x,y, what holds the piece (stack, single, deck and the deck's name, or
 no map) and its index in that holder. A save prints one line of counts, then the
 first N disagreements (default 3) of each field, with VASSAL's value and
@@ -60,9 +61,10 @@ def values(p, side):
 
 def compare(expected, muster_pieces):
     """Counts and disagreements of one save. `expected` is an expected/*.json record."""
-    vassal = {p["id"]: p for p in expected["pieces"]}
+    vassal = {p["id"]: p for p in expected["pieces"] if p.get("in") != "empty-deck"}
     mine = {p.get("id"): p for p in muster_pieces}
     counts = {"pieces": len(vassal), "muster_pieces": len(mine),
+              "empty_decks": len(expected["pieces"]) - len(vassal),
               "paired": 0, "vassal_only": 0, "muster_only": 0}
     counts.update({f + "_equal": 0 for f in FIELDS})
     counts["all_equal"] = 0
@@ -110,9 +112,10 @@ def print_save(title, counts, diffs, limit, out):
     """One counts line and the first disagreements of each kind."""
     n = counts["pieces"]
     parts = ["%s %d/%d" % (f, counts[f + "_equal"], n) for f in FIELDS]
-    out.write("%s: %d pieces (muster %d), all fields %d/%d; %s; vassal-only %d, muster-only %d\n"
+    out.write("%s: %d pieces (muster %d), all fields %d/%d; %s; vassal-only %d, muster-only %d;"
+              " empty decks %d\n"
               % (title, n, counts["muster_pieces"], counts["all_equal"], n, ", ".join(parts),
-                 counts["vassal_only"], counts["muster_only"]))
+                 counts["vassal_only"], counts["muster_only"], counts["empty_decks"]))
     for kind, items in diffs.items():
         for d in items[:limit]:
             if kind in ("vassal_only", "muster_only"):
@@ -137,10 +140,16 @@ def muster_json(binary, save, vmod):
     except ValueError:
         sys.stderr.write(proc.stderr.decode("utf-8", "replace")[-2000:])
         return proc.returncode, None
-    pieces = []
-    for r in reports if isinstance(reports, list) else [reports]:
-        pieces.extend(r.get("pieces", []))
-    return proc.returncode, pieces
+    return proc.returncode, report_pieces(reports)
+
+
+def report_pieces(reports):
+    """The pieces of muster's JSON: a list of reports (each with `pieces`), one report,
+    or already a list of pieces."""
+    items = reports if isinstance(reports, list) else [reports]
+    if all(isinstance(r, dict) and "pieces" in r for r in items):
+        return [p for r in items for p in r["pieces"]]
+    return items
 
 
 def run_fixtures(binary, fixtures, data_root, limit, json_out):
@@ -223,10 +232,7 @@ def main(argv):
         expected = json.load(f)
     with open(args[1], encoding="utf-8") as f:
         reports = json.load(f)
-    pieces = []
-    for r in reports if isinstance(reports, list) else [reports]:
-        pieces.extend(r.get("pieces", []))
-    counts, diffs = compare(expected, pieces)
+    counts, diffs = compare(expected, report_pieces(reports))
     print_save(os.path.basename(args[0]), counts, diffs, limit, sys.stdout)
     return 0 if counts["all_equal"] == counts["pieces"] and counts["muster_only"] == 0 else 1
 
