@@ -39,6 +39,22 @@ def default_run_sh():
     raise SystemExit("expect.py: no run.sh found; give --run PATH")
 
 
+def stable_issues(issues, module_file):
+    """The findings without the run's own traces: the packed module's temporary path becomes
+    its file name, the INFO records of dialogs are left out (the side wizard's text depends
+    on timing), and they are sorted (the oracle's order varies from run to run)."""
+    out = []
+    for i in issues:
+        if i.get("level") == "INFO" and i.get("source") == "dialog":
+            continue
+        item = {k: i.get(k) for k in ISSUE_FIELDS}
+        if module_file and isinstance(item["text"], str):
+            item["text"] = item["text"].replace(module_file, os.path.basename(module_file))
+        out.append(item)
+    return sorted(out, key=lambda i: tuple(str(i[k]) for k in ("phase", "level", "source",
+                                                                 "text")))
+
+
 def trim(report):
     """The parts of an oracle report that the corpus keeps."""
     game = report.get("game") or {}
@@ -48,7 +64,7 @@ def trim(report):
         "verdict": report.get("verdict"),
         "error_count": report.get("error_count"),
         "note_count": report.get("note_count"),
-        "issues": [{k: i.get(k) for k in ISSUE_FIELDS} for i in report.get("issues", [])],
+        "issues": stable_issues(report.get("issues", []), report.get("module_file")),
         "maps": [{"name": m.get("name"), "class": m.get("class"),
                   "boards": m.get("boards")} for m in module.get("maps", [])],
         "boards_in_play": game.get("maps"),
