@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use muster_package::archive::{Archive, write_zip};
+use muster_package::migrate::neutral_keys;
 use muster_package::read::read_save;
-use muster_package::vassal::migrate::neutral_keys;
 use muster_package::vassal::piece::{Piece, Position, Trait};
 use serde_json::Value;
 

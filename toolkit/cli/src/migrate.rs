@@ -7,9 +7,9 @@ use std::path::Path;
 use anyhow::Result;
 use muster_model::FindingKind;
 use muster_package::archive::{Archive, write_zip};
+use muster_package::migrate::{Left, Migrated, migrate};
 use muster_package::palette::Palette;
 use muster_package::read::read_save;
-use muster_package::vassal::migrate::{Left, Migrated, migrate};
 use muster_package::vassal::save::{KEY, command_stream, obfuscate};
 use serde_json::json;
 

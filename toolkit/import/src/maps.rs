@@ -402,6 +402,28 @@ mod tests {
     use muster_vassal::read::{BoardInfo, MapInfo, Zone};
     use serde_json::json;
 
+    /// `Main Map` of one board (name, image, width, height) whose one zone holds `g`.
+    fn hex_zone_map(
+        board: (&str, &str, u32, u32),
+        path: Vec<(f64, f64)>,
+        g: &muster_hex::vassal::VassalGrid,
+    ) -> MapInfo {
+        let zone = Zone {
+            grid: Some(g.clone()),
+            own_grid: Some(muster_vassal::module_read::Grid::Hex(Some(g.clone()))),
+            ..Zone::new(board.0, "$gridLocation$", path)
+        };
+        MapInfo {
+            name: "Main Map".into(),
+            boards: vec![BoardInfo {
+                image: board.1.into(),
+                zones: vec![zone],
+                ..BoardInfo::new(board.0, board.2, board.3)
+            }],
+            ..MapInfo::default()
+        }
+    }
+
     use super::*;
 
     /// A board muster drew, with the VASSAL grid muster's module gives it: what the import
@@ -422,25 +444,8 @@ mod tests {
         let (w, h) =
             (f64::from(cols) * hex + 1.7 * hex, f64::from(rows) * hex + 1.6 * hex);
         let g = grid_params(&board, sheet, &layout, w, h);
-        let zone = Zone {
-            name: "m".into(),
-            format: "$gridLocation$".into(),
-            path: vec![(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)],
-            grid: Some(g.clone()),
-        };
-        let map = MapInfo {
-            name: "Main Map".into(),
-            boards: vec![BoardInfo {
-                name: "Board".into(),
-                image: "board.png".into(),
-                width: w as u32,
-                height: h as u32,
-                zones: vec![zone],
-            }],
-            arrangement: Vec::new(),
-            edge: (0, 0),
-            piles: Vec::new(),
-        };
+        let path = vec![(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)];
+        let map = hex_zone_map(("Board", "board.png", w as u32, h as u32), path, &g);
         let mut report = Report::default();
         let read = boards(&[map], &mut report);
         assert!(report.not_carried.is_empty(), "{g:?}: {:#?}", report.not_carried);
@@ -504,25 +509,8 @@ mod tests {
             stagger: true,
             location_format: "$gridLocation$".into(),
         };
-        let zone = Zone {
-            name: "map".into(),
-            format: "$gridLocation$".into(),
-            path: vec![(12.0, 34.0), (3081.0, 34.0), (3074.0, 1760.0), (17.0, 1757.0)],
-            grid: Some(g),
-        };
-        let map = MapInfo {
-            name: "Main Map".into(),
-            boards: vec![BoardInfo {
-                name: "Map".into(),
-                image: "map.jpg".into(),
-                width: 3300,
-                height: 2457,
-                zones: vec![zone],
-            }],
-            arrangement: Vec::new(),
-            edge: (0, 0),
-            piles: Vec::new(),
-        };
+        let path = vec![(12.0, 34.0), (3081.0, 34.0), (3074.0, 1760.0), (17.0, 1757.0)];
+        let map = hex_zone_map(("Map", "map.jpg", 3300, 2457), path, &g);
         let mut report = Report::default();
         let read = boards(&[map], &mut report);
         assert!(report.not_carried.is_empty(), "{:#?}", report.not_carried);

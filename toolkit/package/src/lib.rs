@@ -11,7 +11,9 @@ pub mod checker;
 pub mod module;
 pub mod sandbox;
 
-pub use muster_vassal::{archive, hostile, listing, palette, printable, read, vassal};
+pub use muster_vassal::{
+    archive, hostile, listing, migrate, palette, printable, read, vassal,
+};
 
 /// The embedded rules checker, `muster-checker` built for `wasm32-unknown-unknown`.
 pub const CHECKER_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/checker.wasm"));

@@ -11,6 +11,7 @@ mod entry_rules;
 mod growth;
 pub mod hostile;
 pub mod listing;
+pub mod migrate;
 pub mod module_read;
 pub mod palette;
 pub mod printable;

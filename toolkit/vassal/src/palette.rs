@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::archive::Archive;
-use crate::read::{ReadError, build_file_text};
+use crate::module_read::{ReadError, build_file_text};
 use crate::vassal::piece::{Piece, decode_add};
 
 /// How deep prototypes may name prototypes, as muster expands them.

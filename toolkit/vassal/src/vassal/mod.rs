@@ -2,7 +2,6 @@
 
 pub mod deck;
 pub mod encoder;
-pub mod migrate;
 pub mod piece;
 pub mod piece_name;
 pub mod restore;

@@ -3,10 +3,10 @@
 //! options, `GpIdChecker.createUpdatedPiece`): each piece is made anew from the palette
 //! slot of its gpid, and keeps the state of every trait the new piece still has.
 
-use super::encoder::decode;
-use super::piece::{Piece, Trait};
-use super::save::SavedGame;
 use crate::palette::Palette;
+use crate::vassal::encoder::decode;
+use crate::vassal::piece::{Piece, Trait};
+use crate::vassal::save::SavedGame;
 
 /// Something a migration could not carry as it was.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
