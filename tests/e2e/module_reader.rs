@@ -8,8 +8,8 @@
 //! answers list among the pieces, are decks for muster.
 //!
 //! Files of public modules that stay outside the repository (a buildFile, saves) are
-//! looked for under `MUSTER_MODULE_DATA/<slug>/`; a fixture without them is skipped with
-//! a note. When the VASSAL harness is there, the recorded answers are checked against a
+//! looked for under `MUSTER_MODULE_DATA/<slug>/` (default `../shared/vassal-modules/`);
+//! a fixture without them is skipped with a note. When the VASSAL harness is there, the recorded answers are checked against a
 //! new run of the engine too.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,7 +31,10 @@ struct Fixture {
 
 fn fixtures() -> Vec<Fixture> {
     let modules = root().join("tests/modules");
-    let data_root = std::env::var_os("MUSTER_MODULE_DATA").map(PathBuf::from);
+    let data_root = Some(
+        std::env::var_os("MUSTER_MODULE_DATA")
+            .map_or_else(|| root().join("../shared/vassal-modules"), PathBuf::from),
+    );
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(&modules) else { return out };
     let mut dirs: Vec<PathBuf> = entries
