@@ -4,7 +4,7 @@
 
 use muster_hex::vassal::VassalGrid;
 use muster_hex::{Board, Cell, Grid, Numbering, Sheet};
-use muster_vassal::read::{BoardInfo, MapInfo, Zone};
+use muster_vassal::read::{BoardInfo, Grid as ModuleGrid, MapInfo, Zone};
 use serde_json::json;
 
 use crate::carried::Report;
@@ -364,10 +364,28 @@ pub fn boards(maps: &[MapInfo], report: &mut Report) -> Boards {
             let path = format!("Map[{}]/BoardPicker/Board[{}]", map.name, board.name);
             let gridded =
                 board.zones.iter().find_map(|z| z.grid.as_ref().map(|g| (z, g)));
-            let made = gridded.and_then(|(zone, g)| {
-                let zpath = format!("{path}/ZonedGrid/Zone[{}]/HexGrid", zone.name);
-                hex_map(map, board, zone, g, &zpath, report)
-            });
+            let made = match (gridded, &board.grid) {
+                (Some((zone, g)), _) => {
+                    let zpath = format!("{path}/ZonedGrid/Zone[{}]/HexGrid", zone.name);
+                    hex_map(map, board, zone, g, &zpath, report)
+                }
+                // A grid on the board itself names points as a zone over the whole
+                // board does.
+                (None, Some(ModuleGrid::Hex(Some(g)))) => {
+                    let (w, h) = (f64::from(board.width), f64::from(board.height));
+                    let whole = Zone {
+                        grid: Some(g.clone()),
+                        own_grid: Some(ModuleGrid::Hex(Some(g.clone()))),
+                        ..Zone::new(
+                            &board.name,
+                            "$gridLocation$",
+                            vec![(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)],
+                        )
+                    };
+                    hex_map(map, board, &whole, g, &format!("{path}/HexGrid"), report)
+                }
+                (None, _) => None,
+            };
             match made {
                 Some(m) if out.hex.first().is_none_or(|f| f.pointy == m.pointy) => {
                     for z in board.zones.iter().filter(|z| z.grid.is_none() || z.name != zone_name(&m, board)) {
@@ -428,11 +446,13 @@ mod tests {
 
     /// A board muster drew, with the VASSAL grid muster's module gives it: what the import
     /// reads back must number every hex as the board does.
+    /// Draws a board in `grid` and `numbering`, puts its VASSAL grid in a zone over the
+    /// board (or, `on_board`, on the board itself), and reads it back.
     fn round_trip(
         grid: serde_json::Value,
         numbering: serde_json::Value,
-        cols: u32,
-        rows: u32,
+        (cols, rows): (u32, u32),
+        on_board: bool,
     ) {
         let grid: Grid = serde_json::from_value(grid).unwrap();
         let numbering: Numbering = serde_json::from_value(numbering).unwrap();
@@ -445,7 +465,12 @@ mod tests {
             (f64::from(cols) * hex + 1.7 * hex, f64::from(rows) * hex + 1.6 * hex);
         let g = grid_params(&board, sheet, &layout, w, h);
         let path = vec![(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)];
-        let map = hex_zone_map(("Board", "board.png", w as u32, h as u32), path, &g);
+        let mut map = hex_zone_map(("Board", "board.png", w as u32, h as u32), path, &g);
+        if on_board {
+            let board = &mut map.boards[0];
+            board.zones.clear();
+            board.grid = Some(super::ModuleGrid::Hex(Some(g.clone())));
+        }
         let mut report = Report::default();
         let read = boards(&[map], &mut report);
         assert!(report.not_carried.is_empty(), "{g:?}: {:#?}", report.not_carried);
@@ -480,7 +505,8 @@ mod tests {
                 ] {
                     let numbering = json!({"prefix": prefix, "column": column, "row": row,
                         "separator": separator, "order": order});
-                    round_trip(grid.clone(), numbering, 9, 7);
+                    round_trip(grid.clone(), numbering.clone(), (9, 7), false);
+                    round_trip(grid.clone(), numbering, (9, 7), true);
                 }
             }
         }
