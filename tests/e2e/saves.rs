@@ -178,3 +178,46 @@ fn a_save_read_with_another_module_says_so_in_its_text() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(!text.contains("other-module"), "{text}");
 }
+
+#[test]
+fn a_setup_file_the_module_lacks_is_a_warning_and_the_others_are_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let vmod = built().join("dist/gazala-1942.vmod");
+    let mut module = Archive::open(std::fs::read(vmod).unwrap()).unwrap();
+    let mut files = std::collections::BTreeMap::new();
+    for name in module.names().to_vec() {
+        if name != "operation-aida.vsav" {
+            files.insert(name.clone(), module.read(&name).unwrap());
+        }
+    }
+    let path = tmp.path().join("short.vmod");
+    std::fs::write(&path, write_zip(&files).unwrap()).unwrap();
+    let out = muster(tmp.path(), &["pieces", path.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("warning [missing-setup-file] the module offers the setup")
+            && text
+                .contains("from the file `operation-aida.vsav`, which it does not hold"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(british-strike-first.vsav):"),
+        "the other setups are listed: {text}"
+    );
+    let out = muster(tmp.path(), &["pieces", path.to_str().unwrap(), "--format", "json"]);
+    let listed = json(&out);
+    let kinds: Vec<&Value> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["warnings"].as_array().unwrap())
+        .map(|w| &w["kind"])
+        .collect();
+    assert_eq!(kinds, [&Value::from("missing-setup-file")], "{listed}");
+}

@@ -151,6 +151,19 @@ pub fn run(file: &Path, module_path: Option<&Path>, format: Format) -> Result<Ex
         let mut read: std::collections::BTreeMap<String, (Listing, SaveMeta)> =
             std::collections::BTreeMap::new();
         for (name, setup) in m.info.setups.clone() {
+            if !m.archive.contains(&setup) {
+                // VASSAL's menu offers it, and fails to open it.
+                let what = format!(
+                    "the module offers the setup `{name}` from the file `{setup}`, which it does not hold"
+                );
+                reports.push(Report {
+                    name: format!("{name} ({setup})"),
+                    listing: Listing::default(),
+                    meta: SaveMeta::default(),
+                    warnings: vec![(FindingKind::MissingSetupFile, what)],
+                });
+                continue;
+            }
             if !read.contains_key(&setup) {
                 let bytes = m
                     .archive

@@ -262,6 +262,8 @@ kinds! {
     VersionUnchanged = "version-unchanged", Warning;
     /// A piece of a saved game carried to a new release whose palette has no slot of its gpid: it stays as it was saved.
     PieceNotInModule = "piece-not-in-module", Warning;
+    /// A predefined setup of a module whose file the module does not hold.
+    MissingSetupFile = "missing-setup-file", Warning;
     /// A trait of a piece carried to a new release that the release defines otherwise, with no layer or label name to match it by: it starts as the release defines it.
     StateReset = "state-reset", Warning;
 
