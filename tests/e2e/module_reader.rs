@@ -22,14 +22,16 @@ use crate::util::{muster, root};
 
 /// A fixture: its folder, the folder of its files kept outside the repository, and
 /// its saves with VASSAL's answers.
-struct Fixture {
-    slug: String,
+pub(crate) struct Fixture {
+    /// The fixture's folder name.
+    pub(crate) slug: String,
     dir: PathBuf,
     data: Option<PathBuf>,
     saves: Vec<(PathBuf, PathBuf)>,
 }
 
-fn fixtures() -> Vec<Fixture> {
+/// Every fixture of `tests/modules/` whose files are at hand.
+pub(crate) fn fixtures() -> Vec<Fixture> {
     let modules = root().join("tests/modules");
     let data_root = Some(
         std::env::var_os("MUSTER_MODULE_DATA")
@@ -82,7 +84,7 @@ fn fixtures() -> Vec<Fixture> {
 }
 
 /// Packs a fixture with the corpus's own packer.
-fn pack(f: &Fixture, out: &Path) -> PathBuf {
+pub(crate) fn pack(f: &Fixture, out: &Path) -> PathBuf {
     let mut cmd = Command::new("python3");
     cmd.arg(root().join("tests/modules/pack.py")).arg(&f.dir).arg(out);
     if let Some(d) = &f.data {
