@@ -268,32 +268,6 @@ mod tests {
     }
 
     #[test]
-    fn sideways_staggered_rows_shift_against_the_descending_columns() {
-        // A module's sideways grid with staggered numbering and descending rows: VASSAL
-        // 3.7.26 names this point 0101.
-        let g = VassalGrid {
-            sideways: true,
-            x0: 21,
-            y0: 24,
-            dx: 97.719_785_415_357_86,
-            dy: 112.399_999_999_998_95,
-            first: 'H',
-            sep: String::new(),
-            h_leading: 1,
-            v_leading: 1,
-            h_off: 0,
-            v_off: 0,
-            h_descend: false,
-            v_descend: true,
-            h_type: 'N',
-            v_type: 'N',
-            stagger: true,
-            location_format: "$gridLocation$".into(),
-        };
-        assert_eq!(g.location_name(80.0, 1682.0, 3069.0, 1726.0), "0101");
-    }
-
-    #[test]
     fn vassal_names_scs_hexes_as_printed() {
         let grid = Grid { orientation: Orientation::FlatTop, stagger: Stagger::Odd };
         let a = Sheet::new("a", 62, 35, Numbering::scs("A"));
@@ -408,6 +382,13 @@ mod tests {
             location_format: "$gridLocation$".into(),
         };
         let (w, h) = (3069.0, 1726.0);
+        // A point VASSAL 3.7.26 names 0101 on the module this grid comes from.
+        let module = VassalGrid {
+            dx: 97.719_785_415_357_86,
+            dy: 112.399_999_999_998_95,
+            ..g.clone()
+        };
+        assert_eq!(module.location_name(80.0, 1682.0, w, h), "0101");
         // Raw column 1 (the second line down), raw row 2: the row counts 3, not 1.
         let (x, y) = (24.0 + 112.4 * 2.0 + 56.2, 21.0 + 97.72);
         let max_v = (h / g.dx + 0.5).floor() as i64;

@@ -8,38 +8,6 @@ use crate::counters::{Counter, UnitType, file_name};
 use crate::maps::{Axis, DPI, HexMap};
 use crate::setups::Scenario;
 
-/// The NATO symbols muster draws; a unit type of another id is drawn with none.
-const SYMBOLS: [&str; 28] = [
-    "infantry",
-    "armor",
-    "machine-gun",
-    "reconnaissance",
-    "cavalry",
-    "horse-artillery",
-    "engineer",
-    "assault-engineer",
-    "mechanized-infantry",
-    "armored-car",
-    "commando",
-    "artillery",
-    "paratroop",
-    "coastal-artillery",
-    "antitank",
-    "mountain-artillery",
-    "support-weapons",
-    "antiair",
-    "headquarters",
-    "koruck",
-    "tank-destroyer",
-    "marines",
-    "motorized-infantry",
-    "motorized-engineer",
-    "supply",
-    "leader",
-    "air",
-    "column",
-];
-
 /// The section every imported entry cites: the module, not a rulebook.
 pub const SECTION: &str = "VASSAL module";
 
@@ -196,7 +164,11 @@ pub fn game(g: &GameText, counters: &[Counter]) -> String {
             .map_or(("Unit".to_string(), "combat".to_string()), |t| {
                 (t.1.clone(), t.2.clone())
             });
-        let symbol = if SYMBOLS.contains(&id.as_str()) { id.as_str() } else { "none" };
+        let symbol = if muster_model::symbols::KNOWN.contains(&id.as_str()) {
+            id.as_str()
+        } else {
+            "none"
+        };
         let why = if symbol == "none" {
             ", assumed: {symbol: \"the module's art shows the type; muster draws no symbol over it\"}"
         } else {

@@ -32,7 +32,7 @@ mod setup_table;
 pub mod source;
 mod span;
 mod starting_values;
-mod symbols;
+pub mod symbols;
 pub mod template;
 mod turn_track;
 mod validate;
