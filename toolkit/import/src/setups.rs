@@ -71,18 +71,11 @@ pub fn scenarios(
         maps.iter().filter_map(|m| Some((m.map.clone(), board(m).ok()?))).collect();
     for (title, file) in &info.setups {
         let path = format!("PredefinedSetup[{title}]");
-        let bytes = match archive.read(file) {
-            Ok(b) => b,
-            Err(e) => {
-                report.add(
-                    &path,
-                    format!("save {file}"),
-                    format!("cannot be read ({e})"),
-                );
-                continue;
-            }
-        };
-        let (saved, _) = match read_save(bytes) {
+        let read = archive
+            .read(file)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| read_save(bytes).map_err(|e| e.to_string()));
+        let (saved, _) = match read {
             Ok(s) => s,
             Err(e) => {
                 report.add(
