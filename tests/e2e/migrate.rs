@@ -36,18 +36,7 @@ fn migrate(dir: &Path, save: &Path, module: &Path, out: &Path) -> std::process::
 
 /// Each piece of a listing by id: map, location, x, y.
 fn places(dir: &Path, save: &Path, module: &Path) -> BTreeMap<String, String> {
-    let out = muster(
-        dir,
-        &[
-            "pieces",
-            save.to_str().unwrap(),
-            "--module",
-            module.to_str().unwrap(),
-            "--format",
-            "json",
-        ],
-    );
-    json(&out)[0]["pieces"]
+    crate::util::pieces_json(dir, save, module)[0]["pieces"]
         .as_array()
         .unwrap()
         .iter()

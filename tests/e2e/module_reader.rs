@@ -116,25 +116,7 @@ fn oracle_pieces(doc: &Value) -> BTreeMap<String, Value> {
 
 /// What muster says of one save: its pieces by id, and the ids it warns about.
 fn listed(module: &Path, save: &Path) -> (BTreeMap<String, Value>, BTreeSet<String>) {
-    let dir = save.parent().unwrap();
-    let out = muster(
-        dir,
-        &[
-            "pieces",
-            save.to_str().unwrap(),
-            "--module",
-            module.to_str().unwrap(),
-            "--format",
-            "json",
-        ],
-    );
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{}: not JSON ({e}): {}",
-            save.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
+    let doc = crate::util::pieces_json(save.parent().unwrap(), save, module);
     let report = &doc[0];
     let pieces = report["pieces"]
         .as_array()

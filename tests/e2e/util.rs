@@ -21,6 +21,21 @@ pub fn muster(dir: &Path, args: &[&str]) -> Output {
         .expect("muster runs")
 }
 
+/// `muster pieces SAVE --module MODULE --format json`, run in `dir`, as JSON; the save
+/// and what muster said on standard error in the failure otherwise.
+pub fn pieces_json(dir: &Path, save: &Path, module: &Path) -> serde_json::Value {
+    let (save_arg, module_arg) = (save.to_str().unwrap(), module.to_str().unwrap());
+    let out =
+        muster(dir, &["pieces", save_arg, "--module", module_arg, "--format", "json"]);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: not JSON ({e}): {}",
+            save.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
 /// Copies a folder tree.
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create folder");
