@@ -82,6 +82,11 @@ fn every_kind_of_planted_change_is_listed() {
         "setup · north · 09.02",
         "setup · north · 09.03",
     );
+    // Where the setup puts each counter, solved: the HQ moved, the renamed battalion is
+    // no move.
+    has("placements", "changed", "where 1 Bde HQ sets up", "09.02", "09.03");
+    let placements = game["placements"].to_string();
+    assert!(!placements.contains("not set up"), "{placements}");
     has("maps", "changed", "hex 11.10", "sand", "clear");
     has("rules", "changed", "stacking rule E.1: any_of[0].all_of[0].max", "2", "3");
     assert_eq!(game["rules"].as_array().unwrap().len(), 1, "{}", game["rules"]);
@@ -253,8 +258,11 @@ fn a_game_saved_with_the_last_release_is_told_what_the_new_one_changes() {
     let tmp = tempfile::tempdir().unwrap();
     planted(tmp.path());
     for state in ["old", "new"] {
+        // The new release is built knowing the last, so its module lists what it changed.
+        let since: &[&str] = if state == "new" { &["--since", "old"] } else { &[] };
         let args =
-            [&["--sources", state, "--out", state][..], &crate::modules::BUILD].concat();
+            [&["--sources", state, "--out", state][..], &crate::modules::BUILD, since]
+                .concat();
         let out = muster(tmp.path(), &args);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
@@ -287,6 +295,7 @@ fn a_game_saved_with_the_last_release_is_told_what_the_new_one_changes() {
         let (code, report) = check(&old);
         assert_eq!(code, Some(0), "{report}");
         assert_eq!(report["update"]["changed"], serde_json::json!([]));
+        assert_eq!(report["update"]["setups"], serde_json::Value::Null);
         // With the new one: the HQ's movement, and the renamed battalion, found where it stands.
         let (code, report) = check(&new);
         assert_eq!(code, Some(1), "{report}");
@@ -295,6 +304,20 @@ fn a_game_saved_with_the_last_release_is_told_what_the_new_one_changes() {
         assert_eq!(changed[0]["unit"], "1-bde-1-bde-hq");
         assert_eq!(changed[0]["at"], "09.02");
         assert_eq!(changed[0]["values"]["Full_movement"], serde_json::json!(["8", "9"]));
+        // The HQ's setup line moved; the game has it where the last release set it up.
+        let setups = &report["update"]["setups"];
+        assert_eq!(setups["versions"], serde_json::json!(["2.0.0", "2.0.1"]));
+        let hq = setups["moved"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["unit"] == "1-bde-1-bde-hq")
+            .unwrap_or_else(|| panic!("{setups}"));
+        assert_eq!(
+            (&hq["scenario"], &hq["from"], &hq["to"], &hq["at"]),
+            (&"meeting".into(), &"09.02".into(), &"09.03".into(), &"09.02".into()),
+            "{hq}"
+        );
         let warnings = report["warnings"].to_string();
         assert!(warnings.contains("`1-bde-2-1-arm-bn`"), "{warnings}");
         assert!(warnings.contains("it stands at"), "{warnings}");
@@ -304,6 +327,12 @@ fn a_game_saved_with_the_last_release_is_told_what_the_new_one_changes() {
         assert!(
             text.contains(
                 "info [changed-counter] 1 Bde HQ at 09.02: movement (front) 8 → 9"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "info [moved-setup] meeting: 2.0.1 sets up 1 Bde HQ at 09.03 (2.0.0 at 09.02); in this game it stands at 09.02"
             ),
             "{text}"
         );

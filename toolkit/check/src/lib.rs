@@ -15,6 +15,7 @@ pub mod errata;
 mod public_json;
 pub mod region;
 pub mod resolve;
+mod setup_changes;
 pub mod solve;
 pub mod start_values;
 pub mod stored;
@@ -25,6 +26,7 @@ pub(crate) mod words;
 pub use errata::{Erratum, errata, errata_of_checked};
 pub use region::rule_terrain;
 pub use resolve::{Resolution, Resolved, Resolver};
+pub use setup_changes::changes;
 pub use solve::{
     Duplicate, NOT_PLACED, Solution, SolvedUnit, ruleset, solve, solve_with,
 };

@@ -54,8 +54,8 @@ pub fn run(
         );
     }
     let listed = listing(&saved, Some(&m.info));
-    let update =
-        crate::update::of(&listed, &mut m, &doc).map_err(|e| fail(&e, module))?;
+    let update = crate::update::of(&listed, &mut m, &doc, scenario)
+        .map_err(|e| fail(&e, module))?;
     let request = checker::request(&listed, &doc, scenario);
     let mut checker =
         EmbeddedChecker::new(&wasm, &ruleset).map_err(|e| fail(&e, module))?;
@@ -71,6 +71,7 @@ pub fn run(
         eliminated,
         warnings,
         update,
+        saved_version: meta.module_version.clone(),
     };
     let mut out = std::io::stdout().lock();
     if format == Format::Json {
@@ -186,6 +187,8 @@ struct Checked<'a> {
     warnings: Vec<(FindingKind, String)>,
     /// What the module changes in the game, when it is another release than the save's.
     update: crate::update::Update,
+    /// The module version the game was saved with, when the save says.
+    saved_version: Option<String>,
 }
 
 impl Checked<'_> {
@@ -234,6 +237,8 @@ impl Checked<'_> {
                 "changed": self.update.changed,
                 "compared": self.update.compared,
                 "not_compared": self.update.not_compared,
+                "moved_kind": FindingKind::MovedSetup,
+                "setups": self.update.setups,
             },
         })
     }
@@ -274,6 +279,17 @@ impl Checked<'_> {
             );
             put_line(out, &line)?;
         }
+        let moved = FindingKind::MovedSetup;
+        if let Some(setups) = &self.update.setups {
+            for m in &setups.moved {
+                let line = format!(
+                    "{name}: {} [{moved}] {}",
+                    moved.severity(),
+                    crate::update::moved_sentence(m, &setups.versions)
+                );
+                put_line(out, &line)?;
+            }
+        }
         let dead = if self.eliminated.is_empty() {
             String::new()
         } else {
@@ -289,6 +305,24 @@ impl Checked<'_> {
             tail.push_str(&format!(
                 "; {} counter(s) the module prints otherwise",
                 self.update.changed.len()
+            ));
+        }
+        if let Some(setups) = self.update.setups.as_ref().filter(|s| !s.moved.is_empty())
+        {
+            tail.push_str(&format!(
+                "; {} counter(s) {} sets up elsewhere than {}",
+                setups.moved.len(),
+                setups.versions.1,
+                setups.versions.0
+            ));
+        }
+        if let (Some(setups), Some(saved)) = (&self.update.setups, &self.saved_version)
+            && saved != &setups.versions.0
+            && saved != &setups.versions.1
+        {
+            tail.push_str(&format!(
+                "; the module lists what changed since {}, the game was saved with {saved}: what releases between changed is not listed",
+                setups.versions.0
             ));
         }
         // Counted only when the module is found to be another release than the save's.

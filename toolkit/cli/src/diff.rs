@@ -64,7 +64,7 @@ pub fn run(
     };
     for game in &is.games {
         match was.games.iter().find(|g| g.id == game.id) {
-            Some(old) => report.games.push(changes::between(old, game)),
+            Some(old) => report.games.push(muster_check::changes(old, game)),
             None => report.added.push(game.id.clone()),
         }
     }

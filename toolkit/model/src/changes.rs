@@ -23,6 +23,10 @@ pub struct Changes {
     pub counters: Vec<Change>,
     /// Scenario setup lines.
     pub setups: Vec<Change>,
+    /// Where each counter sets up, scenario by scenario, when the setups were solved
+    /// (`muster_check::changes`); empty otherwise.
+    #[serde(default)]
+    pub placements: Vec<Change>,
     /// Stacking and other rules.
     pub rules: Vec<Change>,
     /// Printed tables.
@@ -48,6 +52,9 @@ pub struct Change {
     /// What it is, when it is something.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
+    /// The counter's id, for placements.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
 }
 
 /// The kinds of change.
@@ -78,10 +85,11 @@ impl Changes {
     }
 
     /// The parts with their headings, in the order the report lists them.
-    pub fn parts(&self) -> [(&'static str, &[Change]); 5] {
+    pub fn parts(&self) -> [(&'static str, &[Change]); 6] {
         [
             ("Counters", &self.counters),
             ("Setups", &self.setups),
+            ("Placements", &self.placements),
             ("Rules", &self.rules),
             ("Tables", &self.tables),
             ("Maps", &self.maps),
@@ -97,14 +105,23 @@ pub fn between(old: &Game, new: &Game) -> Changes {
         versions: (old.meta.module.version.v.clone(), new.meta.module.version.v.clone()),
         counters: counters(old, new),
         setups: setups(old, new),
+        placements: Vec::new(),
         rules: rules(old, new),
         tables: tables(old, new),
         maps: maps(old, new),
     }
 }
 
-fn change(kind: ChangeKind, subject: impl Into<String>) -> Change {
-    Change { kind, subject: subject.into(), scenario: None, from: None, to: None }
+/// A change of `kind` to `subject`, with nothing more said.
+pub fn change(kind: ChangeKind, subject: impl Into<String>) -> Change {
+    Change {
+        kind,
+        subject: subject.into(),
+        scenario: None,
+        from: None,
+        to: None,
+        unit: None,
+    }
 }
 
 fn changed(

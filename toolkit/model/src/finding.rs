@@ -270,6 +270,8 @@ kinds! {
     // Information: as printed, nothing to do.
     /// A counter of a saved game whose printed values the module it is checked with gives otherwise (a new release).
     ChangedCounter = "changed-counter", Info;
+    /// A counter of a saved game that the module it is checked with sets up elsewhere than the release before it did (its setup line moved).
+    MovedSetup = "moved-setup", Info;
     /// A number the text states that the lists cannot confirm: they stop short, are not printed, or are no list muster counts.
     CountIncomplete = "count-incomplete", Info;
     /// Where the printed order of battle, manifest, a scenario or a table stops short.

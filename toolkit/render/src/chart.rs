@@ -268,25 +268,37 @@ pub fn sequence_svg(sequence: &Sequence) -> Drawn {
     page.finish()
 }
 
-/// A card: a title in large type, then labelled lines (a label may be empty), each
-/// wrapped; `width` in pixels.
-pub fn card_svg(title: &str, lines: &[(String, String)], width: f64) -> Drawn {
+/// One line of a card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CardLine {
+    /// A line in muted type across the card.
+    Note(String),
+    /// A value beside its label; an empty label continues the label above.
+    Entry(String, String),
+}
+
+/// A card: a title in large type, then its lines, each wrapped; `width` in pixels.
+pub fn card_svg(title: &str, lines: &[CardLine], width: f64) -> Drawn {
     let mut page = Page::new(width);
     page.paragraph(MARGIN, 30.0, true, INK, title);
     page.y += 10.0;
     let label_w = lines
         .iter()
-        .map(|(l, _)| text_width(l, BODY, true))
+        .filter_map(|l| match l {
+            CardLine::Entry(label, _) => Some(text_width(label, BODY, true)),
+            CardLine::Note(_) => None,
+        })
         .fold(0.0, f64::max)
         .min(width / 3.0);
-    for (label, value) in lines {
+    for line in lines {
         page.y += 4.0;
         let top = page.y;
-        if label.is_empty() {
-            page.paragraph(MARGIN, BODY, false, MUTED, value);
-        } else {
-            page.text(MARGIN, top + BODY, BODY, true, INK, label);
-            page.paragraph(MARGIN + label_w + 14.0, BODY, false, INK, value);
+        match line {
+            CardLine::Note(text) => page.paragraph(MARGIN, BODY, false, MUTED, text),
+            CardLine::Entry(label, value) => {
+                page.text(MARGIN, top + BODY, BODY, true, INK, label);
+                page.paragraph(MARGIN + label_w + 14.0, BODY, false, INK, value);
+            }
         }
     }
     page.finish()
@@ -305,6 +317,29 @@ mod tests {
         yaml(&format!(
             "title: Terrain Costs\nsection: '2.1'\ncolumns: [Terrain, Movement Efffect, Note]\nrows: {rows}\nlines: [A line printed under it.]\n{gap}"
         ))
+    }
+
+    #[test]
+    fn a_cards_continued_entry_stands_under_the_value_above_in_ink() {
+        let lines = [
+            CardLine::Note("Changes".into()),
+            CardLine::Entry("Counters".into(), "first".into()),
+            CardLine::Entry(String::new(), "second".into()),
+        ];
+        let d = card_svg("Errata", &lines, 600.0);
+        // The x and fill of the text element that holds `text`.
+        let attrs = |text: &str| {
+            let end = d.svg.find(&format!(">{text}</text>")).unwrap();
+            let start = d.svg[..end].rfind("<text").unwrap();
+            let tag = &d.svg[start..end];
+            let attr = |name: &str| {
+                let from = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+                tag[from..].split('"').next().unwrap().to_string()
+            };
+            (attr("x"), attr("fill"))
+        };
+        assert_eq!(attrs("second"), attrs("first"));
+        assert_ne!(attrs("Changes").0, attrs("first").0, "a note starts at the margin");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use muster_model::changes::{self, Changes};
 use muster_model::{Game, LoadOptions};
+use muster_render::chart::CardLine;
 
 use super::Context;
 use crate::error::{Error, ErrorKind, Result};
@@ -45,7 +46,7 @@ pub fn write_changes(
             ),
         ));
     };
-    let found = changes::between(old, game);
+    let found = muster_check::changes(old, game);
     let mut json = serde_json::to_string_pretty(&found)?;
     json.push('\n');
     ctx.outputs.write(&dir.join("changes.json"), json.as_bytes())?;
@@ -67,15 +68,14 @@ pub fn write_changes(
 /// The errata sheet: the game's title and versions, then each part's changes, a line each.
 pub fn errata_sheet(c: &Changes) -> muster_render::chart::Drawn {
     let (from, to) = &c.versions;
-    let mut lines =
-        vec![("".to_string(), format!("Changes from version {from} to {to}"))];
+    let mut lines = vec![CardLine::Note(format!("Changes from version {from} to {to}"))];
     if c.is_empty() {
-        lines.push(("".into(), "Nothing changed.".into()));
+        lines.push(CardLine::Note("Nothing changed.".into()));
     }
     for (heading, part) in c.parts() {
         for (k, change) in part.iter().enumerate() {
             let label = if k == 0 { heading.to_string() } else { String::new() };
-            lines.push((label, changes::sentence(change)));
+            lines.push(CardLine::Entry(label, changes::sentence(change)));
         }
     }
     muster_render::chart::card_svg(&format!("{}: errata", c.title), &lines, 768.0)

@@ -13,7 +13,7 @@ use super::files::Files;
 use super::live_rules::{self, LiveRules};
 use super::pieces::{self, Prototype, Slot, image_name};
 use super::{
-    BoardPlan, CHECKER, DeadPiles, Draw, Drawn, Keep, LiveRulesReport, Module,
+    BoardPlan, CHANGES, CHECKER, DeadPiles, Draw, Drawn, Keep, LiveRulesReport, Module,
     ModuleOptions, PackageError, RULESET, SetupFile, SheetImage, ToDraw, boards, charts,
     document_json, documentation, gpid, moduledata, ruleset_doc, setups, table,
 };
@@ -189,6 +189,11 @@ pub fn build(
     files.insert("buildFile.xml".into(), build_file?.into_bytes());
     files.insert("moduledata".into(), moduledata(game).into_bytes());
     files.insert(CHECKER.into(), crate::CHECKER_WASM.to_vec());
+    if let Some(changes) = options.whats_new {
+        let json = serde_json::to_vec_pretty(changes)
+            .map_err(|e| PackageError(format!("failed to write {CHANGES} ({e})")))?;
+        files.insert(CHANGES.into(), json);
+    }
     let live_rules = live_report(&live, !live_traits.is_empty());
     drop(contents);
     slots.extend(deck_slots);

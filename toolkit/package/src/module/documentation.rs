@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use muster_model::Game;
 use muster_model::assets::DocumentKind;
-use muster_render::chart::{Drawn, card_svg};
+use muster_render::chart::{CardLine, Drawn, card_svg};
 
 use super::charts::Chart;
 use super::dead_piles::DeadPiles;
@@ -27,7 +27,7 @@ pub const WHATS_NEW: &str = "help/whats-new.html";
 pub const WHATS_NEW_TITLE: &str = "What's new";
 
 /// The lines of the about screen; `released` is the release's date (`2026-12-07`).
-pub fn about_lines(game: &Game, released: &str) -> Vec<(String, String)> {
+pub fn about_lines(game: &Game, released: &str) -> Vec<CardLine> {
     let mut lines = vec![
         ("Version".to_string(), game.meta.module.version.v.clone()),
         ("Released".to_string(), released.to_string()),
@@ -43,7 +43,7 @@ pub fn about_lines(game: &Game, released: &str) -> Vec<(String, String)> {
         "Built".into(),
         format!("by muster {} from sources/{}", env!("CARGO_PKG_VERSION"), game.id),
     ));
-    lines
+    lines.into_iter().map(|(label, value)| CardLine::Entry(label, value)).collect()
 }
 
 /// The about screen of the release of `released`, drawn.

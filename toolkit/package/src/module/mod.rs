@@ -122,6 +122,10 @@ pub const RULESET: &str = "rules/ruleset.json";
 /// The module's path of the embedded rules checker, compiled for WebAssembly.
 pub const CHECKER: &str = "rules/checker.wasm";
 
+/// The module's path of what its release changed since the last one (the JSON of
+/// [`muster_model::changes::Changes`]), when the build was told the last release.
+pub const CHANGES: &str = "rules/changes.json";
+
 /// Draws an SVG as a PNG of the given size and resolution. The caller chooses how
 /// (directly, or through a cache).
 pub type Draw<'a> = dyn Fn(&ToDraw) -> Result<Drawn, String> + Sync + 'a;
