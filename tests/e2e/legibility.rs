@@ -227,10 +227,10 @@ fn pages_joined_from_their_own_pdfs_read_as_the_same_pages_drawn_in_one_document
     let boxes = sheet::PrintBoxes::whole((4.0, 2.0));
     let pages: Vec<Vec<u8>> =
         svgs.iter().map(|s| sheet::page_pdf(s, (4.0, 2.0), &boxes).unwrap()).collect();
-    let joined_bytes = sheet::join_pdf(&pages, &info).unwrap();
+    let joined_bytes = sheet::join_pdf(&pages, &info, &[]).unwrap();
     assert_eq!(
         joined_bytes,
-        sheet::join_pdf(&pages, &info).unwrap(),
+        sheet::join_pdf(&pages, &info, &[]).unwrap(),
         "the same pages, the same bytes"
     );
     let joined = dir.path().join("joined.pdf");

@@ -373,8 +373,12 @@ impl Build {
                 let (maps, setups) = rayon::join(
                     || -> Result<_> {
                         let t = Instant::now();
-                        let maps =
-                            stages::maps::render_maps(ctx, game, settings.map_dpi)?;
+                        let maps = stages::maps::render_maps(
+                            ctx,
+                            game,
+                            settings.map_dpi,
+                            &settings.counters,
+                        )?;
                         Ok((maps, t.elapsed().as_secs_f64()))
                     },
                     || -> Result<_> {

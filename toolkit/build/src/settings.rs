@@ -87,6 +87,12 @@ pub struct CounterOptions {
     ///
     /// Default: none, 1980-01-01 ([`muster_render::pdfx::FIXED_DATE`]).
     pub sheet_date: Option<u64>,
+    /// Art added around every counter image beyond its cut line, in inches, for print
+    /// shops that take one image a counter side (The Game Crafter asks 1/8 inch): each
+    /// image is the cut size plus this on every side, rounded to whole pixels.
+    ///
+    /// Default: 0 (images of the cut size, outlined).
+    pub image_bleed_in: f64,
 }
 
 impl Default for CounterOptions {
@@ -96,6 +102,7 @@ impl Default for CounterOptions {
             sheet_dpi: 150,
             sheet: SheetOptions::default(),
             sheet_date: None,
+            image_bleed_in: 0.0,
         }
     }
 }

@@ -103,6 +103,14 @@ pub struct CounterArgs {
     /// Put fronts and mirrored backs on one page, to fold along the middle.
     #[arg(long)]
     pub fold: bool,
+    /// Add a die line to the PDF sheets: every counter's cut path on the pages of fronts,
+    /// stroked in the CutContour spot colour, overprinting, in a layer of its own.
+    #[arg(long)]
+    pub die_line: bool,
+    /// Add bleed around every counter image, in inches (0 to 1/2; 1/8 when no value is
+    /// given), for print shops that take one image a counter side.
+    #[arg(long, value_name = "INCHES", num_args = 0..=1, default_missing_value = "1/8", value_parser = parse_bleed)]
+    pub counter_bleed: Option<f64>,
     /// Resolution of the PNG print sheets and contact sheet, in dots per inch.
     #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u32).range(10..=1200))]
     pub sheet_dpi: u32,

@@ -31,8 +31,10 @@ fn counter_options(args: &CounterArgs) -> Result<CounterOptions> {
             registration: args.registration.into(),
             back_offset_in: args.back_offset,
             fold: args.fold,
+            die_line: args.die_line,
         },
         sheet_date: source_date_epoch()?,
+        image_bleed_in: args.counter_bleed.unwrap_or(0.0),
     })
 }
 

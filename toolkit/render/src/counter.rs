@@ -446,6 +446,22 @@ pub fn standalone_svg(art: &CounterArt, size_in: f64) -> String {
     )
 }
 
+/// A standalone SVG of a counter side for an image-based print shop: the cut square,
+/// `size_in` inches across, with `bleed` counter units (100 across the cut square) of the
+/// side's art around it, as `fragment` ([`counter_fragment`] with that bleed) draws it, and
+/// no outline on the cut line.
+pub fn bled_svg(fragment: &str, size_in: f64, bleed: f64) -> String {
+    let span = 100.0 + 2.0 * bleed;
+    format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{s}in" height="{s}in" viewBox="{lo} {lo} {span} {span}" font-family="{f}">{fragment}</svg>
+"##,
+        s = n(size_in * span / 100.0),
+        lo = n(-bleed),
+        span = n(span),
+        f = crate::fonts::FAMILY,
+    )
+}
+
 /// The template that drew each counter side, for tests and `inspect`.
 pub fn template_origin(game: &Game, unit: &Unit, face: Face) -> String {
     if let Some(a) = unit.art.get(face.index()).and_then(Option::as_ref) {

@@ -47,6 +47,7 @@ pub fn cut_previews(game: &Game) -> Vec<CutPreview> {
             let mut svg = Svg::new(f64::from(w) / 96.0, f64::from(h) / 96.0);
             svg.image(
                 (0.0, 0.0, f64::from(w), f64::from(h)),
+                "",
                 &data_url(sheet.format.media_type(), &sheet.bytes),
             );
             let stroke = (f64::from(w.max(h)) / 400.0).max(1.0);

@@ -12,12 +12,14 @@
 pub mod chart;
 pub mod counter;
 pub mod cuts;
+pub mod die_line;
 mod edge_numbers;
 pub mod face_arts;
 pub mod fit;
 pub mod fonts;
 mod legend;
 pub mod map;
+pub mod map_print;
 mod map_symbols;
 pub mod markup;
 pub mod metrics;

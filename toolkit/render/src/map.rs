@@ -25,6 +25,12 @@ const ALSO_INSET: f64 = 0.55;
 const ALSO_STEP: f64 = 0.7;
 /// Fill of a terrain type that declares no colour.
 const DEFAULT_FILL: &str = "#e8e0c8";
+/// How far a sheet's paper and frame run on past its edge, unseen but for the bleed of
+/// its print page (`map_print`), in inches: the widest bleed that page has, what
+/// `--bleed` takes at most.
+pub const MAX_BLEED_IN: f64 = 0.5;
+/// The id of a painted sheet's image in its SVG.
+pub const ART_ID: &str = "muster-map-art";
 
 /// How one terrain type is drawn: its fill and the symbol in each of its hexes.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,6 +126,8 @@ pub struct MapScene {
     pub legend: Option<LegendPlace>,
     /// Where each cell's centre is, as a placement in the sheet (for packaging).
     pub layout: SheetLayout,
+    /// Whether the sheet is drawn over a painted image, the SVG's element [`ART_ID`].
+    pub painted: bool,
 }
 
 /// How the board's grid sits on one sheet, in inches from the sheet's top-left corner.
@@ -338,12 +346,21 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     let terrain = sheet_terrain(game, board, sheet);
     let cells: Vec<Cell> = terrain.iter().map(|(c, _)| *c).collect();
     let mut svg = Svg::new(w, h);
+    // The paper runs on past the sheet's edge, unseen but for the bleed of its print page.
+    let reach = MAX_BLEED_IN * PX;
     match art {
         Some(a) => svg.image(
             (0.0, 0.0, w * PX, h * PX),
+            &format!(r#"id="{ART_ID}""#),
             &crate::svg::data_url(a.image.format.media_type(), &a.image.bytes),
         ),
-        None => svg.rect(0.0, 0.0, w * PX, h * PX, r##"fill="#fbf8f0""##),
+        None => svg.rect(
+            -reach,
+            -reach,
+            w * PX + 2.0 * reach,
+            h * PX + 2.0 * reach,
+            r##"fill="#fbf8f0""##,
+        ),
     }
     let used = terrain_looks(game, map_index);
     if drawn(MapLayer::Terrain) || drawn(MapLayer::Legend) {
@@ -379,15 +396,18 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         edge_numbers::draw(&mut svg, sheet, &map.hex_numbers.edges, &l, PX);
     }
 
-    // Frame, where muster draws the sheet.
+    // Frame, where muster draws the sheet: a band inside the edge that runs on into the
+    // bleed.
     if art.is_none() {
         let fw = 0.04 * PX;
+        let band = fw + reach;
+        let at = (fw - reach) / 2.0;
         svg.rect(
-            fw / 2.0,
-            fw / 2.0,
-            w * PX - fw,
-            h * PX - fw,
-            &format!(r##"fill="none" stroke="#2b2b2b" stroke-width="{}""##, n(fw)),
+            at,
+            at,
+            w * PX - 2.0 * at,
+            h * PX - 2.0 * at,
+            &format!(r##"fill="none" stroke="#2b2b2b" stroke-width="{}""##, n(band)),
         );
     }
 
@@ -411,6 +431,7 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         unknown_terrain: unknown,
         legend: legend_place,
         layout: geometry,
+        painted: art.is_some(),
     })
 }
 

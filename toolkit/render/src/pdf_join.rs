@@ -13,9 +13,11 @@ use std::io::Write;
 
 use crate::pdfx::{self, DocInfo};
 
+pub(crate) mod die_lines;
+
 /// A PDF value: what an object holds, references kept apart so they can be renumbered.
 #[derive(Debug, Clone, PartialEq)]
-enum Value {
+pub(crate) enum Value {
     /// `<< /Key value ... >>`, keys in their order.
     Dict(Vec<(Vec<u8>, Value)>),
     /// `[ ... ]`.
@@ -28,21 +30,26 @@ enum Value {
 
 /// One object of a page PDF: its value and, for a stream, its raw (still encoded) bytes.
 #[derive(Debug)]
-struct Object {
-    value: Value,
-    stream: Option<Vec<u8>>,
+pub(crate) struct Object {
+    pub value: Value,
+    pub stream: Option<Vec<u8>>,
 }
 
 /// A page PDF read: its objects by number and the number of its page.
-struct PagePdf {
-    objects: BTreeMap<u32, Object>,
-    page: u32,
+pub(crate) struct PagePdf {
+    pub objects: BTreeMap<u32, Object>,
+    pub page: u32,
 }
 
 /// The first page of each of `pages` (one-page PDFs), in order, as one PDF that says
-/// `info` about itself.
-pub fn join(pages: &[Vec<u8>], info: &DocInfo) -> Result<Vec<u8>, String> {
-    let read: Vec<PagePdf> = pages
+/// `info` about itself; page `i` with the die line `die_lines[i]` draws over it (page
+/// content from `die_line::content`; none when empty or missing).
+pub fn join(
+    pages: &[Vec<u8>],
+    info: &DocInfo,
+    die_lines: &[String],
+) -> Result<Vec<u8>, String> {
+    let mut read: Vec<PagePdf> = pages
         .iter()
         .enumerate()
         .map(|(i, p)| read(p).map_err(|e| format!("page {} ({e})", i + 1)))
@@ -57,9 +64,11 @@ pub fn join(pages: &[Vec<u8>], info: &DocInfo) -> Result<Vec<u8>, String> {
         reach(pdf, pdf.page, &mut order, &mut numbers, &mut next)?;
         plans.push((order, numbers));
     }
-    // The metadata, the output profile and the information dictionary follow the pages.
+    // The metadata, the output profile and the information dictionary follow the pages,
+    // then what the die lines add.
     let (metadata, icc, info_n) = (next, next + 1, next + 2);
     next += 3;
+    let die = die_lines::add(&mut read, die_lines, &mut next)?;
     // The document's id: a hash of what it is made of, so the same pages give the same
     // bytes.
     let mut hasher = blake3::Hasher::new();
@@ -89,8 +98,9 @@ pub fn join(pages: &[Vec<u8>], info: &DocInfo) -> Result<Vec<u8>, String> {
     offsets.insert(2, out.len());
     write!(
         out,
-        "2 0 obj\n<</Type/Catalog/Pages 1 0 R/Metadata {metadata} 0 R/OutputIntents[{}]>>\nendobj\n",
-        pdfx::output_intent(icc)
+        "2 0 obj\n<</Type/Catalog/Pages 1 0 R/Metadata {metadata} 0 R/OutputIntents[{}]{}>>\nendobj\n",
+        pdfx::output_intent(icc),
+        die.catalog_entry()
     )
     .map_err(|e| e.to_string())?;
     for (pdf, (order, numbers)) in read.iter().zip(&plans) {
@@ -128,6 +138,7 @@ pub fn join(pages: &[Vec<u8>], info: &DocInfo) -> Result<Vec<u8>, String> {
     offsets.insert(info_n, out.len());
     write!(out, "{info_n} 0 obj\n{}\nendobj\n", pdfx::info_dict(info))
         .map_err(|e| e.to_string())?;
+    die.write(&mut out, &mut offsets)?;
     let xref = out.len();
     let size = next;
     write!(out, "xref\n0 {size}\n0000000000 65535 f\r\n").map_err(|e| e.to_string())?;
@@ -311,7 +322,7 @@ fn read(pdf: &[u8]) -> Result<PagePdf, String> {
 }
 
 /// The value of `key` in a dictionary.
-fn lookup<'v>(dict: &'v Value, key: &[u8]) -> Option<&'v Value> {
+pub(crate) fn lookup<'v>(dict: &'v Value, key: &[u8]) -> Option<&'v Value> {
     match dict {
         Value::Dict(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
         _ => None,
@@ -517,8 +528,8 @@ mod tests {
     #[test]
     fn a_file_that_is_not_a_pdf_is_an_error() {
         let info = DocInfo::new("x", None);
-        assert!(join(&[b"not a pdf".to_vec()], &info).is_err());
+        assert!(join(&[b"not a pdf".to_vec()], &info, &[]).is_err());
         let cut = b"%PDF-1.7\n1 0 obj\n<</Length 99>>\nstream\nab\nxref\n0 2\n0000000000 65535 f\r\n0000000009 00000 n\r\ntrailer\n<</Root 1 0 R>>\nstartxref\n41\n%%EOF";
-        assert!(join(&[cut.to_vec()], &info).is_err());
+        assert!(join(&[cut.to_vec()], &info, &[]).is_err());
     }
 }

@@ -55,6 +55,9 @@ pub struct SheetOptions {
     pub back_offset_in: (f64, f64),
     /// Fronts and mirrored backs on one page, to be folded along the middle. Default: false.
     pub fold: bool,
+    /// A die line over the PDF's pages of fronts: every cut path stroked in the
+    /// `CutContour` spot colour ([`crate::die_line`]). Default: false.
+    pub die_line: bool,
 }
 
 impl Default for SheetOptions {
@@ -70,6 +73,7 @@ impl Default for SheetOptions {
             registration: Registration::Both,
             back_offset_in: (0.0, 0.0),
             fold: false,
+            die_line: false,
         }
     }
 }
@@ -657,7 +661,7 @@ pub fn pdf(
         .par_iter()
         .map(|svg| page_pdf(svg, page_in, &boxes))
         .collect::<Result<Vec<_>, String>>()?;
-    join_pdf(&pages, info)
+    join_pdf(&pages, info, &[])
 }
 
 /// One page as a PDF of its own (vector art, its fonts subset and embedded, its TrimBox
@@ -706,10 +710,16 @@ pub fn page_pdf(
 }
 
 /// The first page of each of `pages` (PDFs [`page_pdf`] wrote), in order, as one PDF/X-4
-/// document that says `info` about itself. The pages' objects (content, fonts, images)
-/// are copied byte for byte, not drawn, decoded or compressed again.
-pub fn join_pdf(pages: &[Vec<u8>], info: &DocInfo) -> Result<Vec<u8>, String> {
-    crate::pdf_join::join(pages, info)
+/// document that says `info` about itself, page `i` with the die line `die_lines[i]`
+/// over it ([`crate::die_line::content`]; none when empty or missing). The pages'
+/// objects (content, fonts, images) are copied byte for byte, not drawn, decoded or
+/// compressed again.
+pub fn join_pdf(
+    pages: &[Vec<u8>],
+    info: &DocInfo,
+    die_lines: &[String],
+) -> Result<Vec<u8>, String> {
+    crate::pdf_join::join(pages, info, die_lines)
 }
 
 #[cfg(test)]

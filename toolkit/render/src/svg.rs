@@ -118,11 +118,13 @@ impl Svg {
         );
     }
 
-    /// An image filling `(x, y, width, height)`, stretched to it.
-    pub fn image(&mut self, (x, y, w, h): (f64, f64, f64, f64), href: &str) {
+    /// An image filling `(x, y, width, height)`, stretched to it, with `attrs` (an `id`,
+    /// say) written before its `href`.
+    pub fn image(&mut self, (x, y, w, h): (f64, f64, f64, f64), attrs: &str, href: &str) {
+        let attrs = if attrs.is_empty() { String::new() } else { format!("{attrs} ") };
         let _ = write!(
             self.out,
-            r#"<image x="{}" y="{}" width="{}" height="{}" preserveAspectRatio="none" href="{href}"/>"#,
+            r#"<image x="{}" y="{}" width="{}" height="{}" preserveAspectRatio="none" {attrs}href="{href}"/>"#,
             n(x),
             n(y),
             n(w),

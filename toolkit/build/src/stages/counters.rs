@@ -3,7 +3,8 @@
 
 use muster_model::{Game, Unit};
 use muster_render::FaceArts;
-use muster_render::counter::{faces, standalone_svg};
+use muster_render::counter::{bled_svg, faces, standalone_svg};
+use muster_render::die_line;
 use muster_render::sheet;
 use rayon::prelude::*;
 
@@ -23,7 +24,8 @@ pub struct Sides {
 }
 
 /// Renders every counter side, from the sides drawn in `arts`, to
-/// `counters/<game>/<id>-<side>.png`.
+/// `counters/<game>/<id>-<side>.png`: the cut size, or the cut size with the bleed the
+/// options ask for ([`CounterOptions::image_bleed_in`]).
 pub fn render_sides(
     ctx: &Context,
     game: &Game,
@@ -39,19 +41,29 @@ pub fn render_sides(
         .flat_map(|u| faces(u).into_iter().map(move |f| (u, f)))
         .collect();
     let px = pixels(counter_in, args.dpi);
+    // The bleed in whole pixels, and in counter units (100 across the cut square).
+    let bleed_px = pixels(args.image_bleed_in, args.dpi);
+    let bleed = 100.0 * f64::from(bleed_px) / f64::from(px.max(1));
     let bar = ctx.stage("counters", jobs.len());
     let unknown_values = jobs
         .par_iter()
         .map(|(u, face)| {
             let name = format!("{}-{}.png", u.id, face.name());
-            ctx.write_digested_png(
-                &dir.join(&name),
-                &format!("counter {name}"),
-                &arts.standalone_digest(game, u, *face, counter_in),
-                &|| standalone_svg(&arts.get(game, u, *face), counter_in),
-                (px, px),
-                args.dpi,
-            )?;
+            let (path, label) = (dir.join(&name), format!("counter {name}"));
+            if bleed_px == 0 {
+                ctx.write_digested_png(
+                    &path,
+                    &label,
+                    &arts.standalone_digest(game, u, *face, counter_in),
+                    &|| standalone_svg(&arts.get(game, u, *face), counter_in),
+                    (px, px),
+                    args.dpi,
+                )?;
+            } else {
+                let svg = bled_svg(&arts.bled(game, u, *face, bleed), counter_in, bleed);
+                let size = px + 2 * bleed_px;
+                ctx.write_png(&path, &label, &svg, (size, size), args.dpi)?;
+            }
             bar.step();
             Ok(arts.get(game, u, *face).unknown_values)
         })
@@ -209,10 +221,22 @@ fn sheets_pdf(
         key.part(svg.as_bytes()).finish()
     };
     let keys: Vec<_> = svgs.par_iter().zip(&boxes).map(page_key).collect();
+    let die_lines: Vec<String> = if options.die_line {
+        let h = options.page_in.1;
+        pages
+            .iter()
+            .map(|p| die_line::content(&die_line::cut_lines(p, options), h))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut whole = ctx.cache.key("pdf");
     whole.part(info.title.as_bytes()).part(&info.date.to_le_bytes());
     for key in &keys {
         whole.part(key.hex().as_bytes());
+    }
+    for die in &die_lines {
+        whole.part(die.as_bytes());
     }
     let failed = |e: String| {
         Error::new(
@@ -226,7 +250,7 @@ fn sheets_pdf(
         &keys,
         |i| format!("page {} of sheets.pdf of {}", i + 1, game.id),
         |i| sheet::page_pdf(&svgs[i], options.page_in, &boxes[i]).map_err(failed),
-        |pages| sheet::join_pdf(&pages, &info).map_err(failed),
+        |pages| sheet::join_pdf(&pages, &info, &die_lines).map_err(failed),
     )
 }
 

@@ -1,16 +1,25 @@
-//! The render stage for maps: every map sheet as SVG and PNG.
+//! The render stage for maps: every map sheet as SVG, PNG and print-ready PDF.
 
 use muster_model::Game;
-use muster_render::map::LegendPlace;
+use muster_render::map::{LegendPlace, MapScene};
+use muster_render::map_print;
 use muster_render::map_svg;
+use muster_render::pdfx::DocInfo;
 use rayon::prelude::*;
 
 use super::{Context, pixels};
-use crate::error::{IoContext, Result};
+use crate::error::{Error, ErrorKind, IoContext, Result};
 use crate::report::MapImage;
+use crate::settings::CounterOptions;
 
-/// Renders every map sheet of a game to `maps/<game>/<map>.svg` and `.png`.
-pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>> {
+/// Renders every map sheet of a game to `maps/<game>/<map>.svg`, `.png` and `.pdf`, the
+/// PDF with the bleed and date of the print sheets in `print`.
+pub fn render_maps(
+    ctx: &Context,
+    game: &Game,
+    dpi: u32,
+    print: &CounterOptions,
+) -> Result<Vec<MapImage>> {
     let dir = ctx.out.join("maps").join(&game.id);
     let bar = ctx.stage("maps", game.maps.len());
     let images = (0..game.maps.len())
@@ -20,6 +29,8 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
             let (w, h) = (pixels(scene.width_in, dpi), pixels(scene.height_in, dpi));
             ctx.outputs
                 .write(&dir.join(format!("{}.svg", scene.id)), scene.svg.as_bytes())?;
+            let pdf = print_pdf(ctx, game, index, &scene, print)?;
+            ctx.outputs.write(&dir.join(format!("{}.pdf", scene.id)), &pdf)?;
             let png_path = dir.join(format!("{}.png", scene.id));
             // An image the last build wrote from the same object is kept unread: the
             // module finds it in the last module, or reads it from the file.
@@ -80,6 +91,40 @@ pub fn render_maps(ctx: &Context, game: &Game, dpi: u32) -> Result<Vec<MapImage>
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(images)
+}
+
+/// The print-ready PDF of map `index` ([`map_print::map_pdf`]), from the cache or written
+/// now.
+fn print_pdf(
+    ctx: &Context,
+    game: &Game,
+    index: usize,
+    scene: &MapScene,
+    print: &CounterOptions,
+) -> Result<Vec<u8>> {
+    let name = game.maps.get(index).map_or(scene.id.as_str(), |m| m.name.as_str());
+    let info = DocInfo::new(&format!("{} — {name}", game.meta.title), print.sheet_date);
+    let bleed = map_print::map_bleed(print.sheet.bleed_in);
+    let mut key = ctx.cache.key("map pdf");
+    key.part(&bleed.to_le_bytes())
+        .part(info.title.as_bytes())
+        .part(&info.date.to_le_bytes())
+        .part(scene.svg.as_bytes());
+    ctx.cache.get_or_make(
+        &key.finish(),
+        || format!("{}.pdf of {}", scene.id, game.id),
+        || {
+            map_print::map_pdf(scene, bleed, &info).map_err(|e| {
+                Error::new(
+                    ErrorKind::Render,
+                    format!(
+                        "failed to write the PDF of map {} of {} ({e})",
+                        scene.id, game.id
+                    ),
+                )
+            })
+        },
+    )
 }
 
 /// A digest, in hex, of what draws a map's PNG alike every time: its SVG at a pixel size
