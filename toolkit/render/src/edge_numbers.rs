@@ -6,6 +6,8 @@ use muster_hex::pixel::Layout;
 use muster_hex::{Cell, Sheet};
 use muster_model::source::NumberEdge;
 
+use crate::map_labels::{self, Rect};
+use crate::metrics::Weight;
 use crate::svg::Svg;
 
 /// Height of the numbers, as a share of the hex size.
@@ -14,16 +16,17 @@ const SIZE: f64 = 0.16;
 const GAP: f64 = 0.08;
 
 /// Draws the numbers of `sheet`, laid out by `l` (inches) and drawn at `px` pixels an
-/// inch, along each of `edges`.
+/// inch, along each of `edges`. Returns the box of each number.
 pub(crate) fn draw(
     svg: &mut Svg,
     sheet: &Sheet,
     edges: &[NumberEdge],
     l: &Layout,
     px: f64,
-) {
+) -> Vec<Rect> {
+    let mut boxes = Vec::new();
     if edges.is_empty() {
-        return;
+        return boxes;
     }
     let hex_px = l.hex_size * px;
     let size = hex_px * SIZE;
@@ -43,7 +46,11 @@ pub(crate) fn draw(
             sheet.rows,
         )
     };
-    let style = r##"font-weight="bold" fill="#4a4438""##;
+    let style = map_labels::number_style("bold", size, None);
+    let mut number_at = |at: (f64, f64), anchor: &str, text: &str| {
+        svg.text(at, size, anchor, &style, text);
+        boxes.push(map_labels::text_box(at, size, anchor, Weight::Bold, text));
+    };
     let mut edges = edges.to_vec();
     edges.sort();
     edges.dedup();
@@ -57,7 +64,7 @@ pub(crate) fn draw(
                 };
                 for col in 0..sheet.cols {
                     let text = sheet.numbering.column.print(number(col, row).column);
-                    svg.text((centre(col, row).0, y), size, "middle", style, &text);
+                    number_at((centre(col, row).0, y), "middle", &text);
                 }
             }
             NumberEdge::Left | NumberEdge::Right => {
@@ -69,11 +76,12 @@ pub(crate) fn draw(
                 for row in 0..sheet.rows {
                     let text = sheet.numbering.row.print(number(col, row).row);
                     let y = centre(col, row).1 + size * 0.35;
-                    svg.text((x, y), size, anchor, style, &text);
+                    number_at((x, y), anchor, &text);
                 }
             }
         }
     }
+    boxes
 }
 
 /// Left, top, right and bottom of the sheet's hexes, in pixels at `px` an inch.

@@ -225,6 +225,7 @@ pub fn free_place(
 /// `at`.
 pub fn draw(svg: &mut Svg, title: &str, rows: &[Row], shape: &Shape, at: (f64, f64)) {
     let (x, y) = at;
+    svg.open("g", r#"class="legend""#);
     svg.rect(
         x,
         y,
@@ -262,6 +263,7 @@ pub fn draw(svg: &mut Svg, title: &str, rows: &[Row], shape: &Shape, at: (f64, f
             name,
         );
     }
+    svg.close("g");
 }
 
 #[cfg(test)]

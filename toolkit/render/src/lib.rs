@@ -19,6 +19,7 @@ pub mod fit;
 pub mod fonts;
 mod legend;
 pub mod map;
+pub mod map_labels;
 pub mod map_print;
 mod map_symbols;
 pub mod markup;

@@ -10,7 +10,9 @@ use muster_model::{Diagnostic, FindingKind, Game, MapArt, hex_terrain};
 
 use crate::edge_numbers;
 use crate::legend;
+use crate::map_labels::{self, Labels, Rect};
 use crate::map_symbols;
+use crate::metrics::Weight;
 use crate::svg::{Svg, n};
 
 /// Pixels per inch of SVG user units (CSS pixels).
@@ -380,21 +382,32 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         drawn(MapLayer::Terrain),
     );
 
-    // Features.
+    // Features; their names wait for the hex numbers they must keep clear of.
+    let mut labels = Labels::new((w * PX, h * PX));
     for f in map.features.iter().filter(|_| drawn(MapLayer::Features)) {
         let hexes: Vec<Cell> =
             f.hexes.iter().filter_map(|h| board.parse(&h.v).ok()).collect();
         if hexes.is_empty() && f.hexsides.is_empty() {
             continue;
         }
-        draw_feature(&mut svg, board, &l, f, &hexes, hex_px);
+        draw_feature(&mut svg, &mut labels, board, &l, f, &hexes, hex_px);
     }
 
-    // Hex numbers, as the map prints them.
+    // Hex numbers, as the map prints them, over the features, each on a halo of its
+    // hex's fill where the fills are drawn.
     if drawn(MapLayer::Numbers) {
-        draw_numbers(&mut svg, board, sheet, map, &l, &cells);
-        edge_numbers::draw(&mut svg, sheet, &map.hex_numbers.edges, &l, PX);
+        let looks = declared_looks(game);
+        let fills: BTreeMap<Cell, &str> = terrain
+            .iter()
+            .filter(|_| drawn(MapLayer::Terrain))
+            .map(|(c, ts)| (*c, cell_fill(ts.first().copied(), &looks)))
+            .collect();
+        let numbers = draw_numbers(&mut svg, board, sheet, map, &l, &cells, &fills);
+        labels.keep_clear(numbers);
+        let edges = edge_numbers::draw(&mut svg, sheet, &map.hex_numbers.edges, &l, PX);
+        labels.keep_clear(edges);
     }
+    labels.draw(&mut svg);
 
     // Frame, where muster draws the sheet: a band inside the edge that runs on into the
     // bleed.
@@ -457,12 +470,7 @@ fn draw_terrain(
             if k == 0 && *t == "unknown" {
                 unknown += 1;
             }
-            let fill = if *t == "unknown" {
-                UNKNOWN_FILL
-            } else {
-                look.map_or(UNKNOWN_FILL, |lk| lk.fill.as_str())
-            };
-            let fill = if fills { fill } else { "none" };
+            let fill = if fills { cell_fill(Some(t), looks) } else { "none" };
             if k > 0 && !fills {
                 break;
             }
@@ -489,13 +497,25 @@ fn draw_terrain(
     unknown
 }
 
+/// The fill of a hex of terrain `t`: the terrain's colour, or the fill of terrain the rules
+/// do not give.
+fn cell_fill<'l>(t: Option<&str>, looks: &'l BTreeMap<&str, TerrainLook>) -> &'l str {
+    match t {
+        Some(t) if t != "unknown" => {
+            looks.get(t).map_or(UNKNOWN_FILL, |lk| lk.fill.as_str())
+        }
+        _ => UNKNOWN_FILL,
+    }
+}
+
 /// The outline of an inset of terrain a hex also holds, for hexes `hex_px` across.
 fn also_stroke(hex_px: f64) -> String {
     format!(r##"stroke="#3b3328" stroke-width="{}""##, n(hex_px * 0.015))
 }
 
 /// Draws the numbers a map prints in its hexes: every hex's, or (with `every_hex: false`)
-/// only those of the rows it emphasises, larger and bold.
+/// only those of the rows it emphasises, larger and bold; each on a halo of its hex's fill
+/// in `fills`, if there. Returns the box of each number.
 fn draw_numbers(
     svg: &mut Svg,
     board: &Board,
@@ -503,9 +523,11 @@ fn draw_numbers(
     map: &MapFile,
     l: &Layout,
     cells: &[Cell],
-) {
+    fills: &BTreeMap<Cell, &str>,
+) -> Vec<Rect> {
     let hex_px = l.hex_size * PX;
     let emph = map.hex_numbers.emphasise_every;
+    let mut boxes = Vec::new();
     for c in cells {
         let Some(label) = board.label(*c) else { continue };
         let local =
@@ -517,18 +539,24 @@ fn draw_numbers(
         }
         let (x, y) = (l.centre(*c).0 * PX, l.centre(*c).1 * PX);
         let (size, weight) = if emphasised { (0.17, "bold") } else { (0.14, "normal") };
-        svg.text(
-            (x, y - hex_px * 0.30),
-            hex_px * size,
+        let (at, size) = ((x, y - hex_px * 0.30), hex_px * size);
+        let style = map_labels::number_style(weight, size, fills.get(c).copied());
+        svg.text(at, size, "middle", &style, &label);
+        boxes.push(map_labels::text_box(
+            at,
+            size,
             "middle",
-            &format!(r##"font-weight="{weight}" fill="#4a4438""##),
+            Weight::from_css(weight),
             &label,
-        );
+        ));
     }
+    boxes
 }
 
+/// Draws one feature on its hexes or hexsides; its name, if it has one, goes to `labels`.
 fn draw_feature(
     svg: &mut Svg,
+    labels: &mut Labels,
     board: &Board,
     l: &Layout,
     f: &Feature,
@@ -607,16 +635,18 @@ fn draw_feature(
             for (k, h) in hexes.iter().enumerate() {
                 map_symbols::bridge(svg, colour, c(*h), (1.0, 0.0), hex_px);
                 if k == 0 {
-                    feature_name(svg, f, c(*h), hex_px, colour);
+                    feature_name(labels, f, c(*h), hex_px, colour);
                 }
             }
         }
         FeatureKind::VictoryHex => {
             for h in hexes {
                 let (x, y) = c(*h);
+                let r = hex_px * 0.22;
+                labels.keep_clear([[x - r, y - r, x + r, y + r]]);
                 svg.circle(
                     (x, y),
-                    hex_px * 0.22,
+                    r,
                     &format!(r##"fill="#fff3c4" stroke="{colour}" stroke-width="{w}""##),
                 );
                 let v = f.value.as_ref().map_or("VP".to_string(), |v| v.0.clone());
@@ -651,29 +681,23 @@ fn draw_feature(
                 );
                 // The name goes on the feature's first hex only.
                 if k == 0 {
-                    feature_name(svg, f, (x, y), hex_px, colour);
+                    feature_name(labels, f, (x, y), hex_px, colour);
                 }
             }
         }
     }
 }
 
-/// Writes a feature's name, if it has one, low in the hex centred at `centre`.
+/// Gives `labels` a feature's name, if it has one, to set near the hex centred at `centre`.
 fn feature_name(
-    svg: &mut Svg,
+    labels: &mut Labels,
     f: &Feature,
     centre: (f64, f64),
     hex_px: f64,
     colour: &str,
 ) {
     let Some(label) = f.name.as_deref().filter(|l| !l.is_empty()) else { return };
-    svg.text(
-        (centre.0, centre.1 + hex_px * 0.36),
-        hex_px * 0.15,
-        "middle",
-        &format!(r#"font-weight="bold" fill="{colour}""#),
-        label,
-    );
+    labels.add(label, centre, hex_px, colour);
 }
 
 /// The two ends of a hexside, in pixels.
