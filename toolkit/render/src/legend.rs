@@ -3,9 +3,10 @@
 //!
 //! Lengths are SVG user units (CSS pixels, 96 an inch), as in the map's scene.
 
+use muster_hex::Grid;
 use muster_model::source::TerrainSymbol;
 
-use crate::map_symbols;
+use crate::map_marks::{self, Swatch};
 use crate::metrics::{Weight, text_width};
 use crate::svg::Svg;
 
@@ -19,11 +20,21 @@ pub const INSET: f64 = 0.25 * PX;
 const PAD: f64 = 0.1 * PX;
 /// The size of a row's name.
 const NAME_SIZE: f64 = LINE * 0.55;
+/// The size of a swatch's hex across its flats.
+const SWATCH: f64 = LINE * 0.7;
 /// The size of the title.
 const TITLE_SIZE: f64 = LINE * 0.7;
 
-/// One row of a legend: the swatch's fill colour, the symbol drawn on it, and the name.
-pub type Row = (String, Option<TerrainSymbol>, String);
+/// One row of a legend: what its swatch shows, and the name.
+pub type Row = (Swatch, String);
+
+/// The terrain symbols the swatches of `rows` show.
+pub fn symbols(rows: &[Row]) -> impl Iterator<Item = TerrainSymbol> + '_ {
+    rows.iter().filter_map(|(s, _)| match s {
+        Swatch::Terrain { symbol, .. } => *symbol,
+        Swatch::Feature(_) => None,
+    })
+}
 
 /// A point: x, y.
 pub type Point = (f64, f64);
@@ -51,7 +62,7 @@ pub struct Shape {
 pub fn shapes(title: &str, rows: &[Row]) -> Vec<Shape> {
     let widest = rows
         .iter()
-        .map(|(_, _, name)| text_width(name, NAME_SIZE, Weight::Regular))
+        .map(|(_, name)| text_width(name, NAME_SIZE, Weight::Regular))
         .fold(0.0, f64::max);
     let column_w = LINE + widest + PAD;
     let title_w = text_width(title, TITLE_SIZE, Weight::Bold) + 2.0 * PAD;
@@ -222,8 +233,15 @@ pub fn free_place(
 }
 
 /// Draws the legend of `rows` under `title` laid out as `shape` with its top-left corner at
-/// `at`.
-pub fn draw(svg: &mut Svg, title: &str, rows: &[Row], shape: &Shape, at: (f64, f64)) {
+/// `at`, each swatch a hex of `grid` drawn as the map draws it.
+pub fn draw(
+    svg: &mut Svg,
+    grid: Grid,
+    title: &str,
+    rows: &[Row],
+    shape: &Shape,
+    at: (f64, f64),
+) {
     let (x, y) = at;
     svg.open("g", r#"class="legend""#);
     svg.rect(
@@ -240,21 +258,17 @@ pub fn draw(svg: &mut Svg, title: &str, rows: &[Row], shape: &Shape, at: (f64, f
         r##"font-weight="bold" fill="#111111""##,
         title,
     );
-    for (i, (colour, symbol, name)) in rows.iter().enumerate() {
+    for (i, (swatch, name)) in rows.iter().enumerate() {
         let (column, row) = (i / shape.per_column.max(1), i % shape.per_column.max(1));
         let cx = x + PAD + column as f64 * shape.column_w;
         let yy = y + LINE * (row as f64 + 2.0);
-        svg.rect(
-            cx,
-            yy - LINE * 0.6,
-            LINE * 0.7,
-            LINE * 0.6,
-            &format!(r##"fill="{colour}" stroke="#333333" stroke-width="0.8""##),
-        );
-        if let Some(symbol) = symbol {
-            let centre = (cx + LINE * 0.35, yy - LINE * 0.3);
-            map_symbols::place_in_box(svg, *symbol, centre, LINE * 0.6);
-        }
+        let kind = match swatch {
+            Swatch::Feature(k) => format!(r#" data-kind="{}""#, map_marks::kind_name(*k)),
+            Swatch::Terrain { .. } => String::new(),
+        };
+        svg.open("g", &format!(r#"class="swatch"{kind}"#));
+        map_marks::swatch(svg, grid, swatch, (cx + LINE * 0.4, yy - LINE * 0.3), SWATCH);
+        svg.close("g");
         svg.text(
             (cx + LINE, yy - LINE * 0.1),
             NAME_SIZE,
@@ -271,7 +285,8 @@ mod tests {
     use super::*;
 
     fn rows(n: usize) -> Vec<Row> {
-        (0..n).map(|i| ("#000000".to_string(), None, format!("Terrain {i}"))).collect()
+        let swatch = || Swatch::Terrain { fill: "#000000".into(), symbol: None };
+        (0..n).map(|i| (swatch(), format!("Terrain {i}"))).collect()
     }
 
     #[test]

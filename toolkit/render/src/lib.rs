@@ -20,6 +20,7 @@ pub mod fonts;
 mod legend;
 pub mod map;
 pub mod map_labels;
+mod map_marks;
 pub mod map_print;
 mod map_symbols;
 pub mod markup;

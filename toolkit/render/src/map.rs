@@ -11,6 +11,7 @@ use muster_model::{Diagnostic, FindingKind, Game, MapArt, hex_terrain};
 use crate::edge_numbers;
 use crate::legend;
 use crate::map_labels::{self, Labels, Rect};
+use crate::map_marks::{self, Swatch, feature_style};
 use crate::map_symbols;
 use crate::metrics::Weight;
 use crate::svg::{Svg, n};
@@ -227,31 +228,6 @@ fn map_art<'a>(game: &'a Game, map: &MapFile) -> Option<&'a MapArt> {
     game.map_art.get(i).and_then(Option::as_deref)
 }
 
-fn feature_style(kind: FeatureKind) -> (&'static str, &'static str) {
-    match kind {
-        FeatureKind::Road => ("#6b4a2b", "Road"),
-        FeatureKind::Track => ("#9b7b4b", "Track"),
-        FeatureKind::Railway => ("#222222", "Railway"),
-        FeatureKind::River => ("#3a7fc0", "River"),
-        FeatureKind::Bridge => ("#2b2b2b", "Bridge"),
-        FeatureKind::Escarpment => ("#7a5230", "Escarpment"),
-        FeatureKind::Cliff => ("#4a3020", "Cliff"),
-        FeatureKind::Fortification => ("#555555", "Fortification line"),
-        FeatureKind::MinefieldHexside => ("#b02020", "Mined hexside"),
-        FeatureKind::Minefield => ("#b02020", "Minefield"),
-        FeatureKind::Entrenchment => ("#5a5a5a", "Entrenchment"),
-        FeatureKind::AtDitch => ("#5a5a5a", "AT ditch"),
-        FeatureKind::Place => ("#000000", "Named place"),
-        FeatureKind::VictoryHex => ("#b8860b", "Victory hex"),
-        FeatureKind::EntryArea => ("#1f5fa0", "Entry area"),
-        FeatureKind::SupplySource => ("#1f7a3a", "Supply source"),
-        FeatureKind::Box => ("#8b0000", "Box"),
-        FeatureKind::MapEdge => ("#444444", "Map edge hexes"),
-        FeatureKind::Coast => ("#2d6e9e", "Coast"),
-        FeatureKind::Sea => ("#9cc3e0", "Sea"),
-    }
-}
-
 /// The legend's rows (swatch colour, symbol, name) for a sheet: unknown terrain, each
 /// terrain drawn, and, when `features` are drawn, each kind of them.
 fn legend_rows(
@@ -266,20 +242,24 @@ fn legend_rows(
         terrain.iter().flat_map(|(_, t)| t.iter().copied()).collect();
     let mut rows: Vec<legend::Row> = Vec::new();
     if used.contains("unknown") {
-        rows.push((UNKNOWN_FILL.into(), None, "Terrain not given by the rules".into()));
+        let unknown = Swatch::Terrain { fill: UNKNOWN_FILL.into(), symbol: None };
+        rows.push((unknown, "Terrain not given by the rules".into()));
     }
     let mut looks = declared_looks(game);
     for t in used {
         if let Some(look) = looks.remove(t) {
-            rows.push((look.fill, look.symbol, look.name));
+            rows.push((
+                Swatch::Terrain { fill: look.fill, symbol: look.symbol },
+                look.name,
+            ));
         }
     }
     for f in map.features.iter().filter(|_| features) {
-        let (colour, name) = feature_style(f.kind);
+        let (_, name) = feature_style(f.kind);
         let drawn =
             f.hexes.iter().any(|h| board.parse(&h.v).is_ok()) || !f.hexsides.is_empty();
-        if drawn && !rows.iter().any(|(_, _, n)| n == name) {
-            rows.push((colour.into(), None, name.into()));
+        if drawn && !rows.iter().any(|(_, n)| n == name) {
+            rows.push((Swatch::Feature(f.kind), name.into()));
         }
     }
     rows
@@ -321,7 +301,8 @@ fn place_legend(
         let inset = legend::INSET;
         let (w, h) = ((s.w + 2.0 * inset) / PX, (s.h + 2.0 * inset) / PX);
         let mut svg = Svg::new(w, h);
-        legend::draw(&mut svg, &map.name, rows, &s, (inset, inset));
+        map_symbols::write_defs(&mut svg, legend::symbols(rows));
+        legend::draw(&mut svg, board.grid(), &map.name, rows, &s, (inset, inset));
         return (LegendPlace::Apart(svg.finish(), w, h), None);
     };
     let rect = [at.0, at.1, shape.w, shape.h];
@@ -369,7 +350,7 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         map_symbols::write_defs(&mut svg, used.iter().filter_map(|t| t.symbol));
     }
     let stroke = if drawn(MapLayer::Grid) {
-        format!(r##"stroke="#7d7566" stroke-width="{}""##, n(hex_px * 0.012))
+        map_marks::grid_stroke(hex_px)
     } else {
         String::new()
     };
@@ -430,7 +411,7 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         let rows = legend_rows(game, map, board, sheet, drawn(MapLayer::Features));
         let (place, drawn_at) = place_legend(map, board, &cells, &l, &rows, (w, h));
         if let Some((shape, at)) = drawn_at {
-            legend::draw(&mut svg, &map.name, &rows, &shape, at);
+            legend::draw(&mut svg, board.grid(), &map.name, &rows, &shape, at);
         }
         legend_place = Some(place);
     }
@@ -478,18 +459,17 @@ fn draw_terrain(
             let size =
                 if k == 0 { 1.0 } else { ALSO_INSET * ALSO_STEP.powi(k as i32 - 1) };
             let corners = l.corners(*c).map(scale);
-            if k == 0 && (fill != "none" || !stroke.is_empty()) {
-                svg.polygon(&corners, &format!(r#"fill="{fill}" {stroke}"#));
-            } else if k > 0 {
-                let inset = corners.map(|p| {
-                    (
-                        centre.0 + (p.0 - centre.0) * size,
-                        centre.1 + (p.1 - centre.1) * size,
-                    )
-                });
-                svg.polygon(&inset, &format!(r#"fill="{fill}" {}"#, also_stroke(hex_px)));
+            let symbol = look.and_then(|lk| lk.symbol).filter(|_| fills);
+            if k == 0 {
+                let look = (fill, stroke);
+                map_marks::terrain_hex(svg, (&corners, centre), hex_px, look, symbol);
+                continue;
             }
-            if let Some(symbol) = look.and_then(|lk| lk.symbol).filter(|_| fills) {
+            let inset = corners.map(|p| {
+                (centre.0 + (p.0 - centre.0) * size, centre.1 + (p.1 - centre.1) * size)
+            });
+            svg.polygon(&inset, &format!(r#"fill="{fill}" {}"#, also_stroke(hex_px)));
+            if let Some(symbol) = symbol {
                 map_symbols::place_in_hex(svg, symbol, centre, hex_px * size);
             }
         }
@@ -565,52 +545,16 @@ fn draw_feature(
 ) {
     let (colour, _) = feature_style(f.kind);
     let c = |cell: Cell| (l.centre(cell).0 * PX, l.centre(cell).1 * PX);
-    let w = n(hex_px * 0.06);
+    svg.open(
+        "g",
+        &format!(r#"class="feature" data-kind="{}""#, map_marks::kind_name(f.kind)),
+    );
     match f.kind {
         FeatureKind::Road | FeatureKind::Track | FeatureKind::Railway => {
             let pts: Vec<(f64, f64)> = hexes.iter().map(|h| c(*h)).collect();
-            let dash = if f.kind == FeatureKind::Track {
-                format!(
-                    r#" stroke-dasharray="{} {}""#,
-                    n(hex_px * 0.12),
-                    n(hex_px * 0.08)
-                )
-            } else {
-                String::new()
-            };
-            svg.polyline(&pts, &format!(r#"stroke="{colour}" stroke-width="{w}" stroke-linejoin="round" stroke-linecap="round"{dash}"#));
+            map_marks::way(svg, f.kind, &pts, hex_px);
         }
-        FeatureKind::Minefield => {
-            for h in hexes {
-                let corners: Vec<(f64, f64)> =
-                    l.corners(*h).iter().map(|p| (p.0 * PX, p.1 * PX)).collect();
-                let centre = c(*h);
-                // Inward spikes from every edge midpoint.
-                for i in 0..6 {
-                    let a = corners[i];
-                    let b = corners[(i + 1) % 6];
-                    let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
-                    let tip = (
-                        mid.0 + (centre.0 - mid.0) * 0.3,
-                        mid.1 + (centre.1 - mid.1) * 0.3,
-                    );
-                    svg.line(
-                        mid,
-                        tip,
-                        &format!(r#"stroke="{colour}" stroke-width="{w}""#),
-                    );
-                }
-                svg.polygon(
-                    &corners,
-                    &format!(r#"fill="none" stroke="{colour}" stroke-width="{w}""#),
-                );
-            }
-        }
-        FeatureKind::Escarpment
-        | FeatureKind::Cliff
-        | FeatureKind::Fortification
-        | FeatureKind::MinefieldHexside
-        | FeatureKind::River => {
+        kind if map_marks::on_hexsides(kind) => {
             for (cell, (pa, pb)) in hexsides(board, l, f) {
                 let river_px = f.width_in.as_ref().map(|w| w.v * PX);
                 map_symbols::hexside(
@@ -624,68 +568,38 @@ fn draw_feature(
                 );
             }
         }
-        FeatureKind::Bridge => {
-            for (cell, (pa, pb)) in hexsides(board, l, f) {
-                // Across the side, as the way crosses it from hex to hex.
-                let mid = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
-                let centre = c(cell);
-                let across = (mid.0 - centre.0, mid.1 - centre.1);
-                map_symbols::bridge(svg, colour, mid, across, hex_px);
-            }
-            for (k, h) in hexes.iter().enumerate() {
-                map_symbols::bridge(svg, colour, c(*h), (1.0, 0.0), hex_px);
-                if k == 0 {
-                    feature_name(labels, f, c(*h), hex_px, colour);
+        _ => {
+            if f.kind == FeatureKind::Bridge {
+                for (cell, (pa, pb)) in hexsides(board, l, f) {
+                    // Across the side, as the way crosses it from hex to hex.
+                    let mid = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
+                    let centre = c(cell);
+                    let across = (mid.0 - centre.0, mid.1 - centre.1);
+                    map_symbols::bridge(svg, colour, mid, across, hex_px);
                 }
             }
-        }
-        FeatureKind::VictoryHex => {
-            for h in hexes {
-                let (x, y) = c(*h);
-                let r = hex_px * 0.22;
-                labels.keep_clear([[x - r, y - r, x + r, y + r]]);
-                svg.circle(
-                    (x, y),
-                    r,
-                    &format!(r##"fill="#fff3c4" stroke="{colour}" stroke-width="{w}""##),
-                );
-                let v = f.value.as_ref().map_or("VP".to_string(), |v| v.0.clone());
-                svg.text(
-                    (x, y + hex_px * 0.06),
-                    hex_px * 0.16,
-                    "middle",
-                    r##"font-weight="bold" fill="#5a4200""##,
-                    &v,
-                );
-            }
-        }
-        FeatureKind::Sea | FeatureKind::Coast => {
-            for h in hexes {
-                let corners: Vec<(f64, f64)> =
-                    l.corners(*h).iter().map(|p| (p.0 * PX, p.1 * PX)).collect();
-                let fill = if f.kind == FeatureKind::Sea { "#9cc3e0" } else { "none" };
-                svg.polygon(
-                    &corners,
-                    &format!(r#"fill="{fill}" stroke="{colour}" stroke-width="{w}""#),
-                );
-            }
-        }
-        _ => {
+            let value = f.value.as_ref().map_or("VP", |v| v.0.as_str());
             for (k, h) in hexes.iter().enumerate() {
-                let (x, y) = c(*h);
-                let corners: Vec<(f64, f64)> =
-                    l.corners(*h).iter().map(|p| (p.0 * PX, p.1 * PX)).collect();
-                svg.polygon(
-                    &corners,
-                    &format!(r#"fill="none" stroke="{colour}" stroke-width="{w}""#),
-                );
-                // The name goes on the feature's first hex only.
-                if k == 0 {
-                    feature_name(labels, f, (x, y), hex_px, colour);
+                let corners = l.corners(*h).map(|p| (p.0 * PX, p.1 * PX));
+                let centre = c(*h);
+                map_marks::in_hex(svg, f.kind, (&corners, centre), hex_px, value);
+                if f.kind == FeatureKind::VictoryHex {
+                    let r = hex_px * 0.22;
+                    let (x, y) = centre;
+                    labels.keep_clear([[x - r, y - r, x + r, y + r]]);
+                } else if k == 0
+                    && !matches!(
+                        f.kind,
+                        FeatureKind::Minefield | FeatureKind::Sea | FeatureKind::Coast
+                    )
+                {
+                    // The name goes on the feature's first hex only.
+                    feature_name(labels, f, centre, hex_px, colour);
                 }
             }
         }
     }
+    svg.close("g");
 }
 
 /// Gives `labels` a feature's name, if it has one, to set near the hex centred at `centre`.
@@ -906,8 +820,14 @@ mod tests {
         assert!(!texts.iter().any(|t| t.3 == "05.05"), "no number in the hexes");
         let centre =
             |label: &str| scene.layout.centre_px(board.parse(label).unwrap(), PX);
-        let top: Vec<_> =
-            texts.iter().filter(|t| t.2 == "middle" && t.3.len() == 2).collect();
+        let top: Vec<_> = texts
+            .iter()
+            .filter(|t| {
+                t.2 == "middle"
+                    && t.3.len() == 2
+                    && t.3.chars().all(|c| c.is_ascii_digit())
+            })
+            .collect();
         let left: Vec<_> = texts.iter().filter(|t| t.2 == "end").collect();
         assert_eq!(top.len(), 12, "{top:?}");
         assert_eq!(left.len(), 10, "{left:?}");
@@ -961,7 +881,7 @@ mod tests {
                 p.split("/>").next().unwrap().contains(&format!(r#"stroke="{colour}""#))
             })
             .count();
-        assert_eq!(bridge_lines, 4, "two lines a bridge");
+        assert_eq!(bridge_lines, 6, "two lines a bridge, and the legend's swatch");
         let texts = texts(&svg);
         assert!(texts.iter().any(|t| t.3 == "Old bridge"));
         assert!(texts.iter().any(|t| t.3 == name), "the legend lists bridges");

@@ -22,8 +22,6 @@ const INK: &str = "#3b3328";
 const WATER_INK: &str = "#1d4e79";
 /// Units from a hex's centre to its corners in symbol drawings.
 const UNIT: f64 = 87.0;
-/// Height of a symbol's band in units (28 above the centre to 60 below).
-const BAND: f64 = 88.0;
 /// Offset of the band's middle below the hex centre, in units.
 const BAND_MID: f64 = 16.0;
 
@@ -68,18 +66,6 @@ pub(crate) fn place_in_hex(
     hex_px: f64,
 ) {
     svg.use_at(&symbol_id(symbol), centre, hex_px / 3f64.sqrt() / UNIT);
-}
-
-/// Places a symbol so that its band fills a box `height` pixels tall centred at `centre`
-/// (a legend swatch).
-pub(crate) fn place_in_box(
-    svg: &mut Svg,
-    symbol: TerrainSymbol,
-    centre: (f64, f64),
-    height: f64,
-) {
-    let scale = height / (BAND + 8.0);
-    svg.use_at(&symbol_id(symbol), (centre.0, centre.1 - BAND_MID * scale), scale);
 }
 
 /// Draws one symbol in symbol units, stroked in the group's ink.
