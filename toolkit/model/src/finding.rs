@@ -246,6 +246,8 @@ kinds! {
     LegendCoversHexes = "legend-covers-hexes", Warning;
     /// A map legend that reaches beyond its sheet, where the map file's `legend_at` puts it.
     LegendOffSheet = "legend-off-sheet", Warning;
+    /// A sheet a map file's `joins` names that the board does not place beside the map on that edge; the sheets are drawn apart.
+    MapJoinApart = "map-join-apart", Warning;
     /// An entry of a saved game that muster could not read, or only in part.
     UnreadEntry = "unread-entry", Warning;
     /// A piece or deck of a saved game whose location muster cannot tell, as the module uses a class that is not VASSAL's own for its map or grid.

@@ -396,6 +396,7 @@ fn join_maps(
             ));
         }
     }
+    check_joins(&board_maps, &sheets, warnings);
     if !errors.is_empty() {
         return Err(std::mem::take(errors));
     }
@@ -940,6 +941,34 @@ fn inches(v: f64) -> String {
         format!("{v:e}")
     } else {
         v.to_string()
+    }
+}
+
+/// Each sheet a map's `joins` names that the board does not place beside it on that
+/// edge, as a warning at the name.
+fn check_joins(maps: &[MapFile], sheets: &[Sheet], warnings: &mut Vec<Diagnostic>) {
+    for (m, sheet) in maps.iter().zip(sheets) {
+        for join in &m.joins {
+            let other = sheets.iter().find(|s| s.id == join.map.v);
+            if other.is_some_and(|o| join.beside(sheet, o)) {
+                continue;
+            }
+            let edge = format!("{:?}", join.edge).to_lowercase();
+            warnings.push(
+                Diagnostic::finding(
+                    FindingKind::MapJoinApart,
+                    join.map.span,
+                    format!(
+                        "map `{}` joins `{}` at its {edge} edge, but the board in game.yaml does not place `{}` there",
+                        m.id.v, join.map.v, join.map.v
+                    ),
+                )
+                .with_expected(format!(
+                    "a map the board places beside `{}` on its {edge} edge",
+                    m.id.v
+                )),
+            );
+        }
     }
 }
 

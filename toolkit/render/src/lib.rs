@@ -19,6 +19,7 @@ pub mod fit;
 pub mod fonts;
 mod legend;
 pub mod map;
+mod map_joins;
 pub mod map_labels;
 mod map_marks;
 pub mod map_print;

@@ -5,11 +5,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use muster_hex::pixel::Layout;
 use muster_hex::{Board, Cell, Direction, Sheet};
 use muster_model::source::MapLayer;
-use muster_model::source::{Feature, FeatureKind, MapFile, TerrainSymbol};
+use muster_model::source::{Feature, FeatureKind, MapFile, SheetEdge, TerrainSymbol};
 use muster_model::{Diagnostic, FindingKind, Game, MapArt, hex_terrain};
 
 use crate::edge_numbers;
 use crate::legend;
+use crate::map_joins;
 use crate::map_labels::{self, Labels, Rect};
 use crate::map_marks::{self, Swatch, feature_style};
 use crate::map_symbols;
@@ -170,33 +171,71 @@ pub fn sheet_geometry(
     }
     let hex = map.hex_size_in.v;
     let probe = Layout { grid: board.grid(), hex_size: hex, origin: (0.0, 0.0) };
-    // Extent of the sheet's cells around the origin layout.
-    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-    for col in
-        [sheet.col_offset, sheet.col_offset + 1, sheet.col_offset + sheet.cols as i32 - 1]
-    {
-        for row in [sheet.row_offset, sheet.row_offset + sheet.rows as i32 - 1] {
-            for (x, y) in probe.corners(Cell::new(col, row)) {
-                x0 = x0.min(x);
-                y0 = y0.min(y);
-                x1 = x1.max(x);
-                y1 = y1.max(y);
-            }
+    let (w, h) = paper_size(game, board, sheet, map);
+    let joined =
+        map_joins::joined(game, board, map, |s, m| paper_size(game, board, s, m));
+    if joined.len() > 1 {
+        // The papers laid edge to edge, and the grid of all their sheets centred on them.
+        let (mut paper, mut grid) = (paper_box(), paper_box());
+        for j in &joined {
+            let (x, y) = j.at;
+            paper = union(paper, [x, y, x + j.size.0, y + j.size.1]);
+            grid = union(grid, grid_extent(&probe, j.sheet));
         }
+        let dx = paper[0] + ((paper[2] - paper[0]) - (grid[2] - grid[0])) / 2.0 - grid[0];
+        let dy = paper[1] + ((paper[3] - paper[1]) - (grid[3] - grid[1])) / 2.0 - grid[1];
+        let layout = Layout { grid: board.grid(), hex_size: hex, origin: (dx, dy) };
+        return (SheetLayout { layout }, w, h);
     }
+    let [x0, y0, x1, y1] = grid_extent(&probe, sheet);
     let (gw, gh) = (x1 - x0, y1 - y0);
-    let (w, h) = match &map.size {
-        Some(s) => (s.width_in, s.height_in),
-        None => (
-            gw + 2.0 * MARGIN_IN,
-            gh + 2.0 * MARGIN_IN + legend_band(game, board, sheet, map, gw),
-        ),
-    };
     // Centre the grid on the paper, above the legend's band on a sheet muster sizes.
     let dx = (w - gw) / 2.0 - x0;
     let dy = if map.size.is_some() { (h - gh) / 2.0 - y0 } else { MARGIN_IN - y0 };
     let layout = Layout { grid: board.grid(), hex_size: hex, origin: (dx, dy) };
     (SheetLayout { layout }, w, h)
+}
+
+/// An empty box, to grow with [`union`].
+fn paper_box() -> [f64; 4] {
+    [f64::MAX, f64::MAX, f64::MIN, f64::MIN]
+}
+
+/// The box holding two boxes (left, top, right, bottom).
+fn union(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
+}
+
+/// The box of a sheet's hexes laid out by `probe` (left, top, right, bottom), from its
+/// corner hexes and their neighbours across.
+fn grid_extent(probe: &Layout, sheet: &Sheet) -> [f64; 4] {
+    let mut out = paper_box();
+    for col in
+        [sheet.col_offset, sheet.col_offset + 1, sheet.col_offset + sheet.cols as i32 - 1]
+    {
+        for row in [sheet.row_offset, sheet.row_offset + sheet.rows as i32 - 1] {
+            for (x, y) in probe.corners(Cell::new(col, row)) {
+                out = union(out, [x, y, x, y]);
+            }
+        }
+    }
+    out
+}
+
+/// A sheet's paper in inches: its printed size, or its grid with a margin all round and
+/// the legend's band below.
+fn paper_size(game: &Game, board: &Board, sheet: &Sheet, map: &MapFile) -> (f64, f64) {
+    if let Some(s) = &map.size {
+        return (s.width_in, s.height_in);
+    }
+    let probe =
+        Layout { grid: board.grid(), hex_size: map.hex_size_in.v, origin: (0.0, 0.0) };
+    let [x0, y0, x1, y1] = grid_extent(&probe, sheet);
+    let (gw, gh) = (x1 - x0, y1 - y0);
+    (
+        gw + 2.0 * MARGIN_IN,
+        gh + 2.0 * MARGIN_IN + legend_band(game, board, sheet, map, gw),
+    )
 }
 
 /// The height, in inches, added below the grid of a sheet muster sizes (no printed size) so
@@ -328,6 +367,11 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     let hex_px = l.hex_size * PX;
     let terrain = sheet_terrain(game, board, sheet);
     let cells: Vec<Cell> = terrain.iter().map(|(c, _)| *c).collect();
+    let beyond = if art.is_none() {
+        beyond_joins(game, board, map, &l, (w, h))
+    } else {
+        Vec::new()
+    };
     let mut svg = Svg::new(w, h);
     // The paper runs on past the sheet's edge, unseen but for the bleed of its print page.
     let reach = MAX_BLEED_IN * PX;
@@ -345,23 +389,22 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
             r##"fill="#fbf8f0""##,
         ),
     }
-    let used = terrain_looks(game, map_index);
+    let looks = declared_looks(game);
     if drawn(MapLayer::Terrain) || drawn(MapLayer::Legend) {
-        map_symbols::write_defs(&mut svg, used.iter().filter_map(|t| t.symbol));
+        let symbols = terrain.iter().chain(&beyond).flat_map(|(_, ts)| ts);
+        map_symbols::write_defs(
+            &mut svg,
+            symbols.filter_map(|t| looks.get(t).and_then(|lk| lk.symbol)),
+        );
     }
     let stroke = if drawn(MapLayer::Grid) {
         map_marks::grid_stroke(hex_px)
     } else {
         String::new()
     };
-    let unknown = draw_terrain(
-        &mut svg,
-        &terrain,
-        &declared_looks(game),
-        &l,
-        &stroke,
-        drawn(MapLayer::Terrain),
-    );
+    let fills = drawn(MapLayer::Terrain);
+    let unknown = draw_terrain(&mut svg, &terrain, &looks, &l, &stroke, fills);
+    draw_terrain(&mut svg, &beyond, &looks, &l, &stroke, fills);
 
     // Features; their names wait for the hex numbers they must keep clear of.
     let mut labels = Labels::new((w * PX, h * PX));
@@ -377,7 +420,6 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     // Hex numbers, as the map prints them, over the features, each on a halo of its
     // hex's fill where the fills are drawn.
     if drawn(MapLayer::Numbers) {
-        let looks = declared_looks(game);
         let fills: BTreeMap<Cell, &str> = terrain
             .iter()
             .filter(|_| drawn(MapLayer::Terrain))
@@ -390,26 +432,18 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
     }
     labels.draw(&mut svg);
 
-    // Frame, where muster draws the sheet: a band inside the edge that runs on into the
-    // bleed.
+    // Frame, where muster draws the sheet, but along the edges other sheets continue.
     if art.is_none() {
-        let fw = 0.04 * PX;
-        let band = fw + reach;
-        let at = (fw - reach) / 2.0;
-        svg.rect(
-            at,
-            at,
-            w * PX - 2.0 * at,
-            h * PX - 2.0 * at,
-            &format!(r##"fill="none" stroke="#2b2b2b" stroke-width="{}""##, n(band)),
-        );
+        draw_frame(&mut svg, (w * PX, h * PX), &map_joins::edges(game, board, map), reach);
     }
 
     // Legend.
     let mut legend_place = None;
     if drawn(MapLayer::Legend) {
         let rows = legend_rows(game, map, board, sheet, drawn(MapLayer::Features));
-        let (place, drawn_at) = place_legend(map, board, &cells, &l, &rows, (w, h));
+        let all: Vec<Cell> =
+            cells.iter().copied().chain(beyond.iter().map(|t| t.0)).collect();
+        let (place, drawn_at) = place_legend(map, board, &all, &l, &rows, (w, h));
         if let Some((shape, at)) = drawn_at {
             legend::draw(&mut svg, board.grid(), &map.name, &rows, &shape, at);
         }
@@ -427,6 +461,59 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
         layout: geometry,
         painted: art.is_some(),
     })
+}
+
+/// The cells of the sheets joined to `map`'s (by `joins`) whose hexes, laid out by `l`,
+/// reach onto its paper of `paper` inches, with their terrain.
+fn beyond_joins<'g>(
+    game: &'g Game,
+    board: &Board,
+    map: &MapFile,
+    l: &Layout,
+    paper: (f64, f64),
+) -> Vec<(Cell, Vec<&'g str>)> {
+    let joined =
+        map_joins::joined(game, board, map, |s, m| paper_size(game, board, s, m));
+    let on_paper = |c: Cell| {
+        let b =
+            l.corners(c).iter().fold(paper_box(), |b, p| union(b, [p.0, p.1, p.0, p.1]));
+        b[0] < paper.0 && b[2] > 0.0 && b[1] < paper.1 && b[3] > 0.0
+    };
+    joined
+        .iter()
+        .skip(1)
+        .flat_map(|j| sheet_terrain(game, board, j.sheet))
+        .filter(|(c, _)| on_paper(*c))
+        .collect()
+}
+
+/// Draws the frame round a sheet of `size` pixels, but along `open` edges, where another
+/// sheet continues it.
+fn draw_frame(svg: &mut Svg, (w, h): (f64, f64), open: &[SheetEdge], reach: f64) {
+    // A band inside the edge that runs on `reach` past it, into the bleed.
+    let fw = 0.04 * PX;
+    let band = fw + reach;
+    let at = (fw - reach) / 2.0;
+    let (x0, y0, x1, y1) = (at, at, w - at, h - at);
+    if open.is_empty() {
+        let style = format!(r##"fill="none" stroke="#2b2b2b" stroke-width="{}""##, n(band));
+        svg.rect(x0, y0, x1 - x0, y1 - y0, &style);
+        return;
+    }
+    let style = format!(
+        r##"stroke="#2b2b2b" stroke-width="{}" stroke-linecap="square""##,
+        n(band)
+    );
+    for (edge, a, b) in [
+        (SheetEdge::Top, (x0, y0), (x1, y0)),
+        (SheetEdge::Right, (x1, y0), (x1, y1)),
+        (SheetEdge::Bottom, (x1, y1), (x0, y1)),
+        (SheetEdge::Left, (x0, y1), (x0, y0)),
+    ] {
+        if !open.contains(&edge) {
+            svg.line(a, b, &style);
+        }
+    }
 }
 
 /// Draws every cell's terrain: its own fill (with the grid's `stroke`, if any) and symbol,

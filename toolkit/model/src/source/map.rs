@@ -1,6 +1,6 @@
 //! `maps/<id>.yaml`: one printed map sheet as hex data.
 
-use muster_hex::Numbering;
+use muster_hex::{Numbering, Sheet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -56,6 +56,12 @@ pub struct MapFile {
     /// hex.
     #[serde(default)]
     pub legend_at: Option<Spanned<[f64; 2]>>,
+    /// The sheets this one continues, printed to be laid edge to edge with it
+    /// (`[{edge: bottom, map: b}]`): no margin or frame on that edge, and the grid runs to
+    /// it, so that the hexes the edge cuts are completed on the other sheet. Each must be
+    /// a map the board places beside this one on that edge. Default: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joins: Vec<MapJoin>,
     /// Values of this entry the rulebook does not print, and why: a reason for the whole
     /// entry or a mapping from field names to reasons. Default: none (all as printed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -83,6 +89,69 @@ pub struct HexNumbers {
     /// Rule section that says how numbers are printed. Default: none.
     #[serde(default)]
     pub section: Option<String>,
+}
+
+/// A sheet that continues a map's sheet beyond one of its edges.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapJoin {
+    /// The edge of this sheet that the other continues.
+    pub edge: SheetEdge,
+    /// The id of the map beyond the edge.
+    pub map: Spanned<String>,
+}
+
+impl MapJoin {
+    /// Whether the board places `other` beside `sheet` on this join's edge: its first row
+    /// (or column) next to the sheet's last (or first), the two in line.
+    pub fn beside(&self, sheet: &Sheet, other: &Sheet) -> bool {
+        let (rows, cols) = (sheet.rows as i32, sheet.cols as i32);
+        let (other_rows, other_cols) = (other.rows as i32, other.cols as i32);
+        match self.edge {
+            SheetEdge::Bottom => {
+                other.row_offset == sheet.row_offset + rows
+                    && other.col_offset == sheet.col_offset
+            }
+            SheetEdge::Top => {
+                sheet.row_offset == other.row_offset + other_rows
+                    && other.col_offset == sheet.col_offset
+            }
+            SheetEdge::Right => {
+                other.col_offset == sheet.col_offset + cols
+                    && other.row_offset == sheet.row_offset
+            }
+            SheetEdge::Left => {
+                sheet.col_offset == other.col_offset + other_cols
+                    && other.row_offset == sheet.row_offset
+            }
+        }
+    }
+}
+
+/// An edge of a map sheet.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SheetEdge {
+    /// The top edge.
+    Top,
+    /// The bottom edge.
+    Bottom,
+    /// The left edge.
+    Left,
+    /// The right edge.
+    Right,
 }
 
 /// A map edge hex numbers are printed along.
