@@ -434,7 +434,12 @@ pub fn map_svg(game: &Game, map_index: usize) -> Option<MapScene> {
 
     // Frame, where muster draws the sheet, but along the edges other sheets continue.
     if art.is_none() {
-        draw_frame(&mut svg, (w * PX, h * PX), &map_joins::edges(game, board, map), reach);
+        draw_frame(
+            &mut svg,
+            (w * PX, h * PX),
+            &map_joins::edges(game, board, map),
+            reach,
+        );
     }
 
     // Legend.
@@ -496,7 +501,8 @@ fn draw_frame(svg: &mut Svg, (w, h): (f64, f64), open: &[SheetEdge], reach: f64)
     let at = (fw - reach) / 2.0;
     let (x0, y0, x1, y1) = (at, at, w - at, h - at);
     if open.is_empty() {
-        let style = format!(r##"fill="none" stroke="#2b2b2b" stroke-width="{}""##, n(band));
+        let style =
+            format!(r##"fill="none" stroke="#2b2b2b" stroke-width="{}""##, n(band));
         svg.rect(x0, y0, x1 - x0, y1 - y0, &style);
         return;
     }

@@ -189,11 +189,7 @@ pub fn build(
     files.insert("buildFile.xml".into(), build_file?.into_bytes());
     files.insert("moduledata".into(), moduledata(game).into_bytes());
     files.insert(CHECKER.into(), crate::CHECKER_WASM.to_vec());
-    if let Some(changes) = options.whats_new {
-        let json = serde_json::to_vec_pretty(changes)
-            .map_err(|e| PackageError(format!("failed to write {CHANGES} ({e})")))?;
-        files.insert(CHANGES.into(), json);
-    }
+    insert_changes(&mut files, options.whats_new)?;
     let live_rules = live_report(&live, !live_traits.is_empty());
     drop(contents);
     slots.extend(deck_slots);
@@ -372,6 +368,20 @@ fn boards_and_table(
 }
 
 /// What the Help menu tells of the module's maps and pieces.
+/// The list of what the release changed since the last one ([`CHANGES`]), when the build
+/// was told the last release.
+fn insert_changes(
+    files: &mut Files,
+    changes: Option<&muster_model::changes::Changes>,
+) -> Result<(), PackageError> {
+    if let Some(changes) = changes {
+        let json = serde_json::to_vec_pretty(changes)
+            .map_err(|e| PackageError(format!("failed to write {CHANGES} ({e})")))?;
+        files.insert(CHANGES.into(), json);
+    }
+    Ok(())
+}
+
 struct Help<'a> {
     plan: &'a BoardPlan,
     dead_piles: &'a DeadPiles,
