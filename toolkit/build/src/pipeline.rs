@@ -119,7 +119,7 @@ impl Build {
         // So is a map legend that has to cover hexes.
         // Every counter side is drawn once here, for the check and for all that shows it.
         // Each game's counter sides are drawn in runs kept in its view of the cache.
-        let bleed = muster_render::sheet::art_bleed(&self.settings.counters.sheet);
+        let margins = muster_render::sheet::art_margins(&self.settings.counters.sheet);
         let views: Vec<GameCache> =
             loaded.games.iter().map(|_| GameCache::new(cache)).collect();
         let drawn = loaded
@@ -129,12 +129,13 @@ impl Build {
             .map(|(g, view)| -> Result<_> {
                 let keep = view.keeper(ErrorKind::Render, &g.id);
                 let size = self.settings.counters.sheet.counter_in;
-                let arts = FaceArts::draw_kept(g, bleed, size, &*keep).map_err(|e| {
-                    Error::new(
-                        ErrorKind::Render,
-                        format!("failed to draw the counters of {} ({e})", g.id),
-                    )
-                })?;
+                let arts =
+                    FaceArts::draw_kept(g, margins, size, &*keep).map_err(|e| {
+                        Error::new(
+                            ErrorKind::Render,
+                            format!("failed to draw the counters of {} ({e})", g.id),
+                        )
+                    })?;
                 let mut found = muster_render::fit::check(g, &arts);
                 found.extend(muster_render::map::check(g));
                 Ok((found, arts))

@@ -87,6 +87,9 @@ pub struct CounterArgs {
     /// Art printed beyond each cut line, in inches (0 to 1/2).
     #[arg(long, default_value = "1/8", value_parser = parse_bleed)]
     pub bleed: f64,
+    /// Margin inside each cut line that no text or symbol enters, in inches (0 to 1/4).
+    #[arg(long, default_value = "1/16", value_parser = parse_safe_area)]
+    pub safe_area: f64,
     /// Neighbouring counters share one cut line, with bleed only at the outer edge of the
     /// block (needs no spacing).
     #[arg(long)]
@@ -201,6 +204,11 @@ pub fn parse_spacing(s: &str) -> Result<f64, String> {
 /// Reads the bleed: inches from 0 to 1/2.
 pub fn parse_bleed(s: &str) -> Result<f64, String> {
     within(s, parse_inches(s)?, 0.0, 0.5, "the bleed", "inches")
+}
+
+/// Reads the safe area's margin: inches from 0 to 1/4.
+pub fn parse_safe_area(s: &str) -> Result<f64, String> {
+    within(s, parse_inches(s)?, 0.0, 0.25, "the safe area", "inches")
 }
 
 fn bad(s: &str) -> String {

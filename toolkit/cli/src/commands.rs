@@ -26,6 +26,7 @@ fn counter_options(args: &CounterArgs) -> Result<CounterOptions> {
             margin_in: args.margin,
             spacing_in: args.spacing,
             bleed_in: args.bleed,
+            safe_in: args.safe_area,
             shared_cuts: args.shared_cuts,
             crop_marks: !args.no_crop_marks,
             registration: args.registration.into(),

@@ -242,6 +242,8 @@ kinds! {
     RaggedTable = "ragged-table", Warning;
     /// Counter text that does not fit its field even at the smallest size allowed; it is drawn past the field's edge.
     TextOverflow = "text-overflow", Warning;
+    /// Counters of opposing sides whose colours differ by less than 20 in lightness (CIE L*) and that no stripe sets apart: in greyscale, or to a colour-blind player, the sides look alike.
+    SidesAlike = "sides-alike", Warning;
     /// A map legend that covers hexes, where the map file's `legend_at` puts it.
     LegendCoversHexes = "legend-covers-hexes", Warning;
     /// A map legend that reaches beyond its sheet, where the map file's `legend_at` puts it.

@@ -29,6 +29,7 @@ pub mod notation;
 mod paths;
 mod rules_shape;
 mod setup_table;
+pub mod side_contrast;
 pub mod source;
 mod span;
 mod starting_values;

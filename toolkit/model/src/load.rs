@@ -221,6 +221,7 @@ pub fn load_game(
     if !errors.is_empty() {
         return Err(errors);
     }
+    warnings.extend(crate::side_contrast::check(&game));
     if let Some(why) = &game.rules.stacking_unknown {
         warnings.push(
             Diagnostic::finding(

@@ -295,7 +295,10 @@ struct Declared {
 /// the notation's type codes.
 fn declare(g: &GameFile, errors: &mut Vec<Diagnostic>) -> Declared {
     let mut sides = Ids::new("side");
-    g.sides.iter().for_each(|s| sides.declare(&s.id, errors));
+    for s in &g.sides {
+        sides.declare(&s.id, errors);
+        check_rgb(&s.stripe, errors);
+    }
     check_side_names(&g.sides, errors);
     let mut nations = Ids::new("nationality");
     for n in &g.nationalities {

@@ -12,13 +12,14 @@ use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
 use muster_model::art::FaceArt;
+use muster_model::side_contrast::DEFAULT_COUNTER_RGB;
 use muster_model::source::{FaceName, FieldStyle, Marking, Mobility};
 use muster_model::template::{self, Template};
 use muster_model::{Game, Unit};
 use muster_rules::Category;
 
 use crate::svg::{data_url, n};
-use crate::template::{Fields, Misfit, Run, fill};
+use crate::template::{Fields, Margins, Misfit, Run, fill};
 
 /// A side of a counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -177,7 +178,35 @@ fn nationality_colour<'a>(game: &'a Game, unit: &Unit) -> &'a str {
         .as_ref()
         .and_then(|n| game.meta.nationalities.iter().find(|x| x.id.v == *n))
         .and_then(|n| n.rgb.as_ref())
-        .map_or("#c8c2b4", |c| c.v.as_str())
+        .map_or(DEFAULT_COUNTER_RGB, |c| c.v.as_str())
+}
+
+/// The colour of the stripe a unit's side gives its counters, if any.
+fn side_stripe<'a>(game: &'a Game, unit: &Unit) -> Option<&'a str> {
+    game.meta
+        .sides
+        .iter()
+        .find(|s| s.id.v == unit.side)
+        .and_then(|s| s.stripe.as_ref())
+        .map(|c| c.v.as_str())
+}
+
+/// How far down from the cut a nationality's stripe reaches, in counter units: within
+/// the safe margin, so that it runs under no text.
+const STRIPE_DEPTH: f64 = 6.0;
+
+/// The stripe along the top edge, from the bleed down to [`STRIPE_DEPTH`].
+fn stripe(f: &mut String, fields: &Fields, bleed: f64) {
+    if let Some(c) = fields.colours.get("stripe") {
+        let _ = write!(
+            f,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{c}"/>"#,
+            n(-bleed),
+            n(-bleed),
+            n(100.0 + 2.0 * bleed),
+            n(bleed + STRIPE_DEPTH)
+        );
+    }
 }
 
 /// Is this a dark colour (so text on it should be white)?
@@ -187,6 +216,17 @@ fn dark(rgb: &str) -> bool {
     };
     let (r, g, b) = (v(1), v(3), v(5));
     (r * 299 + g * 587 + b * 114) / 1000 < 110
+}
+
+/// The size a counter's echelon mark shows: its own, or for an HQ that prints none, the
+/// size of the formation it heads.
+fn echelon<'a>(game: &'a Game, unit: &'a Unit) -> Option<&'a String> {
+    unit.size.as_ref().or_else(|| {
+        (unit.category == Category::Hq)
+            .then(|| unit.formation.as_ref().and_then(|id| game.formation(id)))
+            .flatten()
+            .and_then(|f| f.size.as_ref())
+    })
 }
 
 /// Fills a value template (`{attack}-{defense}-{movement}`) as runs of text, counting the
@@ -239,6 +279,9 @@ fn face_fields(
     let colour = if marker { "#d9d4c7" } else { nationality_colour(game, unit) };
     f.colours.insert("colour", colour.to_string());
     f.colours.insert("ink", if dark(colour) { "#ffffff" } else { "#000000" }.to_string());
+    if let Some(c) = side_stripe(game, unit).filter(|_| !marker) {
+        f.colours.insert("stripe", c.to_string());
+    }
     f.conditions.insert(face.name());
     if face == Face::Back {
         f.conditions.insert(if unit.back_state.is_some() { "state" } else { "reduced" });
@@ -264,9 +307,7 @@ fn face_fields(
         unit.name.designation.clone()
     };
     f.text.insert("designation".into(), plain(&designation));
-    let size = unit
-        .size
-        .as_ref()
+    let size = echelon(game, unit)
         .and_then(|s| game.meta.unit_sizes.iter().find(|d| d.id.v == *s));
     f.text.insert("size".into(), plain(size.map_or("", |d| d.symbol.as_str())));
     let type_def = unit
@@ -354,11 +395,27 @@ fn to_counter_box(view_box: [f64; 4]) -> (String, f64) {
     (format!(r#"matrix({k:.6} 0 0 {k:.6} {} {})"#, n(dx), n(dy)), k)
 }
 
-/// Draws one side of a unit or marker.
-pub fn counter_fragment(game: &Game, unit: &Unit, face: Face, bleed: f64) -> CounterArt {
+/// The safe margin counters are drawn with unless told otherwise, in counter units: 1/16
+/// inch on a 5/8-inch counter.
+pub const SAFE_MARGIN: f64 = 10.0;
+
+/// Margins in counter units as a template of scale `k` (counter units per template unit)
+/// takes them.
+fn scaled(m: Margins, k: f64) -> Margins {
+    Margins { bleed: m.bleed / k, safe: m.safe / k }
+}
+
+/// Draws one side of a unit or marker, with the background extended by `margins.bleed`
+/// and text and symbols kept `margins.safe` in from the cut (counter units).
+pub fn counter_fragment(
+    game: &Game,
+    unit: &Unit,
+    face: Face,
+    margins: Margins,
+) -> CounterArt {
     let mut f = String::with_capacity(2048);
     let (fields, unknown) = face_fields(game, unit, face);
-    let (lo, span) = (-bleed, 100.0 + 2.0 * bleed);
+    let (lo, span) = (-margins.bleed, 100.0 + 2.0 * margins.bleed);
     if let Some(art) = unit.art.get(face.index()).and_then(Option::as_ref) {
         // The publisher's own art, over the counter's colour (which fills the bleed).
         let _ = write!(
@@ -387,8 +444,9 @@ pub fn counter_fragment(game: &Game, unit: &Unit, face: Face, bleed: f64) -> Cou
             }
             FaceArt::Svg(t) => {
                 let (transform, k) = to_counter_box(t.view_box);
-                let filled = fill(t, &fields, &[], bleed / k);
+                let filled = fill(t, &fields, &[], scaled(margins, k));
                 let _ = write!(f, r#"<g transform="{transform}">{}</g>"#, filled.svg);
+                stripe(&mut f, &fields, margins.bleed);
                 return CounterArt {
                     fragment: f,
                     unknown_values: counted(&unknown, &filled.drawn),
@@ -397,6 +455,7 @@ pub fn counter_fragment(game: &Game, unit: &Unit, face: Face, bleed: f64) -> Cou
                 };
             }
         };
+        stripe(&mut f, &fields, margins.bleed);
         return CounterArt {
             fragment: f,
             unknown_values: 0,
@@ -406,8 +465,9 @@ pub fn counter_fragment(game: &Game, unit: &Unit, face: Face, bleed: f64) -> Cou
     }
     let (t, styles) = template_for(game, unit, face);
     let (transform, k) = to_counter_box(t.view_box);
-    let filled = fill(t, &fields, &styles, bleed / k);
+    let filled = fill(t, &fields, &styles, scaled(margins, k));
     let _ = write!(f, r#"<g transform="{transform}">{}</g>"#, filled.svg);
+    stripe(&mut f, &fields, margins.bleed);
     CounterArt {
         fragment: f,
         unknown_values: counted(&unknown, &filled.drawn),
@@ -431,7 +491,8 @@ pub fn counter_svg(
     face: Face,
     size_in: f64,
 ) -> (String, usize) {
-    let art = counter_fragment(game, unit, face, 0.0);
+    let art =
+        counter_fragment(game, unit, face, Margins { bleed: 0.0, safe: SAFE_MARGIN });
     (standalone_svg(&art, size_in), art.unknown_values)
 }
 

@@ -13,9 +13,10 @@ use muster_model::{Game, Unit};
 use rayon::prelude::*;
 
 use crate::counter::{
-    CounterArt, Face, counter_fragment, faces, recipe, standalone_svg, style_recipe,
+    CounterArt, Face, SAFE_MARGIN, counter_fragment, faces, recipe, standalone_svg,
+    style_recipe,
 };
-use crate::template::Misfit;
+use crate::template::{Margins, Misfit};
 
 /// Makes a costly result, or gives back what an earlier build made from the same parts:
 /// `(label, parts, make)`, where `make` is a function of `parts` alone. The caller chooses
@@ -37,17 +38,23 @@ struct Drawn {
 }
 
 impl Drawn {
-    fn of(game: &Game, unit: &Unit, face: Face, bleed: f64) -> Drawn {
+    fn of(game: &Game, unit: &Unit, face: Face, margins: Margins) -> Drawn {
         Drawn {
-            art: counter_fragment(game, unit, face, 0.0),
-            bled: counter_fragment(game, unit, face, bleed).fragment,
+            art: counter_fragment(game, unit, face, Margins { bleed: 0.0, ..margins }),
+            bled: counter_fragment(game, unit, face, margins).fragment,
             standalone: OnceLock::new(),
         }
     }
 
     /// [`Drawn::of`], with the digest of its [`standalone_svg`] at `size_in` inches.
-    fn sized(game: &Game, unit: &Unit, face: Face, bleed: f64, size_in: f64) -> Drawn {
-        let drawn = Drawn::of(game, unit, face, bleed);
+    fn sized(
+        game: &Game,
+        unit: &Unit,
+        face: Face,
+        margins: Margins,
+        size_in: f64,
+    ) -> Drawn {
+        let drawn = Drawn::of(game, unit, face, margins);
         let digest = digest(&drawn.art, size_in);
         drawn.standalone.get_or_init(|| (size_in.to_bits(), digest));
         drawn
@@ -60,39 +67,54 @@ fn digest(art: &CounterArt, size_in: f64) -> [u8; 32] {
 }
 
 /// Every side of every counter and marker of a game, drawn once without bleed and once
-/// with the print sheets' bleed.
-#[derive(Debug, Default)]
+/// with the print sheets' bleed, both with the same safe margin.
+#[derive(Debug)]
 pub struct FaceArts {
     /// By counter id, front then back. The sides of an id given to more than one counter
     /// are not kept, but drawn when asked for.
     arts: HashMap<String, [Option<Drawn>; 2]>,
-    /// The bleed the `bled` fragments are drawn with, in counter units.
-    bleed: f64,
+    /// The bleed the `bled` fragments are drawn with and the safe margin of all, in
+    /// counter units.
+    margins: Margins,
+}
+
+impl Default for FaceArts {
+    /// No sides drawn yet: each is drawn when asked for, without bleed, with muster's
+    /// [`SAFE_MARGIN`].
+    fn default() -> Self {
+        FaceArts {
+            arts: HashMap::new(),
+            margins: Margins { bleed: 0.0, safe: SAFE_MARGIN },
+        }
+    }
 }
 
 impl FaceArts {
-    /// Draws every side of every counter and marker of `game`, side by side; `bleed` is
-    /// the print sheets' (in counter units, see [`crate::sheet::art_bleed`]).
-    pub fn draw(game: &Game, bleed: f64) -> Self {
+    /// Draws every side of every counter and marker of `game`, side by side; the margins
+    /// are the print sheets' (in counter units, see [`crate::sheet::art_margins`]).
+    pub fn draw(game: &Game, margins: Margins) -> Self {
         let counters = counters(game);
         let drawn = counters
             .par_iter()
             .map(|unit| {
-                faces(unit).into_iter().map(|f| Drawn::of(game, unit, f, bleed)).collect()
+                faces(unit)
+                    .into_iter()
+                    .map(|f| Drawn::of(game, unit, f, margins))
+                    .collect()
             })
             .collect();
-        Self::of(&counters, drawn, bleed)
+        Self::of(&counters, drawn, margins)
     }
 
     /// [`FaceArts::draw`], drawing the sides made from a template in runs of [`RUN`]
-    /// counters through `keep`, whose parts are the game's [`style_recipe`], the bleed,
+    /// counters through `keep`, whose parts are the game's [`style_recipe`], the margins,
     /// the counters' size and each side's [`recipe`]. A run keeps with its sides the
     /// digests of their SVGs at `size_in` inches ([`FaceArts::standalone_digest`]). Sides
     /// drawn from the publisher's own art are drawn each time (they are a copy of it).
     /// Fails only when `keep` fails.
     pub fn draw_kept(
         game: &Game,
-        bleed: f64,
+        margins: Margins,
         size_in: f64,
         keep: &Keep,
     ) -> Result<Self, String> {
@@ -101,13 +123,13 @@ impl FaceArts {
         let runs = counters
             .par_chunks(RUN)
             .enumerate()
-            .map(|(i, run)| draw_run(game, run, i, (bleed, size_in), &style, keep))
+            .map(|(i, run)| draw_run(game, run, i, (margins, size_in), &style, keep))
             .collect::<Result<Vec<_>, String>>()?;
-        Ok(Self::of(&counters, runs.into_iter().flatten().collect(), bleed))
+        Ok(Self::of(&counters, runs.into_iter().flatten().collect(), margins))
     }
 
     /// The arts of `counters`, each with its sides as drawn.
-    fn of(counters: &[&Unit], drawn: Vec<Vec<Drawn>>, bleed: f64) -> Self {
+    fn of(counters: &[&Unit], drawn: Vec<Vec<Drawn>>, margins: Margins) -> Self {
         let mut arts: HashMap<String, [Option<Drawn>; 2]> = HashMap::new();
         let mut shared = HashSet::new();
         for (unit, sides) in counters.iter().zip(drawn) {
@@ -121,7 +143,7 @@ impl FaceArts {
             arts.insert(unit.id.clone(), both);
         }
         arts.retain(|id, _| !shared.contains(id));
-        Self { arts, bleed }
+        Self { arts, margins }
     }
 
     fn kept(&self, unit: &Unit, face: Face) -> Option<&Drawn> {
@@ -137,7 +159,12 @@ impl FaceArts {
     ) -> Cow<'a, CounterArt> {
         match self.kept(unit, face) {
             Some(d) => Cow::Borrowed(&d.art),
-            None => Cow::Owned(counter_fragment(game, unit, face, 0.0)),
+            None => Cow::Owned(counter_fragment(
+                game,
+                unit,
+                face,
+                Margins { bleed: 0.0, ..self.margins },
+            )),
         }
     }
 
@@ -173,8 +200,11 @@ impl FaceArts {
         bleed: f64,
     ) -> Cow<'a, str> {
         match self.kept(unit, face) {
-            Some(d) if self.bleed == bleed => Cow::Borrowed(&d.bled),
-            _ => Cow::Owned(counter_fragment(game, unit, face, bleed).fragment),
+            Some(d) if self.margins.bleed == bleed => Cow::Borrowed(&d.bled),
+            _ => Cow::Owned(
+                counter_fragment(game, unit, face, Margins { bleed, ..self.margins })
+                    .fragment,
+            ),
         }
     }
 }
@@ -190,7 +220,7 @@ fn draw_run(
     game: &Game,
     run: &[&Unit],
     index: usize,
-    (bleed, size_in): (f64, f64),
+    (margins, size_in): (Margins, f64),
     style: &[u8],
     keep: &Keep,
 ) -> Result<Vec<Vec<Drawn>>, String> {
@@ -208,10 +238,14 @@ fn draw_run(
         .map(|((_, u, f), _)| (*u, *f))
         .collect();
     let draw = || -> Vec<Drawn> {
-        templated.iter().map(|(u, f)| Drawn::sized(game, u, *f, bleed, size_in)).collect()
+        templated
+            .iter()
+            .map(|(u, f)| Drawn::sized(game, u, *f, margins, size_in))
+            .collect()
     };
-    let (bleed_bytes, size_bytes) = (bleed.to_le_bytes(), size_in.to_le_bytes());
-    let mut parts: Vec<&[u8]> = vec![style, &bleed_bytes, &size_bytes];
+    let (bleed_bytes, safe_bytes, size_bytes) =
+        (margins.bleed.to_le_bytes(), margins.safe.to_le_bytes(), size_in.to_le_bytes());
+    let mut parts: Vec<&[u8]> = vec![style, &bleed_bytes, &safe_bytes, &size_bytes];
     parts.extend(recipes.iter().flatten().map(Vec::as_slice));
     let label = format!("counter sides run {}", index + 1);
     let bytes = keep(&label, &parts, &|| Ok(encode(&draw())))?;
@@ -223,7 +257,7 @@ fn draw_run(
     let mut out: Vec<Vec<Drawn>> = vec![Vec::with_capacity(2); run.len()];
     for ((i, unit, face), recipe) in sides.iter().zip(&recipes) {
         let side = recipe.as_ref().and_then(|_| drawn.next());
-        out[*i].push(side.unwrap_or_else(|| Drawn::of(game, unit, *face, bleed)));
+        out[*i].push(side.unwrap_or_else(|| Drawn::of(game, unit, *face, margins)));
     }
     Ok(out)
 }

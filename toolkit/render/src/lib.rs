@@ -30,6 +30,7 @@ mod pdf_join;
 pub mod pdfx;
 pub mod png_bands;
 pub mod raster;
+pub mod safe_area;
 pub mod sheet;
 mod svg;
 mod symbols;
@@ -41,3 +42,4 @@ pub use counter::{
 pub use face_arts::{FaceArts, Keep};
 pub use map::{MapScene, map_svg};
 pub use raster::{Compression, Encoding, RasterError, render_png};
+pub use template::Margins;

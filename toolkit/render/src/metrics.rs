@@ -85,6 +85,22 @@ pub fn line_extent(size: f64, weight: Weight) -> (f64, f64) {
     (f64::from(face.ascender()) / upem * size, -f64::from(face.descender()) / upem * size)
 }
 
+/// How far the ink of `text` at `size` rises above the baseline and falls below it (both
+/// positive, zero for text without ink): its glyphs' outlines, not the font's line box.
+pub fn ink_extent(text: &str, size: f64, weight: Weight) -> (f64, f64) {
+    let Some(face) = face(weight) else { return line_extent(size, weight) };
+    let upem = f64::from(face.units_per_em());
+    let fallback = face.glyph_index('?');
+    let (up, down) = text
+        .chars()
+        .filter_map(|c| face.glyph_index(c).or(fallback))
+        .filter_map(|g| face.glyph_bounding_box(g))
+        .fold((0i32, 0i32), |(up, down), b| {
+            (up.max(i32::from(b.y_max)), down.max(-i32::from(b.y_min)))
+        });
+    (f64::from(up) / upem * size, f64::from(down) / upem * size)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +120,16 @@ mod tests {
         assert!((text_width("0", 10.0, Weight::Bold) - 5.56).abs() < 0.01);
         let (up, down) = line_extent(10.0, Weight::Regular);
         assert!((up - 9.05).abs() < 0.01 && (down - 2.12).abs() < 0.01, "{up} {down}");
+    }
+
+    #[test]
+    fn ink_is_the_glyphs_own_height() {
+        // Digits stand on the baseline and rise to about 0.7 em; parentheses go below.
+        let (up, down) = ink_extent("4-4-10", 10.0, Weight::Bold);
+        assert!((6.5..7.5).contains(&up) && down < 0.3, "{up} {down}");
+        let (_, below) = ink_extent("(3) 4", 10.0, Weight::Bold);
+        assert!(below > 1.5, "{below}");
+        assert_eq!(ink_extent(" ", 10.0, Weight::Regular), (0.0, 0.0));
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::counter::Face;
 use crate::face_arts::FaceArts;
 pub use crate::pdfx::DocInfo;
 use crate::svg::{esc, n};
+use crate::template::Margins;
 
 const PX: f64 = 96.0;
 
@@ -43,6 +44,9 @@ pub struct SheetOptions {
     /// Art printed beyond the cut line on every side. Default: 0.125 (1/8", what print
     /// shops ask for).
     pub bleed_in: f64,
+    /// Margin inside each cut line that no text or symbol of a counter enters (the safe
+    /// area), so that a cutter's drift trims none. Default: 0.0625 (1/16").
+    pub safe_in: f64,
     /// Neighbouring counters share one cut line (no gap, no double cuts); bleed is printed
     /// only at the outer edge of each page's block of counters. Default: false (every
     /// counter has its own cut lines and bleed on every side).
@@ -68,6 +72,7 @@ impl Default for SheetOptions {
             margin_in: 0.5,
             spacing_in: 0.0,
             bleed_in: 0.125,
+            safe_in: 0.0625,
             shared_cuts: false,
             crop_marks: true,
             registration: Registration::Both,
@@ -149,6 +154,7 @@ pub fn layout(sides: &[usize], o: &SheetOptions) -> Result<Vec<Page>, LayoutErro
         (o.margin_in, "margin"),
         (o.spacing_in, "spacing"),
         (o.bleed_in, "bleed"),
+        (o.safe_in, "safe area"),
         (o.page_in.0, "page width"),
         (o.page_in.1, "page height"),
     ] {
@@ -507,6 +513,12 @@ pub fn footer_text(game: &Game, kind: PageKind) -> String {
 /// (100 across the cut square): the bleed and the underlap beneath a neighbour.
 pub fn art_bleed(o: &SheetOptions) -> f64 {
     (o.bleed_in + UNDERLAP_IN) * (100.0 / o.counter_in)
+}
+
+/// The margins a counter's art is drawn with on a page, in counter units: the bleed of
+/// [`art_bleed`] and the safe area.
+pub fn art_margins(o: &SheetOptions) -> Margins {
+    Margins { bleed: art_bleed(o), safe: o.safe_in * (100.0 / o.counter_in) }
 }
 
 /// Draws one page as SVG, with what the options ask for around the counters, each counter

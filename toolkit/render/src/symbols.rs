@@ -14,6 +14,24 @@ pub(crate) const FRAME: (f64, f64) = (44.0, 26.0);
 const STROKE: &str =
     r##"stroke="#000000" stroke-width="1.6" fill="none" stroke-linecap="round""##;
 
+/// How far the ink of symbol `id` reaches beyond its frame (left, top, right, bottom, in
+/// the units of [`FRAME`]): half the frame's outline, and the wheels under the frame of
+/// motorised symbols. The leader's star and `none` stay inside.
+pub(crate) fn ink_margins(id: &str) -> [f64; 4] {
+    const OUTLINE: f64 = 0.9;
+    match id {
+        "none" | "leader" => [0.0; 4],
+        "motorized-infantry" | "motorized-engineer" => {
+            [OUTLINE, OUTLINE, OUTLINE, WHEEL_DROP + WHEEL_R + 0.8]
+        }
+        _ => [OUTLINE; 4],
+    }
+}
+
+/// How far below the frame the wheels' centres are, and their radius.
+const WHEEL_DROP: f64 = 3.2;
+const WHEEL_R: f64 = 2.4;
+
 /// Draws the symbol `id` in a frame; `unknown` draws a `?` in it (the counter's type is
 /// not printed) and ids that draw nothing else draw the bare frame.
 pub(crate) fn draw(out: &mut String, id: &str, cx: f64, cy: f64, w: f64, h: f64) {
@@ -256,8 +274,8 @@ impl Pen<'_> {
                 self.out,
                 r#"<circle cx="{}" cy="{}" r="{}" {STROKE}/>"#,
                 n(cx + w * dx),
-                n(y1 + 3.2),
-                n(2.4)
+                n(y1 + WHEEL_DROP),
+                n(WHEEL_R)
             );
         }
     }

@@ -14,7 +14,8 @@ use muster_model::template::{
     Element, Node, TEXT_FIELDS, Template, first_number, length, placeholders,
 };
 
-use crate::metrics::{Weight, text_width};
+use crate::metrics::{Weight, ink_extent, text_width};
+use crate::safe_area::SafeBox;
 use crate::svg::{esc, n};
 
 /// A run of field text, with the colours it is drawn in when they differ from the
@@ -78,6 +79,21 @@ pub struct Filled {
     pub misfits: Vec<Misfit>,
 }
 
+/// How far a template's drawing reaches past the cut line and how far text and symbols
+/// keep in from it, in the template's units.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Margins {
+    /// The background's extension beyond the cut line (the bleed).
+    pub bleed: f64,
+    /// The safe margin inside the cut line that no text or symbol enters.
+    pub safe: f64,
+}
+
+/// What text and symbols keep from the safe margin besides, in template units (a
+/// twentieth of a point at 5/8 inch): room for coordinates written to a hundredth and for
+/// outlines a hair outside the font's own glyph boxes.
+const SLACK: f64 = 0.05;
+
 /// What the text elements inherit from their ancestors.
 #[derive(Debug, Clone, Copy)]
 struct Inherited {
@@ -112,20 +128,31 @@ struct Filler<'a> {
     fields: &'a Fields,
     styles: &'a [&'a FieldStyle],
     bleed: f64,
+    safe: SafeBox,
     ids: BTreeSet<String>,
     drawn: BTreeSet<String>,
     misfits: Vec<Misfit>,
 }
 
 /// Fills `t` for one counter side. `styles` override the template's field styles (later
-/// ones win); `bleed` (template units) extends the `background` element beyond the cut.
-pub fn fill(t: &Template, fields: &Fields, styles: &[&FieldStyle], bleed: f64) -> Filled {
+/// ones win); the bleed extends the `background` element beyond the cut, and text and
+/// the symbol are fitted and moved inside the safe margin.
+pub fn fill(
+    t: &Template,
+    fields: &Fields,
+    styles: &[&FieldStyle],
+    margins: Margins,
+) -> Filled {
     let ids = t.elements().iter().filter_map(|e| e.id()).map(str::to_string).collect();
     let mut filler = Filler {
         t,
         fields,
         styles,
-        bleed,
+        bleed: margins.bleed,
+        safe: SafeBox::inside(
+            t.view_box,
+            margins.safe + SLACK * f64::from(margins.safe > 0.0),
+        ),
         ids,
         drawn: BTreeSet::new(),
         misfits: Vec::new(),
@@ -292,11 +319,16 @@ impl Filler<'_> {
 
     fn symbol(&self, e: &Element, out: &mut String) {
         let num = |a: &str| e.attr(a).and_then(first_number).unwrap_or(0.0);
-        let (x, y, w, h) = (num("x"), num("y"), num("width"), num("height"));
         let (sw, sh) = (crate::symbols::FRAME.0, crate::symbols::FRAME.1);
+        let [l, t, r, b] = crate::symbols::ink_margins(&self.fields.symbol);
+        let [x, y, w, h] = self.safe.place_slot(
+            [num("x"), num("y"), num("width"), num("height")],
+            [l / sw, t / sh, r / sw, b / sh],
+        );
         let _ = write!(
             out,
-            r#"<g transform="translate({} {}) scale({} {})">"#,
+            r#"<g id="{}-symbol" transform="translate({} {}) scale({} {})">"#,
+            self.t.tag,
             n(x + w / 2.0),
             n(y + h / 2.0),
             n4(w / sw),
@@ -352,14 +384,11 @@ impl Filler<'_> {
         let data = |a: &str| e.attr(a).or_else(|| line.and_then(|l| l.attr(a)));
         let [vx, _, vw, _] = self.t.view_box;
         let pad = vw * 0.04;
+        let (x, natural) = room_at(anchor, x, (vx + pad, vx + vw - pad), self.safe);
         let room = style
             .fit_width
             .or_else(|| data("data-muster-fit-width").and_then(|v| length(v).ok()))
-            .unwrap_or(match anchor {
-                Anchor::Start => vx + vw - pad - x,
-                Anchor::End => x - vx - pad,
-                Anchor::Middle => 2.0 * (x - vx - pad).min(vx + vw - pad - x),
-            });
+            .map_or(natural, |w| w.min(room_at(anchor, x, (vx, vx + vw), self.safe).1));
         let min = style
             .min_size
             .or_else(|| data("data-muster-min-size").and_then(|v| length(v).ok()))
@@ -377,7 +406,16 @@ impl Filler<'_> {
             .fit_height
             .or_else(|| data("data-muster-fit-height").and_then(|v| length(v).ok()))
             .unwrap_or(f64::INFINITY);
-        let fit = fit(&runs, size, min, (room, height), weight, lines);
+        let mut fit = fit(&runs, size, min, (room, height), weight, lines);
+        // Bold text that does not fit at its smallest size is set in the regular weight,
+        // which is narrower, before it is reported.
+        if fit.misfit && weight == Weight::Bold {
+            let regular =
+                self::fit(&runs, size, min, (room, height), Weight::Regular, lines);
+            if !regular.misfit {
+                (fit, weight) = (regular, Weight::Regular);
+            }
+        }
         if fit.misfit && !text.trim().is_empty() {
             let omitted = overflow == Overflow::Omit;
             self.misfits.push(Misfit {
@@ -397,6 +435,18 @@ impl Filler<'_> {
             Some(b) if fit.lines.len() > 1 => b,
             _ => y,
         };
+        let (shift, fits) = ink_shift(self.safe, &fit, y, weight);
+        if !fits && !text.trim().is_empty() {
+            self.misfits.push(Misfit {
+                field: field.clone().unwrap_or_else(|| "text".into()),
+                text: text.clone(),
+                width: text_width(&text, fit.size, weight),
+                room,
+                min_size: min,
+                omitted: false,
+            });
+        }
+        let y = y + shift;
         self.start_tag(e, TEXT_PROPERTIES, false, out);
         let _ = write!(
             out,
@@ -443,6 +493,47 @@ impl Filler<'_> {
         out.retain(|r| !r.text.is_empty());
         out
     }
+}
+
+/// Where a text anchored at `x` stands and how wide it may be: inside the safe box and
+/// the span `(left, right)` both, moved in when its anchor is outside them.
+fn room_at(
+    anchor: Anchor,
+    x: f64,
+    (left, right): (f64, f64),
+    safe: SafeBox,
+) -> (f64, f64) {
+    let (left, right) = (left.max(safe.x0), right.min(safe.x1));
+    let right = right.max(left);
+    let x = x.clamp(left, right);
+    let room = match anchor {
+        Anchor::Start => right - x,
+        Anchor::End => x - left,
+        Anchor::Middle => 2.0 * (x - left).min(right - x),
+    };
+    (x, room.max(0.0))
+}
+
+/// [`SafeBox::vertical_shift`] of fitted text whose lines are centred on baseline `y`:
+/// its ink from the top of its first line to the bottom of its last, outlines of
+/// coloured runs included.
+fn ink_shift(safe: SafeBox, fit: &Fit, y: f64, weight: Weight) -> (f64, bool) {
+    let count = fit.lines.len().max(1);
+    let half = fit.size * LINE_SPACING * (count - 1) as f64 / 2.0;
+    let joined = |runs: &[Run]| runs.iter().map(|r| r.text.as_str()).collect::<String>();
+    let outline = |runs: &[Run]| {
+        if runs.iter().any(|r| r.stroke.is_some_and(|s| s != "none")) { 0.1 } else { 0.0 }
+    };
+    let (first, last) = match (fit.lines.first(), fit.lines.last()) {
+        (Some(a), Some(b)) => (a.as_slice(), b.as_slice()),
+        _ => return (0.0, true),
+    };
+    let up = ink_extent(&joined(first), fit.size, weight).0 + outline(first);
+    let down = ink_extent(&joined(last), fit.size, weight).1 + outline(last);
+    if up == 0.0 && down == 0.0 {
+        return (0.0, true);
+    }
+    safe.vertical_shift(y - half - up, y + half + down)
 }
 
 /// A field's style, merged from every style given for it.
@@ -653,20 +744,53 @@ mod tests {
     #[test]
     fn fields_conditions_slots_and_ids_are_filled() {
         let t = parse(FileId(0), T, "t.svg", "t0").unwrap();
-        let out = fill(&t, &fields("21"), &[], 2.0);
+        let out = fill(&t, &fields("21"), &[], Margins { bleed: 2.0, safe: 0.0 });
         let s = &out.svg;
         assert!(s.contains(r#"<rect id="t0-background" x="-2.00" y="-2.00" width="49.00" height="49.00" fill="url(#t0-g)"/>"#) || s.contains(r#"id="t0-background" x="-2.00""#), "{s}");
         assert!(s.contains(">21</text>") && !s.contains("Arial"), "{s}");
         assert!(s.contains(r##">4-<tspan fill="#f5cf00" stroke="#000000" stroke-width="0.2">7</tspan></text>"##), "{s}");
         assert!(!s.contains("if-back"), "the back band is on backs only");
         assert!(
-            s.contains("<g transform=\"translate(23.00 14.50)"),
+            s.contains("<g id=\"t0-symbol\" transform=\"translate(23.00 14.50)"),
             "the symbol is drawn in its slot: {s}"
         );
         assert!(out.misfits.is_empty());
         let mut back = fields("21");
         back.conditions.insert("back");
-        assert!(fill(&t, &back, &[], 0.0).svg.contains("t0-if-back"));
+        assert!(fill(&t, &back, &[], Margins::default()).svg.contains("t0-if-back"));
+    }
+
+    #[test]
+    fn text_and_the_symbol_are_kept_inside_the_safe_margin() {
+        let t = parse(FileId(0), T, "t.svg", "t0").unwrap();
+        let safe = Margins { bleed: 0.0, safe: 4.5 };
+        let out = fill(&t, &fields("Trieste Motorized"), &[], safe);
+        // The values' baseline (43 in the template) moves up: digits stand on it.
+        let values = out.svg.split("<text").nth(2).unwrap();
+        let y: f64 = values
+            .split("y=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((40.0..=40.5).contains(&y), "{y}: {values}");
+        // The designation is fitted to the safe width, 36 units less the slack.
+        assert_eq!(out.misfits.len(), 1, "{:?}", out.misfits);
+        assert!((out.misfits[0].room - 35.9).abs() < 1e-9, "{:?}", out.misfits);
+        // The symbol slot (12,8)-(34,21) stays: its outline is inside.
+        assert!(
+            out.svg.contains(r#"<g id="t0-symbol" transform="translate(23.00 14.50)"#),
+            "{}",
+            out.svg
+        );
+        // With the counter 4 units lower the slot's top is 0.5 past the margin: it moves.
+        let mut lower = t.clone();
+        lower.view_box = [0.0, 4.0, 45.0, 45.0];
+        let moved = fill(&lower, &fields("1"), &[], safe).svg;
+        assert!(!moved.contains("translate(23.00 14.50)"), "{moved}");
     }
 
     #[test]
@@ -678,6 +802,7 @@ mod tests {
             fields: &f,
             styles: &[],
             bleed: 0.0,
+            safe: SafeBox::inside([0.0, 0.0, 45.0, 45.0], 0.0),
             ids: ["g".to_string(), "background".to_string()].into(),
             drawn: BTreeSet::new(),
             misfits: Vec::new(),
@@ -709,7 +834,7 @@ mod tests {
             overflow: None,
         };
         // Shrinks, and stays above the minimum.
-        let out = fill(&t, &fields("1 TS/1 SA Inf"), &[&style], 0.0);
+        let out = fill(&t, &fields("1 TS/1 SA Inf"), &[&style], Margins::default());
         assert!(out.misfits.is_empty());
         let size: f64 = out
             .svg
@@ -723,8 +848,12 @@ mod tests {
             .unwrap();
         assert!((6.0..8.0).contains(&size), "{size}");
         // Too long even at 6: drawn at 6 and reported.
-        let out =
-            fill(&t, &fields("Trieste Motorized Infantry Division"), &[&style], 0.0);
+        let out = fill(
+            &t,
+            &fields("Trieste Motorized Infantry Division"),
+            &[&style],
+            Margins::default(),
+        );
         assert_eq!(out.misfits.len(), 1);
         let m = &out.misfits[0];
         assert_eq!(
@@ -738,12 +867,12 @@ mod tests {
             &t,
             &fields("Trieste Motorized Infantry Division"),
             &[&style, &hidden],
-            0.0,
+            Margins::default(),
         );
         assert!(out.misfits.is_empty() && !out.svg.contains("Trieste"));
         // Two lines when allowed.
         let two = FieldStyle { lines: Some(muster_model::Spanned::detached(2)), ..style };
-        let out = fill(&t, &fields("Afrika Korps Supply"), &[&two], 0.0);
+        let out = fill(&t, &fields("Afrika Korps Supply"), &[&two], Margins::default());
         assert!(out.misfits.is_empty());
         assert!(
             out.svg.contains(">Afrika Korps</tspan>")
@@ -754,12 +883,21 @@ mod tests {
         // Three lines, centred on the baseline, when two are not enough.
         let three =
             FieldStyle { lines: Some(muster_model::Spanned::detached(3)), ..two.clone() };
-        let out = fill(&t, &fields("1st Armoured Division Activation"), &[&three], 0.0);
+        let out = fill(
+            &t,
+            &fields("1st Armoured Division Activation"),
+            &[&three],
+            Margins::default(),
+        );
         assert!(out.misfits.is_empty(), "{:?}", out.misfits);
         assert_eq!(out.svg.matches("<tspan x=").count(), 3, "{}", out.svg);
         assert!(out.svg.contains(">Activation</tspan>"), "{}", out.svg);
-        let two_only =
-            fill(&t, &fields("1st Armoured Division Activation"), &[&two], 0.0);
+        let two_only = fill(
+            &t,
+            &fields("1st Armoured Division Activation"),
+            &[&two],
+            Margins::default(),
+        );
         assert_eq!(two_only.misfits.len(), 1);
     }
 }

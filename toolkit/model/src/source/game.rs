@@ -215,6 +215,13 @@ pub struct SideDef {
     /// Other words the rulebook uses for the side (`CW`, `Allied`). Default: none.
     #[serde(default)]
     pub printed: Vec<String>,
+    /// A band of this colour (`#rrggbb`) along the top edge of the side's counters, running
+    /// into the bleed: what tells the side apart when its counter colours and an opposing
+    /// side's are alike in lightness (a greyscale print, a colour-blind player). Default:
+    /// none.
+    #[serde(default)]
+    #[schemars(with = "Option<super::bounds::RgbSchema>")]
+    pub stripe: Option<Spanned<String>>,
 }
 
 /// A nationality and its counter colour.
