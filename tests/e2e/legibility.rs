@@ -140,7 +140,8 @@ fn every_word_on_the_seed_sheets_is_6_points_and_every_value_8_points_bold() {
                 ));
             }
         }
-        // Values: the words in the bottom band of a unit counter on a front page.
+        // Values: the words in the bottom quarter of a unit counter on a front page (the
+        // values' line, inside the safe area).
         for (p, page) in pages.iter().enumerate() {
             for slot in page.slots.iter().filter(|s| s.face == muster_render::Face::Front)
             {
@@ -151,7 +152,7 @@ fn every_word_on_the_seed_sheets_is_6_points_and_every_value_8_points_bold() {
                     continue;
                 }
                 let (x0, x1) = (slot.x * 72.0, (slot.x + o.counter_in) * 72.0);
-                let band = (slot.y + o.counter_in * 0.85) * 72.0;
+                let band = (slot.y + o.counter_in * 0.75) * 72.0;
                 let bottom = (slot.y + o.counter_in) * 72.0;
                 for w in words.iter().filter(|w| {
                     let (cx, cy) = ((w.x0 + w.x1) / 2.0, (w.y0 + w.y1) / 2.0);

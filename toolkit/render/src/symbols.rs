@@ -28,6 +28,10 @@ pub(crate) fn ink_margins(id: &str) -> [f64; 4] {
     }
 }
 
+/// The size of a symbol's letters (`HQ`, `MG`, `?`) as a share of the frame's height: 6
+/// points in the 8-point frame of muster's unit template, as every printed word is.
+const LEGIBLE: f64 = 0.78;
+
 /// How far below the frame the wheels' centres are, and their radius.
 const WHEEL_DROP: f64 = 3.2;
 const WHEEL_R: f64 = 2.4;
@@ -90,7 +94,7 @@ impl Pen<'_> {
             }
             "machine-gun" => {
                 self.cross();
-                self.text("MG", h * 0.52);
+                self.text("MG", h * LEGIBLE);
             }
             "engineer" => self.engineer(),
             "motorized-engineer" => {
@@ -103,7 +107,7 @@ impl Pen<'_> {
             }
             "commando" => {
                 self.cross();
-                self.text("C", h * 0.55);
+                self.text("C", h * LEGIBLE);
             }
             "artillery" => self.dot(h * 0.16),
             "coastal-artillery" => {
@@ -162,16 +166,16 @@ impl Pen<'_> {
             }
             "support-weapons" => {
                 self.cross();
-                self.text("W", h * 0.52);
+                self.text("W", h * LEGIBLE);
             }
-            "headquarters" => self.text("HQ", h * 0.55),
+            "headquarters" => self.text("HQ", h * LEGIBLE),
             "koruck" => {
                 self.cross();
-                self.text("K", h * 0.52);
+                self.text("K", h * LEGIBLE);
             }
             "marines" => {
                 self.cross();
-                self.text("M", h * 0.52);
+                self.text("M", h * LEGIBLE);
             }
             "supply" => self.line((x0, cy), (x1, cy)),
             "air" => {
@@ -192,8 +196,8 @@ impl Pen<'_> {
                     n(w * 0.3)
                 );
             }
-            "column" => self.text("Col", h * 0.55),
-            "unknown" => self.text("?", h * 0.6),
+            "column" => self.text("Col", h * LEGIBLE),
+            "unknown" => self.text("?", h * LEGIBLE),
             _ => {}
         }
     }
