@@ -235,14 +235,21 @@ fn builds_off_a_terminal_draw_no_progress_bars_and_end_with_one_line_per_game() 
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains('\r') && !err.contains('\x1b'), "{err:?}");
     let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(lines.len(), 3, "{err}");
+    // One line per game and the total, besides what needs attention (Gazala Line 1942's
+    // `German Tank Destroyer` does not fit its counter).
+    let summaries = lines.iter().filter(|l| l.contains(" counter sides, ")).count();
+    assert_eq!(summaries, 2, "{err}");
     assert!(
-        lines[0].starts_with(
+        lines.iter().any(|l| l.starts_with(
             "example-oasis: 11 counter sides, 2 sheet pages, 1 maps (grid fitted to the painting within 0.01 px), 1 scenarios"
-        ),
+        )),
         "{err}"
     );
-    assert!(lines[2].starts_with("built 2 game(s)"), "{err}");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("built 2 game(s)")).count(),
+        1,
+        "{err}"
+    );
     let again = muster(
         tmp.path(),
         &["build", "--map-dpi", "30", "--dpi", "40", "--sheet-dpi", "20"],
@@ -252,7 +259,8 @@ fn builds_off_a_terminal_draw_no_progress_bars_and_end_with_one_line_per_game() 
         tmp.path(),
         &["build", "--quiet", "--map-dpi", "30", "--dpi", "40", "--sheet-dpi", "20"],
     );
-    assert!(quiet.stderr.is_empty());
+    let quiet = String::from_utf8_lossy(&quiet.stderr);
+    assert!(!quiet.contains(" counter sides, ") && !quiet.contains("built "), "{quiet}");
 }
 
 #[test]
