@@ -55,15 +55,18 @@ fn looks(game: &Game) -> BTreeMap<(usize, Option<String>), Look> {
     let sides = &game.meta.sides;
     let mut out = BTreeMap::new();
     for unit in &game.units {
-        let Some(s) = sides.iter().position(|s| s.id.v == unit.side) else { continue };
-        let key = (s, unit.nationality.clone());
-        if out.contains_key(&key) {
-            continue;
-        }
         let nation = unit
             .nationality
             .as_ref()
             .and_then(|n| game.meta.nationalities.iter().find(|x| x.id.v == *n));
+        // A nationality is drawn for the side it fights for; a counter listed under
+        // another side is the `unexpected-side` finding's.
+        let side = nation.map_or(unit.side.as_str(), |n| n.side.v.as_str());
+        let Some(s) = sides.iter().position(|x| x.id.v == side) else { continue };
+        let key = (s, nation.map(|n| n.id.v.clone()));
+        if out.contains_key(&key) {
+            continue;
+        }
         let (who, rgb, span) = match nation {
             Some(n) => (
                 n.name.clone(),
