@@ -10,7 +10,7 @@ use muster_hex::Cell;
 use muster_render::{Face, counter_svg, map};
 use serde_json::Value;
 
-use crate::util::{copy_tree, muster, root, seeds};
+use crate::util::{copy_tree, muster, rgba, root, seeds};
 
 /// The example game built on its own (once), at a resolution its art can be compared at,
 /// and the build's report.
@@ -30,28 +30,6 @@ fn built() -> &'static (tempfile::TempDir, Value) {
         let report = serde_json::from_slice(&out.stdout).unwrap();
         (dir, report)
     })
-}
-
-/// An image's width, height and RGBA pixels.
-fn rgba(path: &Path) -> (u32, u32, Vec<u8>) {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(
-        png::Transformations::EXPAND | png::Transformations::STRIP_16,
-    );
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let channels = info.color_type.samples();
-    let pixels = buf[..info.buffer_size()]
-        .chunks(channels)
-        .flat_map(|p| match channels {
-            3 => [p[0], p[1], p[2], 255],
-            4 => [p[0], p[1], p[2], p[3]],
-            _ => [p[0], p[0], p[0], 255],
-        })
-        .collect();
-    (info.width, info.height, pixels)
 }
 
 /// The mean colour of a region (fractions of the image: x0, y0, x1, y1).

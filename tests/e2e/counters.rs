@@ -252,20 +252,10 @@ fn sheet_images_show_no_seam_between_neighbouring_counters() {
 
 /// The luminance of a counter image's pixel at a fraction of its width and height.
 fn luminance_at(bytes: &[u8], fx: f64, fy: f64) -> i32 {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(
-        png::Transformations::EXPAND | png::Transformations::STRIP_16,
-    );
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let channels = info.color_type.samples();
-    let (x, y) =
-        ((fx * f64::from(info.width)) as usize, (fy * f64::from(info.height)) as usize);
-    let i = (y * info.width as usize + x) * channels;
-    let rgb: Vec<u8> =
-        if channels >= 3 { buf[i..i + 3].to_vec() } else { vec![buf[i]; 3] };
-    luminance(&rgb, 1, 0, 0)
+    let (w, h, pixels) = crate::util::rgba_of(bytes);
+    let (x, y) = ((fx * f64::from(w)) as usize, (fy * f64::from(h)) as usize);
+    let i = (y * w as usize + x) * 4;
+    luminance(&pixels[i..i + 3], 1, 0, 0)
 }
 
 #[test]

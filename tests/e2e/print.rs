@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::util::{copy_tree, root};
+use crate::util::{copy_tree, rgba, root};
 
 /// 1/8 inch in points: the least bleed a print shop asks for.
 const EIGHTH_INCH_PT: f64 = 9.0;
@@ -377,28 +377,6 @@ fn the_die_line_is_a_cut_contour_spot_colour_on_every_page_of_fronts() {
         assert!(drawn.matches(" l\n").count() >= 4, "{drawn}");
     }
     assert!(fronts >= 1);
-}
-
-/// An image's width, height and RGBA pixels.
-fn rgba(path: &Path) -> (u32, u32, Vec<u8>) {
-    let bytes = std::fs::read(path).unwrap();
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(
-        png::Transformations::EXPAND | png::Transformations::STRIP_16,
-    );
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let channels = info.color_type.samples();
-    let pixels = buf[..info.buffer_size()]
-        .chunks(channels)
-        .flat_map(|p| match channels {
-            3 => [p[0], p[1], p[2], 255],
-            4 => [p[0], p[1], p[2], p[3]],
-            _ => [p[0], p[0], p[0], 255],
-        })
-        .collect();
-    (info.width, info.height, pixels)
 }
 
 /// The pixels of the outermost ring of an image.

@@ -86,3 +86,30 @@ pub fn corpus() -> muster_model::Loaded {
         &muster_model::LoadOptions::default(),
     )
 }
+
+/// A PNG image's width, height and RGBA pixels.
+pub fn rgba_of(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(
+        png::Transformations::EXPAND | png::Transformations::STRIP_16,
+    );
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let pixels = buf[..info.buffer_size()]
+        .chunks(channels)
+        .flat_map(|p| match channels {
+            3 => [p[0], p[1], p[2], 255],
+            4 => [p[0], p[1], p[2], p[3]],
+            _ => [p[0], p[0], p[0], 255],
+        })
+        .collect();
+    (info.width, info.height, pixels)
+}
+
+/// The width, height and RGBA pixels of the PNG image at `path`.
+pub fn rgba(path: &Path) -> (u32, u32, Vec<u8>) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    rgba_of(&bytes)
+}

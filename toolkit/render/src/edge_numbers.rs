@@ -4,7 +4,7 @@
 
 use muster_hex::pixel::Layout;
 use muster_hex::{Cell, Sheet};
-use muster_model::source::NumberEdge;
+use muster_model::source::SheetEdge;
 
 use crate::map_labels::{self, Rect};
 use crate::metrics::Weight;
@@ -20,7 +20,7 @@ const GAP: f64 = 0.08;
 pub(crate) fn draw(
     svg: &mut Svg,
     sheet: &Sheet,
-    edges: &[NumberEdge],
+    edges: &[SheetEdge],
     l: &Layout,
     px: f64,
 ) -> Vec<Rect> {
@@ -56,8 +56,8 @@ pub(crate) fn draw(
     edges.dedup();
     for edge in edges {
         match edge {
-            NumberEdge::Top | NumberEdge::Bottom => {
-                let (row, y) = if edge == NumberEdge::Top {
+            SheetEdge::Top | SheetEdge::Bottom => {
+                let (row, y) = if edge == SheetEdge::Top {
                     (0, (y0 - gap).max(size))
                 } else {
                     (sheet.rows - 1, y1 + gap + size * 0.75)
@@ -67,8 +67,8 @@ pub(crate) fn draw(
                     number_at((centre(col, row).0, y), "middle", &text);
                 }
             }
-            NumberEdge::Left | NumberEdge::Right => {
-                let (col, x, anchor) = if edge == NumberEdge::Left {
+            SheetEdge::Left | SheetEdge::Right => {
+                let (col, x, anchor) = if edge == SheetEdge::Left {
                     (0, x0 - gap, "end")
                 } else {
                     (sheet.cols - 1, x1 + gap, "start")

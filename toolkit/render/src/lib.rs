@@ -43,3 +43,17 @@ pub use face_arts::{FaceArts, Keep};
 pub use map::{MapScene, map_svg};
 pub use raster::{Compression, Encoding, RasterError, render_png};
 pub use template::Margins;
+
+/// What the unit tests read back from the SVG they draw.
+#[cfg(test)]
+mod test_svg {
+    /// The number the first attribute `name` holds in an SVG `fragment`.
+    pub fn attr(fragment: &str, name: &str) -> f64 {
+        let value = fragment
+            .split(&format!(" {name}=\""))
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_else(|| panic!("no {name} in {fragment}"));
+        value.parse().unwrap_or_else(|e| panic!("{name}={value:?}: {e}"))
+    }
+}

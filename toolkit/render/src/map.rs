@@ -824,7 +824,7 @@ mod tests {
 
     use std::path::Path;
 
-    use muster_model::source::{NumberEdge, TerrainHexes};
+    use muster_model::source::{SheetEdge, TerrainHexes};
     use muster_model::{LoadOptions, Sources, Spanned, load_game};
 
     use super::*;
@@ -906,7 +906,7 @@ mod tests {
         let numbers = &mut game.maps[0].hex_numbers;
         numbers.every_hex = false;
         numbers.emphasise_every = None;
-        numbers.edges = vec![NumberEdge::Top, NumberEdge::Left];
+        numbers.edges = vec![SheetEdge::Top, SheetEdge::Left];
         let scene = map_svg(&game, 0).unwrap();
         let board = game.board.as_ref().unwrap();
         let texts = texts(&scene.svg);

@@ -191,16 +191,7 @@ mod tests {
             .split("<rect")
             .skip(1)
             .map(|r| {
-                let v = |k: &str| -> f64 {
-                    r.split(&format!(" {k}=\""))
-                        .nth(1)
-                        .unwrap()
-                        .split('"')
-                        .next()
-                        .unwrap()
-                        .parse()
-                        .unwrap()
-                };
+                let v = |k: &str| crate::test_svg::attr(r, k);
                 [v("x"), v("y"), v("x") + v("width"), v("y") + v("height")]
             })
             .collect();

@@ -767,15 +767,7 @@ mod tests {
         let out = fill(&t, &fields("Trieste Motorized"), &[], safe);
         // The values' baseline (43 in the template) moves up: digits stand on it.
         let values = out.svg.split("<text").nth(2).unwrap();
-        let y: f64 = values
-            .split("y=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let y = crate::test_svg::attr(values, "y");
         assert!((40.0..=40.5).contains(&y), "{y}: {values}");
         // The designation is fitted to the safe width, 36 units less the slack.
         assert_eq!(out.misfits.len(), 1, "{:?}", out.misfits);
@@ -836,16 +828,7 @@ mod tests {
         // Shrinks, and stays above the minimum.
         let out = fill(&t, &fields("1 TS/1 SA Inf"), &[&style], Margins::default());
         assert!(out.misfits.is_empty());
-        let size: f64 = out
-            .svg
-            .split("font-size=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let size = crate::test_svg::attr(&out.svg, "font-size");
         assert!((6.0..8.0).contains(&size), "{size}");
         // Too long even at 6: drawn at 6 and reported.
         let out = fill(

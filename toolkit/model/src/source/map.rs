@@ -85,7 +85,7 @@ pub struct HexNumbers {
     /// `every_hex: false`): column numbers along `top` and `bottom`, row numbers down
     /// `left` and `right`, each in line with its column or row. Default: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub edges: Vec<NumberEdge>,
+    pub edges: Vec<SheetEdge>,
     /// Rule section that says how numbers are printed. Default: none.
     #[serde(default)]
     pub section: Option<String>,
@@ -128,7 +128,8 @@ impl MapJoin {
     }
 }
 
-/// An edge of a map sheet.
+/// An edge of a map sheet: where another sheet joins it, or where hex numbers are
+/// printed along it (column numbers above or below the grid, row numbers left or right).
 #[derive(
     Debug,
     Clone,
@@ -151,32 +152,6 @@ pub enum SheetEdge {
     /// The left edge.
     Left,
     /// The right edge.
-    Right,
-}
-
-/// A map edge hex numbers are printed along.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum NumberEdge {
-    /// Column numbers above the grid.
-    Top,
-    /// Column numbers below the grid.
-    Bottom,
-    /// Row numbers left of the grid.
-    Left,
-    /// Row numbers right of the grid.
     Right,
 }
 

@@ -32,8 +32,8 @@ pub use game::{
     ValueTemplate,
 };
 pub use map::{
-    Feature, FeatureKind, HexsideRef, MapFile, MapJoin, NumberEdge, PhysicalSize,
-    SheetEdge, TerrainHexes, TerrainLayer,
+    Feature, FeatureKind, HexsideRef, MapFile, MapJoin, PhysicalSize, SheetEdge,
+    TerrainHexes, TerrainLayer,
 };
 pub use oob::{FormationDef, OobFile};
 pub use printed::Printed;
