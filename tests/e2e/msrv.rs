@@ -17,7 +17,11 @@ fn no_dependency_needs_a_newer_rust_than_the_workspace_declares() {
         .args(["metadata", "--format-version", "1", "--locked", "--offline"])
         .output()
         .expect("cargo runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{} (`cargo fetch --locked` downloads every platform's dependencies)",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let packages = meta["packages"].as_array().unwrap();
     let declared = packages
